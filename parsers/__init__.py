@@ -1,0 +1,1 @@
+"""Statement reading: PDF text and OCR, bank detection, templates, validation. No Prefect."""

@@ -1,0 +1,121 @@
+"""Read one statement PDF: preflight, pages, detection, layout, validation.
+
+This is the whole of what the import flow asks of `parsers`; everything here is plain
+Python so that `stmtflow parse FILE` and the tests use exactly what production uses.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from parsers.detect import detect, verify_hint
+from parsers.engine import ParseOutput, TemplateMismatch, run_template
+from parsers.errors import EmptyStatement, UnrecognisedLayout
+from parsers.generic import parse_generic
+from parsers.hooks import HOOKS
+from parsers.limits import Limits
+from parsers.lines import Line, page_lines
+from parsers.model import Statement
+from parsers.ocr import ocr_page
+from parsers.preflight import preflight
+from parsers.reader import PageReader, PdfplumberReader
+from parsers.template import Template, load_templates
+from parsers.validate import Validation, repair_from_running_balance, validate
+
+
+@dataclass
+class ParseResult:
+    statement: Statement
+    validation: Validation
+    layout: str
+    pages: int
+    ocr_pages: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.statement.to_dict(), "validation": self.validation.to_dict(),
+                "layout": self.layout, "pages": self.pages, "ocr_pages": self.ocr_pages}
+
+
+def parse_pdf(
+    data: bytes,
+    bank: str | None = None,
+    templates: list[Template] | None = None,
+    reader: PageReader | None = None,
+    limits: Limits | None = None,
+) -> ParseResult:
+    """Parse `data`; raise a `StatementError` with a reason code when it cannot be read."""
+    limits = limits or Limits.from_env()
+    templates = load_templates() if templates is None else templates
+    preflight(data, limits)
+    pages = (reader or PdfplumberReader(ocr=ocr_page)).read(data, limits)
+    lines = [ln for p in pages for ln in page_lines(p)]
+    if not lines:
+        raise EmptyStatement("no text on any page, not even after OCR")
+    ocr = any(p.ocr for p in pages)
+    if bank is not None:
+        template = _by_bank(templates, bank)
+        verify_hint(lines, template)
+    else:
+        template = detect(lines, templates).template
+    result = _read(template, lines, ocr) if template else None
+    if result is None:
+        out = parse_generic(lines, lambda o: _validate(o, None, ocr))
+        if out is None:
+            raise UnrecognisedLayout(
+                "no template matches and the generic reading does not reconcile")
+        result = (out, _validate(out, None, ocr), "generic")
+    out, validation, layout = result
+    return ParseResult(out.statement, validation, layout, len(pages), sum(p.ocr for p in pages))
+
+
+def _read(t: Template, lines: list[Line], ocr: bool) -> tuple[ParseOutput, Validation, str] | None:
+    try:
+        out = run_template(t, lines)
+    except TemplateMismatch:
+        return None
+    return out, _validate(out, t, ocr), t.bank
+
+
+def _validate(out: ParseOutput, t: Template | None, ocr: bool) -> Validation:
+    """Validate; OCR readings may first be repaired where the running balance pins them."""
+    repairs: list[str] = []
+    if ocr:
+        for acct in out.statement.accounts:
+            repairs += repair_from_running_balance(acct)
+    v = validate(out.statement, out.problems)
+    for name in t.hooks if t else ():
+        for acct in out.statement.accounts:
+            v.problems += HOOKS[name](acct)
+    v.ok = not v.problems
+    v.repairs = repairs
+    return v
+
+
+def _by_bank(templates: list[Template], bank: str) -> Template:
+    for t in templates:
+        if t.bank == bank:
+            return t
+    known = ", ".join(sorted(t.bank for t in templates))
+    raise ValueError(f"unknown bank {bank!r}; known banks: {known}")
+
+
+@functools.cache
+def _source_digest() -> str:
+    h = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def chain_revision(templates: list[Template] | None = None) -> str:
+    """Identity of the parser code and template set in force: what a job pins."""
+    templates = load_templates() if templates is None else templates
+    h = hashlib.sha256(_source_digest().encode())
+    for t in sorted(templates, key=lambda t: t.bank):
+        h.update(f"{t.bank}:{t.revision}".encode())
+    return h.hexdigest()[:16]

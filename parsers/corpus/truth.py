@@ -1,0 +1,102 @@
+"""Ground truth for generated statements: random but reproducible from a seed.
+
+Every number is drawn as `Decimal` cents and every balance computed, so the truth file is
+the statement a perfect parser would return (layouts.md, "Normalised output").
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import Decimal
+
+from parsers.model import Account, Transaction
+
+MERCHANTS = [
+    "COFFEE HOUSE 123 MAIN ST", "GROCERY OUTLET #4471", "CITY WATER UTILITY AUTOPAY",
+    "PAYROLL DEPOSIT ACME CORP", "ONLINE TRANSFER TO SAVINGS REF 88231", "ATM WITHDRAWAL 5TH AVE",
+    "PHARMACY PLUS STORE 0912", "ELECTRIC COMPANY BILL PAYMENT", "RESTAURANT LA PIAZZA",
+    "BOOKSHOP ON THE CORNER", "FUEL STATION HIGHWAY 9", "INSURANCE PREMIUM MONTHLY",
+    "MOBILE PHONE SERVICE PLAN", "HARDWARE DEPOT PURCHASE", "STREAMING SUBSCRIPTION",
+    "CHECK DEPOSIT BRANCH 221", "INTEREST PAYMENT", "RENT PAYMENT OAK APARTMENTS",
+    "TAX REFUND TREAS 310", "GYM MEMBERSHIP DUES", "BAKERY AND CAFE DOWNTOWN",
+    "VETERINARY CLINIC VISIT", "AIRLINE TICKET PURCHASE", "HOTEL RESERVATION DEPOSIT",
+]
+LONG_TAILS = [
+    "CARD ENDING 4410 PURCHASE AUTHORIZED ON 11/02", "REFERENCE NUMBER 2025110400193 MEMO",
+    "RECURRING PAYMENT ID 7781-ALPHA MONTHLY PLAN", "INTERNATIONAL FEE INCLUDED CONVERSION",
+]
+GERMAN = [
+    "SEPA-Lastschrift Stadtwerke München", "Gehalt Musterfirma GmbH", "Miete Wohnung Lindenstraße",
+    "Kartenzahlung Supermarkt", "Überweisung an Sparkonto", "Versicherung Beitrag",
+    "Mobilfunk Rechnung", "Bargeldauszahlung Automat",
+]
+GERMAN_TAILS = [
+    "End-to-End-Ref.: NOTPROVIDED", "Mandatsref.: M-2026-00017", "Gläubiger-ID: DE98ZZZ09999999999",
+    "IBAN: DE02 1203 0000 0000 2020 51", "BIC: BYLADEM1001", "Kundenreferenz 55821",
+]
+
+
+@dataclass
+class Draw:
+    """Variation knobs for one statement, drawn from the seed."""
+
+    rng: random.Random
+    transactions: int
+    large: bool
+    negative: bool
+
+
+def cents(rng: random.Random, low: float, high: float) -> Decimal:
+    return Decimal(rng.randint(int(low * 100), int(high * 100))) / 100
+
+
+def period_for(rng: random.Random, year_boundary: bool) -> tuple[date, date]:
+    if year_boundary:
+        start = date(rng.choice([2024, 2025]), 12, rng.choice([1, 5, 10, 15]))
+    else:
+        start = date(rng.choice([2024, 2025, 2026]), rng.randint(1, 11), 1)
+    end = start + timedelta(days=30)
+    return start, end
+
+
+def german_purpose(rng: random.Random) -> list[str]:
+    """A SEPA purpose as printed: the booking text, then one reference per line (2-4 lines)."""
+    return [rng.choice(GERMAN), *rng.sample(GERMAN_TAILS, rng.randint(1, 3))]
+
+
+def description(rng: random.Random) -> str:
+    base = rng.choice(MERCHANTS)
+    if rng.random() < 0.3:
+        base += " " + rng.choice(LONG_TAILS)
+    return base
+
+
+def account(d: Draw, last4: str, currency: str, start: date, end: date,
+            card: bool = False) -> Account:
+    rng = d.rng
+    opening = cents(rng, 50, 9000)
+    if d.large:
+        opening = Decimal("1234567.89") if rng.random() < 0.5 else cents(rng, 100000, 2000000)
+    if d.negative:
+        opening = -cents(rng, 10, 300)
+    if card:
+        opening = -cents(rng, 0, 4000)
+    dates = sorted(start + timedelta(days=rng.randint(0, (end - start).days))
+                   for _ in range(d.transactions))
+    balance = opening
+    txs = []
+    for when in dates:
+        money_in = rng.random() < (0.25 if card else 0.35)
+        amount = cents(rng, 1, 2500 if money_in else 400)
+        if d.large and rng.random() < 0.15:
+            amount = cents(rng, 100000, 1500000)
+        if d.negative and not money_in and rng.random() < 0.3:
+            amount = cents(rng, 300, 1200)
+        amount = amount if money_in else -amount
+        balance += amount
+        txs.append(Transaction(when, description(rng), amount,
+                               None if card else balance))
+    return Account(last4, currency, opening, balance, txs)
+

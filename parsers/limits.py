@@ -1,0 +1,29 @@
+"""Bounds that keep one hostile or broken file from costing more than it is worth."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_bytes: int = 50 * 1024 * 1024
+    max_pages: int = 500
+    #: Pixels of any one embedded image, and of a page rendered for OCR.
+    max_pixels: int = 60_000_000
+    #: Smallest rendered page side in pixels that OCR can read at all.
+    min_ocr_side: int = 400
+    ocr_dpi: int = 200
+    seconds_per_ocr_page: float = 60.0
+    seconds_per_file: float = 600.0
+
+    @classmethod
+    def from_env(cls) -> Limits:
+        """Override any field with `STMTFLOW_LIMIT_<FIELD>` (e.g. `STMTFLOW_LIMIT_MAX_PAGES`)."""
+        values = {}
+        for name, default in cls().__dict__.items():
+            raw = os.environ.get(f"STMTFLOW_LIMIT_{name.upper()}")
+            if raw is not None:
+                values[name] = type(default)(raw)
+        return cls(**values)

@@ -1,0 +1,113 @@
+"""OCR for pages without a text layer: pypdfium2 renders, the tesseract binary reads.
+
+Pages are rendered in memory and handed to tesseract as PPM (PNG encoding alone cost more
+than the recognition). Tesseract runs single-threaded (`OMP_THREAD_LIMIT=1`): its OpenMP
+default is several times slower on small machines and fights the task runner for cores.
+Word boxes are returned in PDF points, so layouts see scans and text pages alike.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import subprocess
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+import pytesseract
+
+from parsers.errors import OcrTimeout, TooLarge, UnreadableScan
+from parsers.limits import Limits
+from parsers.reader import Word
+
+os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+
+#: Page segmentation "single column of variable sizes": mode 6 merges ruled table rows.
+TESSERACT_CONFIG = "--psm 4"
+#: Below this confidence a word without any letter or digit is treated as a speck of noise.
+NOISE_CONFIDENCE = 80.0
+
+
+def ocr_page(data: bytes, index: int, limits: Limits) -> list[Word]:
+    doc = pdfium.PdfDocument(data)
+    try:
+        page = doc[index]
+        width_pt, height_pt = page.get_size()
+        scale = limits.ocr_dpi / 72
+        if width_pt * scale * height_pt * scale > limits.max_pixels:
+            raise TooLarge(f"page {index + 1} would render over {limits.max_pixels} pixels")
+        _check_scan_resolution(page, index, limits)
+        image = page.render(scale=scale, grayscale=True).to_pil()
+    finally:
+        doc.close()
+    image.format = "PPM"
+    try:
+        data_out = pytesseract.image_to_data(
+            image,
+            config=TESSERACT_CONFIG,
+            timeout=limits.seconds_per_ocr_page,
+            output_type=pytesseract.Output.DICT,
+        )
+    except RuntimeError as exc:  # pytesseract signals its timeout as RuntimeError
+        if "timeout" in str(exc).lower():
+            raise OcrTimeout(
+                f"OCR of page {index + 1} took over {limits.seconds_per_ocr_page:.0f} s"
+            ) from exc
+        raise
+    to_pt = 72 / limits.ocr_dpi
+    words = []
+    d = data_out
+    for i, text in enumerate(d["text"]):
+        if _is_speck(text, float(d["conf"][i])):
+            continue
+        left, top = d["left"][i], d["top"][i]
+        line = (d["block_num"][i] * 1000 + d["par_num"][i]) * 1000 + d["line_num"][i]
+        words.append(Word(text.strip(), left * to_pt, (left + d["width"][i]) * to_pt,
+                          top * to_pt, (top + d["height"][i]) * to_pt,
+                          float(d["conf"][i]), line))
+    return words
+
+
+def _is_speck(text: str, conf: float) -> bool:
+    """Scanner noise read as a glyph: no letter or digit and not confidently read."""
+    t = text.strip()
+    return not t or conf < 0 or (not any(c.isalnum() for c in t) and conf < NOISE_CONFIDENCE)
+
+
+def _check_scan_resolution(page: pdfium.PdfPage, index: int, limits: Limits) -> None:
+    """A scan whose pixels are too few for any glyph to be read is refused, not guessed at."""
+    for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE]):
+        width, height = obj.get_px_size()
+        if max(width, height) < limits.min_ocr_side:
+            raise UnreadableScan(
+                f"page {index + 1} is a {width}x{height} pixel scan, too small to read"
+            )
+
+
+@functools.cache
+def engine_identity() -> str:
+    """Tesseract version plus the digest of the traineddata in use: what OCR output depends on."""
+    try:
+        version = pytesseract.get_tesseract_version()
+    except (pytesseract.TesseractNotFoundError, OSError):
+        return "tesseract:unavailable"
+    digest = "none"
+    data = _traineddata_path("eng")
+    if data is not None:
+        digest = hashlib.sha256(data.read_bytes()).hexdigest()[:16]
+    return f"tesseract:{version}+eng:{digest}"
+
+
+def _traineddata_path(lang: str) -> Path | None:
+    out = subprocess.run(
+        ["tesseract", "--list-langs"], capture_output=True, text=True, check=False
+    ).stdout
+    # First line: List of available languages in "/usr/share/tesseract-ocr/5/tessdata/" (2):
+    first = out.splitlines()[0] if out else ""
+    if '"' in first:
+        path = Path(first.split('"')[1]) / f"{lang}.traineddata"
+        if path.exists():
+            return path
+    return None

@@ -1,0 +1,110 @@
+"""Validation: a statement is trusted only when its own numbers agree, to the cent.
+
+Per account: opening + sum of amounts = closing; the running balance row by row where the
+layout prints one; every date inside the statement period; layout hooks add their own
+checks (a card's summary arithmetic). Where the running balance pins a misread amount (an
+OCR slip), the amount is repaired and the repair recorded; a statement that still does not
+agree is reported with its problems and never presented as validated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
+from decimal import Decimal
+
+from parsers.model import Account, Statement, money
+
+#: The revision of the rules below; pinned on every job so a policy change is visible.
+POLICY_REVISION = "balances-v1"
+#: A card statement prints only its closing date; its period is at most this long.
+MAX_PERIOD = timedelta(days=62)
+
+
+@dataclass
+class Validation:
+    ok: bool
+    problems: list[str] = field(default_factory=list)
+    repairs: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"ok": self.ok, "problems": self.problems, "repairs": self.repairs}
+
+
+def validate(st: Statement, parse_problems: list[str] | None = None) -> Validation:
+    problems = list(parse_problems or [])
+    if not st.accounts:
+        problems.append("no account found")
+    if st.period_start and st.period_end and st.period_start > st.period_end:
+        problems.append(f"statement period starts {st.period_start} after it ends {st.period_end}")
+    for index, acct in enumerate(st.accounts):
+        where = f"account {index + 1} (****{acct.account_last4})"
+        total = acct.opening_balance + sum((t.amount for t in acct.transactions), Decimal(0))
+        if total != acct.closing_balance:
+            problems.append(
+                f"{where}: opening {money(acct.opening_balance)} + transactions = "
+                f"{money(total)}, but closing is {money(acct.closing_balance)}"
+            )
+        running = acct.opening_balance
+        for row, t in enumerate(acct.transactions, start=1):
+            running += t.amount
+            if t.balance is not None and t.balance != running:
+                problems.append(f"{where} row {row}: balance {money(t.balance)} "
+                                f"but the running total is {money(running)}")
+                running = t.balance
+        problems += _dates_outside_period(st, acct, where)
+    return Validation(ok=not problems, problems=problems)
+
+
+def _dates_outside_period(st: Statement, acct: Account, where: str) -> list[str]:
+    if st.period_end is None:
+        return []
+    start = st.period_start or st.period_end - MAX_PERIOD
+    return [f"{where} row {row}: date {t.date} outside {start}..{st.period_end}"
+            for row, t in enumerate(acct.transactions, start=1)
+            if not start <= t.date <= st.period_end]
+
+
+def repair_from_running_balance(acct: Account) -> list[str]:
+    """Fix single misread amounts or balances that the neighbouring rows pin down exactly.
+
+    A row's amount is replaced only when the balances on both sides of it agree with each
+    other and with every other row (so the printed balance chain, not a guess, decides it);
+    likewise a misread balance is replaced only when the next row confirms the recomputed one.
+    Returns a note per repair; `acct.transactions` is updated in place.
+    """
+    txs = acct.transactions
+    if not txs or any(t.balance is None for t in txs):
+        return []
+    repairs: list[str] = []
+    for i, t in enumerate(txs):
+        prev = acct.opening_balance if i == 0 else txs[i - 1].balance
+        assert prev is not None and t.balance is not None
+        if prev + t.amount == t.balance:
+            continue
+        nxt = txs[i + 1] if i + 1 < len(txs) else None
+        next_ok = nxt is None or t.balance + nxt.amount == nxt.balance
+        closing_ok = nxt is not None or t.balance == acct.closing_balance
+        if next_ok and closing_ok:
+            fixed = t.balance - prev
+            if _one_glyph_apart(t.amount, fixed):
+                repairs.append(f"row {i + 1}: amount {money(t.amount)} read as {money(fixed)}")
+                txs[i] = replace(t, amount=fixed)
+                continue
+        recomputed = prev + t.amount
+        confirmed = (recomputed == acct.closing_balance if nxt is None
+                     else recomputed + nxt.amount == nxt.balance)
+        if confirmed and _one_glyph_apart(t.balance, recomputed):
+            repairs.append(f"row {i + 1}: balance {money(t.balance)} read as {money(recomputed)}")
+            txs[i] = replace(t, balance=recomputed)
+    return repairs
+
+
+def _one_glyph_apart(a: Decimal, b: Decimal) -> bool:
+    """True when two amounts differ in at most one digit or in sign only: an OCR slip."""
+    x, y = money(abs(a)), money(abs(b))
+    if x == y:
+        return True
+    if len(x) != len(y):
+        return False
+    return sum(1 for p, q in zip(x, y, strict=True) if p != q) == 1
