@@ -1,0 +1,1 @@
+"""Durable state: the job ledger, content-addressed storage and output checks. No Prefect."""

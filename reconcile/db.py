@@ -1,0 +1,97 @@
+"""The ledger's schema and engine: SQLite by default, any SQLAlchemy URL by configuration."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+)
+
+metadata = MetaData()
+
+batches = Table(
+    "batches", metadata,
+    Column("batch_id", String(64), primary_key=True),
+    Column("source", Text, nullable=False),
+    Column("bank", String(32)),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("flow_run_id", String(64)),
+    Column("state", String(32), nullable=False),
+)
+
+jobs = Table(
+    "jobs", metadata,
+    Column("job_id", String(64), primary_key=True),
+    Column("batch_id", String(64), ForeignKey("batches.batch_id"), nullable=False, index=True),
+    Column("source_uri", Text, nullable=False),
+    Column("input_uri", Text, nullable=False),
+    Column("size", Integer, nullable=False),
+    Column("sha256", String(64), nullable=False),
+    Column("bank_hint", String(32)),
+    Column("submitted_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    # pinned identities: what every attempt of this job must run with
+    Column("chain_revision", String(64), nullable=False),
+    Column("ocr_engine", String(128), nullable=False),
+    Column("policy_revision", String(64), nullable=False),
+    # lifecycle: written only by reconcile.ledger's guarded transitions
+    Column("status", String(16), nullable=False, index=True),
+    Column("attempts", Integer, nullable=False, default=0),
+    Column("lease_owner", String(64)),
+    Column("lease_until", DateTime(timezone=True)),
+    Column("error_class", String(16)),
+    Column("reason", String(64)),
+    Column("message", Text),
+    Column("output_uri", Text),
+    Column("output_digest", String(64)),
+    Column("outputs", Text),
+    Column("needs_review", Boolean, nullable=False, default=False),
+    Column("bank", String(32)),
+    Column("account_last4", String(64)),
+    Column("transactions", Integer),
+    Column("finished_at", DateTime(timezone=True)),
+    UniqueConstraint("batch_id", "sha256", name="one_job_per_input_per_batch"),
+)
+
+attempts = Table(
+    "attempts", metadata,
+    Column("job_id", String(64), ForeignKey("jobs.job_id"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("lease_owner", String(64), nullable=False),
+    Column("started_at", DateTime(timezone=True), nullable=False),
+    Column("ended_at", DateTime(timezone=True)),
+    Column("outcome", String(16)),
+    Column("error_class", String(16)),
+    Column("reason", String(64)),
+    Column("message", Text),
+)
+
+
+def make_engine(url: str) -> Engine:
+    """An engine with the schema in place; SQLite gets WAL and a busy timeout for threads."""
+    sqlite = url.startswith("sqlite")
+    engine = create_engine(
+        url,
+        connect_args={"timeout": 30, "check_same_thread": False} if sqlite else {},
+        pool_pre_ping=not sqlite,
+    )
+    if sqlite:
+        @event.listens_for(engine, "connect")
+        def _pragmas(conn, _record) -> None:  # type: ignore[no-untyped-def]
+            cur = conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.close()
+    metadata.create_all(engine)
+    return engine

@@ -1,0 +1,224 @@
+"""The job ledger: every job status change is one guarded UPDATE here, checked by row count.
+
+No other module writes a job's status. Each transition is named after what it does
+(`claim`, `succeed`, `fail`, `retry`, `expire`, `reclaim`) and returns whether it won: the
+database is the lock, so two claimants can race and exactly one wins, and a worker whose
+lease was taken over commits nothing (its guarded update matches zero rows).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Engine, and_, func, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
+
+from reconcile.db import attempts, batches, jobs
+
+QUEUED, PROCESSING, RETRYING = "QUEUED", "PROCESSING", "RETRYING"
+SUCCEEDED, FAILED, EXPIRED = "SUCCEEDED", "FAILED", "EXPIRED"
+TERMINAL = (SUCCEEDED, FAILED, EXPIRED)
+MAX_ATTEMPTS = 3
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class Identities:
+    """What a job pins at acceptance and every attempt must run with."""
+
+    chain_revision: str
+    ocr_engine: str
+    policy_revision: str
+
+
+@dataclass(frozen=True)
+class Claim:
+    job_id: str
+    owner: str
+    attempt: int
+
+
+class Ledger:
+    def __init__(self, engine: Engine, lease: timedelta = timedelta(minutes=10)) -> None:
+        self.engine = engine
+        self.lease = lease
+
+    # -- acceptance -------------------------------------------------------------------
+    def open_batch(self, batch_id: str, source: str, bank: str | None) -> None:
+        with self.engine.begin() as c:
+            exists = c.execute(select(batches.c.batch_id).where(batches.c.batch_id == batch_id))
+            if exists.first() is None:
+                c.execute(insert(batches).values(batch_id=batch_id, source=source, bank=bank,
+                                                 created_at=now(), state=PROCESSING))
+
+    def accept(self, batch_id: str, *, source_uri: str, input_uri: str, size: int, sha256: str,
+               bank_hint: str | None, ids: Identities, queue_limit: timedelta) -> str:
+        """Write the job envelope; the same bytes in the same batch return the same job."""
+        submitted = now()
+        job_id = "j-" + uuid.uuid4().hex[:16]
+        try:
+            with self.engine.begin() as c:
+                c.execute(insert(jobs).values(
+                    job_id=job_id, batch_id=batch_id, source_uri=source_uri,
+                    input_uri=input_uri, size=size, sha256=sha256, bank_hint=bank_hint,
+                    submitted_at=submitted, expires_at=submitted + queue_limit,
+                    chain_revision=ids.chain_revision, ocr_engine=ids.ocr_engine,
+                    policy_revision=ids.policy_revision, status=QUEUED, attempts=0,
+                    needs_review=False))
+        except IntegrityError:
+            with self.engine.connect() as c:
+                row = c.execute(select(jobs.c.job_id).where(
+                    jobs.c.batch_id == batch_id, jobs.c.sha256 == sha256)).one()
+            return str(row.job_id)
+        return job_id
+
+    def set_flow_run(self, batch_id: str, flow_run_id: str) -> None:
+        with self.engine.begin() as c:
+            c.execute(update(batches).where(batches.c.batch_id == batch_id)
+                      .values(flow_run_id=flow_run_id))
+
+    def close_batch(self, batch_id: str, state: str) -> None:
+        with self.engine.begin() as c:
+            c.execute(update(batches).where(batches.c.batch_id == batch_id).values(state=state))
+
+    # -- transitions ------------------------------------------------------------------
+    def claim(self, job_id: str, owner: str) -> Claim | None:
+        """QUEUED|RETRYING -> PROCESSING with a lease, attempts + 1; None if not won."""
+        t = now()
+        with self.engine.begin() as c:
+            won = c.execute(
+                update(jobs)
+                .where(jobs.c.job_id == job_id,
+                       or_(jobs.c.status == RETRYING,
+                           and_(jobs.c.status == QUEUED, jobs.c.expires_at > t)))
+                .values(status=PROCESSING, attempts=jobs.c.attempts + 1, lease_owner=owner,
+                        lease_until=t + self.lease)
+            ).rowcount == 1
+            if not won:
+                return None
+            number = c.execute(select(jobs.c.attempts).where(jobs.c.job_id == job_id)).scalar_one()
+            c.execute(insert(attempts).values(job_id=job_id, number=number, lease_owner=owner,
+                                              started_at=t))
+        return Claim(job_id, owner, number)
+
+    def succeed(self, claim: Claim, *, output_uri: str, output_digest: str,
+                outputs: dict[str, str], needs_review: bool, bank: str, account_last4: str,
+                transactions: int) -> bool:
+        return self._finish(claim, SUCCEEDED, "succeeded", None, None, None, dict(
+            output_uri=output_uri, output_digest=output_digest, outputs=json.dumps(outputs),
+            needs_review=needs_review, bank=bank, account_last4=account_last4,
+            transactions=transactions))
+
+    def fail(self, claim: Claim, error_class: str, reason: str, message: str) -> bool:
+        return self._finish(claim, FAILED, "failed", error_class, reason, message, {})
+
+    def retry(self, claim: Claim, reason: str, message: str) -> bool:
+        """PROCESSING -> RETRYING after a transient failure (the attempt is over, not the job)."""
+        return self._finish(claim, RETRYING, "retry", "transient", reason, message, {})
+
+    def _finish(self, claim: Claim, status: str, outcome: str, error_class: str | None,
+                reason: str | None, message: str | None, extra: dict[str, Any]) -> bool:
+        t = now()
+        terminal = {"finished_at": t} if status in TERMINAL else {}
+        with self.engine.begin() as c:
+            won = c.execute(
+                update(jobs)
+                .where(jobs.c.job_id == claim.job_id, jobs.c.status == PROCESSING,
+                       jobs.c.lease_owner == claim.owner, jobs.c.attempts == claim.attempt)
+                .values(status=status, error_class=error_class, reason=reason,
+                        message=message, lease_owner=None, lease_until=None,
+                        **terminal, **extra)
+            ).rowcount == 1
+            if won:
+                self._end_attempt(c, claim.job_id, claim.attempt, t, outcome, error_class,
+                                  reason, message)
+        return won
+
+    def expire(self, job_id: str | None = None) -> int:
+        """QUEUED past its expiry -> EXPIRED (never processed); returns how many."""
+        t = now()
+        cond = [jobs.c.status == QUEUED, jobs.c.expires_at <= t]
+        if job_id is not None:
+            cond.append(jobs.c.job_id == job_id)
+        with self.engine.begin() as c:
+            return c.execute(update(jobs).where(*cond).values(
+                status=EXPIRED, error_class="deterministic", reason="expired",
+                message="not claimed before its queue-age limit", finished_at=t)).rowcount
+
+    def reclaim(self) -> list[str]:
+        """PROCESSING past its lease (a dead worker) -> RETRYING, or FAILED after the last try.
+
+        The dead attempt counts: it ran, so it is in `attempts` and ends as `crashed`.
+        """
+        t = now()
+        reclaimed = []
+        with self.engine.begin() as c:
+            stale = c.execute(select(jobs.c.job_id, jobs.c.attempts, jobs.c.lease_owner).where(
+                jobs.c.status == PROCESSING, jobs.c.lease_until < t)).all()
+        for row in stale:
+            last = row.attempts >= MAX_ATTEMPTS
+            values: dict[str, Any] = dict(
+                status=FAILED if last else RETRYING, lease_owner=None, lease_until=None,
+                error_class="transient", reason="retries_exhausted" if last else "lease_expired",
+                message="the worker holding the lease stopped answering")
+            if last:
+                values["finished_at"] = t
+            with self.engine.begin() as c:
+                won = c.execute(update(jobs).where(
+                    jobs.c.job_id == row.job_id, jobs.c.status == PROCESSING,
+                    jobs.c.lease_owner == row.lease_owner, jobs.c.lease_until < t,
+                ).values(**values)).rowcount == 1
+                if won:
+                    self._end_attempt(c, row.job_id, row.attempts, t, "crashed", "transient",
+                                      "lease_expired", values["message"])
+                    reclaimed.append(row.job_id)
+        return reclaimed
+
+    @staticmethod
+    def _end_attempt(c: Any, job_id: str, number: int, t: datetime, outcome: str,
+                     error_class: str | None, reason: str | None, message: str | None) -> None:
+        c.execute(update(attempts).where(attempts.c.job_id == job_id, attempts.c.number == number)
+                  .values(ended_at=t, outcome=outcome, error_class=error_class, reason=reason,
+                          message=message))
+
+    # -- reading ----------------------------------------------------------------------
+    def job(self, job_id: str) -> dict[str, Any] | None:
+        with self.engine.connect() as c:
+            row = c.execute(select(jobs).where(jobs.c.job_id == job_id)).mappings().first()
+        return dict(row) if row else None
+
+    def jobs(self, batch_id: str | None = None) -> list[dict[str, Any]]:
+        q = select(jobs).order_by(jobs.c.submitted_at, jobs.c.source_uri)
+        if batch_id is not None:
+            q = q.where(jobs.c.batch_id == batch_id)
+        with self.engine.connect() as c:
+            return [dict(r) for r in c.execute(q).mappings()]
+
+    def attempts(self, job_id: str) -> list[dict[str, Any]]:
+        with self.engine.connect() as c:
+            return [dict(r) for r in c.execute(select(attempts).where(
+                attempts.c.job_id == job_id).order_by(attempts.c.number)).mappings()]
+
+    def batch(self, batch_id: str) -> dict[str, Any] | None:
+        with self.engine.connect() as c:
+            row = c.execute(select(batches).where(batches.c.batch_id == batch_id)).mappings()
+            first = row.first()
+        return dict(first) if first else None
+
+    def latest_batch(self) -> str | None:
+        with self.engine.connect() as c:
+            return c.execute(select(batches.c.batch_id).order_by(
+                batches.c.created_at.desc()).limit(1)).scalar()
+
+    def counts(self, batch_id: str) -> dict[str, int]:
+        with self.engine.connect() as c:
+            rows = c.execute(select(jobs.c.status, func.count()).where(
+                jobs.c.batch_id == batch_id).group_by(jobs.c.status)).all()
+        return {status: n for status, n in rows}

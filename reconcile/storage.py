@@ -1,0 +1,102 @@
+"""Inputs and results on any fsspec URL (a local folder, `s3://bucket/prefix`, ...).
+
+Inputs are content-addressed (`inputs/sha256/<digest>.pdf`) so that a later change to the
+source cannot change what a job processes. Outputs are written to a temporary key, read
+back and verified by digest, then moved into place and verified again: a success is only
+recorded for an object that is there with the bytes the ledger will name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+from typing import Any
+
+import fsspec
+from fsspec.core import url_to_fs
+
+
+class IntegrityError(OSError):
+    """An object read back does not have the digest it was written with (transient)."""
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class Storage:
+    def __init__(self, root: str, options: dict[str, Any] | None = None) -> None:
+        self.fs, self.root = url_to_fs(root, **(options or {}))
+        self.url = root.rstrip("/")
+
+    def _path(self, key: str) -> str:
+        return posixpath.join(self.root, key)
+
+    def uri(self, key: str) -> str:
+        return f"{self.url}/{key}"
+
+    def key(self, uri: str) -> str:
+        if not uri.startswith(self.url + "/"):
+            raise ValueError(f"{uri} is not under {self.url}")
+        return uri[len(self.url) + 1:]
+
+    def put_input(self, data: bytes) -> tuple[str, str]:
+        """Store `data` content-addressed; return (uri, sha256). Idempotent."""
+        digest = sha256(data)
+        key = f"inputs/sha256/{digest}.pdf"
+        if not self.fs.exists(self._path(key)):
+            self._write_verified(key, data, digest, token="accept")
+        return self.uri(key), digest
+
+    def read(self, uri: str) -> bytes:
+        return self.fs.cat_file(self._path(self.key(uri)))
+
+    def write_outputs(self, prefix: str, files: dict[str, bytes], token: str) -> dict[str, str]:
+        """Write each file under `prefix`, verified; return {name: sha256}."""
+        digests = {}
+        for name, data in files.items():
+            digest = sha256(data)
+            self._write_verified(f"{prefix}/{name}", data, digest, token)
+            digests[name] = digest
+        return digests
+
+    def digest_of(self, uri: str) -> str | None:
+        """The sha256 of the object at `uri`, or None when there is none."""
+        path = self._path(self.key(uri))
+        if not self.fs.exists(path):
+            return None
+        return sha256(self.fs.cat_file(path))
+
+    def _write_verified(self, key: str, data: bytes, digest: str, token: str) -> None:
+        final = self._path(key)
+        tmp = f"{final}.tmp-{token}"
+        parent = posixpath.dirname(final)
+        if parent:
+            self.fs.makedirs(parent, exist_ok=True)
+        self.fs.pipe_file(tmp, data)
+        if sha256(self.fs.cat_file(tmp)) != digest:
+            raise IntegrityError(f"{key}: temporary object does not match what was written")
+        self.fs.mv(tmp, final)
+        self.fs.invalidate_cache()
+        if sha256(self.fs.cat_file(final)) != digest:
+            raise IntegrityError(f"{key}: committed object does not match what was written")
+
+
+def list_sources(source: str, options: dict[str, Any] | None = None) -> list[str]:
+    """Every PDF a source names: a file, a folder (recursively) or a glob, on any fsspec URL."""
+    fs, path = url_to_fs(source, **(options or {}))
+    protocol = fs.protocol[0] if isinstance(fs.protocol, tuple) else fs.protocol
+    if any(ch in path for ch in "*?["):
+        found = fs.glob(path)
+    elif fs.isdir(path):
+        found = [p for p in fs.find(path) if p.lower().endswith(".pdf")]
+    elif fs.exists(path):
+        found = [path]
+    else:
+        raise FileNotFoundError(f"no such source: {source}")
+    return sorted(fs.unstrip_protocol(p) if protocol != "file" else p for p in found)
+
+
+def read_source(uri: str, options: dict[str, Any] | None = None) -> bytes:
+    with fsspec.open(uri, "rb", **(options or {})) as f:
+        return f.read()
