@@ -1,0 +1,1 @@
+"""Per-bank deployment settings shared by prefect.yaml and local serving."""

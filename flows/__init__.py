@@ -1,0 +1,1 @@
+"""Prefect wiring: the import flow, tasks, retry policy, artifacts and the CLI."""

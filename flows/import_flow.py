@@ -1,0 +1,99 @@
+"""`import_batch`: the Prefect flow that turns a folder of statements into verified outputs.
+
+Accept every file, map one task per file on a bounded thread pool, retry only what the
+taxonomy calls transient, then derive the batch's state from its child task run states and
+cross-check it against the ledger: `Completed`, or `Completed With Warnings` when anything
+was excluded or needs review. A batch whose ledger still has unfinished jobs is not done,
+whatever its tasks say, and ends `Failed` with the jobs named.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from prefect import flow, get_run_logger, task
+from prefect.artifacts import create_progress_artifact, update_progress_artifact
+from prefect.client.schemas.objects import TaskRun
+from prefect.futures import PrefectFuture, as_completed
+from prefect.runtime import flow_run
+from prefect.states import Completed, Failed, State
+from prefect.task_runners import ThreadPoolTaskRunner
+
+from flows.artifacts import publish_batch_table
+from flows.config import Settings
+from flows.jobs import accept_batch, process_job
+from flows.taxonomy import classify
+from reconcile.ledger import MAX_ATTEMPTS, SUCCEEDED, TERMINAL
+
+WARNINGS = "Completed With Warnings"
+
+
+def retry_transient(task: Any, task_run: TaskRun, state: State) -> bool:
+    """Prefect asks this after a failed attempt: retry only transient errors."""
+    exc = state.data
+    return isinstance(exc, BaseException) and classify(exc).transient
+
+
+@task(retries=MAX_ATTEMPTS - 1, retry_delay_seconds=1, retry_condition_fn=retry_transient,
+      task_run_name="parse {name}")
+def process_file(job_id: str, name: str) -> dict[str, Any]:
+    """One attempt at one file; the ledger decides whether it may run at all."""
+    return process_job(Settings.from_env(), job_id)
+
+
+def batch_run_name() -> str:
+    bank = flow_run.parameters.get("bank") or "all"
+    return f"import-{bank}-{datetime.now(UTC):%Y-%m-%d}"
+
+
+@flow(name="import-batch", flow_run_name=batch_run_name, log_prints=True,
+      task_runner=ThreadPoolTaskRunner(max_workers=Settings.from_env().workers))
+def import_batch(source: str | list[str], bank: str | None = None,
+                 batch_id: str | None = None) -> State:
+    settings = Settings.from_env()
+    logger = get_run_logger()
+    batch_id = batch_id or f"b-{datetime.now(UTC):%Y%m%d}-{uuid.uuid4().hex[:8]}"
+    sources = [source] if isinstance(source, str) else list(source)
+    accepted = accept_batch(settings, batch_id, sources, bank)
+    ledger = settings.ledger()
+    if flow_run.id:
+        ledger.set_flow_run(batch_id, flow_run.id)
+    logger.info("batch %s: accepted %d files", batch_id, len(accepted))
+    progress = create_progress_artifact(0.0, key=f"progress-{batch_id}".lower(),
+                                        description=f"Files finished in batch {batch_id}")
+    futures = process_file.map([a.job_id for a in accepted], [a.name for a in accepted])
+    for done, _ in enumerate(as_completed(list(futures)), start=1):
+        update_progress_artifact(progress, 100.0 * done / max(len(accepted), 1))
+    return finish_batch(settings, batch_id, list(futures))
+
+
+def finish_batch(settings: Settings, batch_id: str,
+                 futures: list[PrefectFuture[Any]]) -> State:
+    """Derive the batch state from the child task runs, then check the ledger agrees."""
+    task_states = [f.state for f in futures]
+    ledger = settings.ledger()
+    rows = ledger.jobs(batch_id)
+    publish_batch_table(batch_id, rows)
+    unfinished = [r["job_id"] for r in rows if r["status"] not in TERMINAL]
+    if unfinished:
+        ledger.close_batch(batch_id, "INCOMPLETE")
+        return Failed(message=f"batch {batch_id}: {len(unfinished)} job(s) have no terminal "
+                              f"record: {', '.join(unfinished)}", data=batch_id)
+    tasks_clean = all(s.is_completed() for s in task_states)
+    ledger_clean = all(r["status"] == SUCCEEDED and not r["needs_review"] for r in rows)
+    failed_tasks = sum(1 for s in task_states if not s.is_completed())
+    excluded = sum(1 for r in rows if r["status"] != SUCCEEDED)
+    if failed_tasks != excluded:
+        ledger.close_batch(batch_id, "INVALID")
+        return Failed(message=f"batch {batch_id}: {failed_tasks} task run(s) failed but the "
+                              f"ledger excludes {excluded} job(s)", data=batch_id)
+    if tasks_clean and ledger_clean:
+        ledger.close_batch(batch_id, "COMPLETED")
+        return Completed(message=f"batch {batch_id}: {len(rows)} files imported", data=batch_id)
+    ledger.close_batch(batch_id, "COMPLETED_WITH_WARNINGS")
+    review = sum(1 for r in rows if r["needs_review"])
+    return Completed(name=WARNINGS, data=batch_id,
+                     message=f"batch {batch_id}: {excluded} excluded, {review} need review, "
+                             f"{len(rows) - excluded - review} imported clean")
