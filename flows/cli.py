@@ -100,10 +100,14 @@ def cmd_import(args: argparse.Namespace) -> int:
     from flows.config import Settings
     from flows.import_flow import WARNINGS, import_batch
     from parsers.template import load_templates
+    from reconcile.storage import list_sources
 
     settings = Settings.from_env()
     if args.bank and args.bank not in {t.bank for t in load_templates()}:
         raise ValueError(f"unknown bank {args.bank!r}")
+    # fail fast, before any server starts, when there is nothing to import
+    if not any(list_sources(s, settings.fs_options(s)) for s in args.source):
+        raise FileNotFoundError(f"no PDF files in {' '.join(args.source)}")
     batch_id = f"b-{datetime.now(UTC):%Y%m%d}-{uuid.uuid4().hex[:8]}"
     stop = threading.Event()
     watcher = threading.Thread(target=_progress, args=(settings, batch_id, stop), daemon=True)

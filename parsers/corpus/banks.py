@@ -27,7 +27,9 @@ def plain(v: Decimal) -> str:
 
 
 def _style(d: Draw) -> tuple[tuple[str, str], float]:
-    return d.rng.choice(FONTS), d.rng.choice([8.0, 9.0, 10.0])
+    """A font and size; monospaced Courier stays at 9 pt so that 1,234,567.89 fits a column."""
+    font = d.rng.choice(FONTS)
+    return font, d.rng.choice([8.0, 9.0] if font[0] == "Courier" else [8.0, 9.0, 10.0])
 
 
 def render_northwind(d: Draw) -> tuple[bytes, Statement]:
@@ -277,8 +279,8 @@ def render_cedar(d: Draw) -> tuple[bytes, Statement]:
     s.line((50, "Opening balance"), (-330, plain(acct.opening_balance)))
     s.line((50, "Closing balance"), (-330, plain(acct.closing_balance)))
     s.skip()
-    cols = [Col("Date", 50), Col("Details", 115, width=230), Col("Money out", 430, "right"),
-            Col("Money in", 495, "right"), Col("Balance", 560, "right")]
+    cols = [Col("Date", 50), Col("Details", 115, width=230), Col("Money out", 425, "right"),
+            Col("Money in", 495, "right"), Col("Balance", 570, "right")]
     s.table_header(cols)
     for t in acct.transactions:
         first, *rest = s.wrap(t.description, 230)

@@ -1,0 +1,99 @@
+"""The command line and its JSON contracts, run in-process against the real Prefect server."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from flows.cli import main
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run `stmtflow` as a user does, in its own process, against the session's server."""
+    from prefect.settings import PREFECT_API_URL
+
+    env = {**os.environ, "PREFECT_API_URL": str(PREFECT_API_URL.value())}
+    return subprocess.run([sys.executable, "-m", "flows.cli", *args], capture_output=True,
+                          text=True, env=env, timeout=600, check=False)
+
+
+def test_import_json_contract(stmtflow_home: Path, inbox) -> None:
+    folder, samples = inbox.folder, inbox.samples
+    done = cli("import", str(folder), "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["state"] == "COMPLETED_WITH_WARNINGS"
+    assert report["batch_id"].startswith("b-")
+    assert len(report["jobs"]) == len(samples)
+    for job in report["jobs"]:
+        assert {"job_id", "source", "status", "attempts", "reason", "output"} <= job.keys()
+        assert job["status"] in {"SUCCEEDED", "FAILED", "EXPIRED"}
+        assert (job["output"] is None) == (job["status"] != "SUCCEEDED")
+    reasons = sorted(j["reason"] for j in report["jobs"] if j["status"] == "FAILED")
+    assert reasons == sorted(s.reason for s in samples if s.reason)
+
+
+def test_status_shows_envelope_and_every_attempt(stmtflow_home: Path, inbox) -> None:
+    samples = inbox.samples
+    job_id = json.loads(cli("import", str(samples[0].pdf), "--json").stdout)["jobs"][0]["job_id"]
+    done = cli("status", job_id, "--json")
+    assert done.returncode == 0, done.stderr
+    status = json.loads(done.stdout)
+    assert status["sha256"] and status["chain_revision"] and status["ocr_engine"]
+    assert status["expires_at"] > status["submitted_at"]
+    assert [a["number"] for a in status["attempt_log"]] == [1]
+    latest = cli("status")
+    assert latest.returncode == 0 and job_id in latest.stdout
+
+
+def test_text_output_masks_account_numbers(stmtflow_home: Path, inbox,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    samples = inbox.samples
+    sample = next(s for s in samples if s.bank == "northwind")
+    job_id = json.loads(cli("import", str(sample.pdf), "--json").stdout)["jobs"][0]["job_id"]
+    out = cli("status", job_id).stdout
+    last4 = json.loads(sample.truth.read_text())["accounts"][0]["account_last4"]
+    assert f"accounts   ****{last4}" in out
+    assert main(["parse", str(sample.pdf)]) == 0
+    assert f"****{last4} USD" in capsys.readouterr().out
+
+
+def test_parse_json_contract(inbox, capsys: pytest.CaptureFixture[str]) -> None:
+    samples = inbox.samples
+    good = next(s for s in samples if s.reason is None)
+    assert main(["parse", str(good.pdf), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    truth = json.loads(good.truth.read_text())
+    assert {k: doc[k] for k in ("bank", "accounts")} == truth
+    assert doc["validation"] == {"ok": True, "problems": [], "repairs": []}
+
+
+@pytest.mark.parametrize("reason", ["empty", "not_pdf", "truncated", "encrypted"])
+def test_parse_bad_file_prints_reason_and_fails(inbox, reason: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    samples = inbox.samples
+    bad = next(s for s in samples if s.reason == reason)
+    assert main(["parse", str(bad.pdf), "--json"]) == 1
+    err = json.loads(capsys.readouterr().out)
+    assert err["error"] == reason and err["message"]
+
+
+def test_pipeline_that_cannot_run_exits_two_with_one_line(stmtflow_home: Path,
+                                                         tmp_path: Path) -> None:
+    done = cli("import", str(tmp_path / "no-such-folder"))
+    assert done.returncode == 2
+    err = [ln for ln in done.stderr.strip().splitlines() if ln.startswith("stmtflow:")]
+    assert len(err) == 1 and "no such source" in err[0]
+
+
+def test_sample_writes_statements_and_truth(tmp_path: Path) -> None:
+    assert main(["sample", str(tmp_path / "s"), "--banks", "northwind,harbor",
+                 "--statements", "4", "--bad"]) == 0
+    pdfs = sorted(p.name for p in (tmp_path / "s").glob("*.pdf"))
+    assert len(pdfs) == 8
+    assert all((tmp_path / "s" / p.replace(".pdf", ".truth.json")).exists() for p in pdfs)

@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from parsers.hooks import card_summary
+from parsers.model import Account, Statement, Transaction
+from parsers.validate import repair_from_running_balance, validate
+
+D = Decimal
+
+
+def account(amounts: list[str], balances: list[str], opening: str = "100.00",
+            closing: str | None = None) -> Account:
+    txs = [Transaction(date(2026, 1, i + 1), f"row {i}", D(a), D(b))
+           for i, (a, b) in enumerate(zip(amounts, balances, strict=True))]
+    return Account("1234", "USD", D(opening), D(closing or balances[-1]), txs)
+
+
+def statement(acct: Account) -> Statement:
+    return Statement("x", [acct], date(2026, 1, 1), date(2026, 1, 31))
+
+
+def test_reconciling_statement_validates() -> None:
+    v = validate(statement(account(["-10.00", "5.50"], ["90.00", "95.50"])))
+    assert v.ok and v.problems == []
+
+
+def test_one_cent_off_is_never_validated() -> None:
+    acct = account(["-10.00", "5.50"], ["90.00", "95.50"], closing="95.51")
+    v = validate(statement(acct))
+    assert not v.ok
+    assert "closing is 95.51" in v.problems[0]
+
+
+def test_date_outside_period_is_a_problem() -> None:
+    acct = account(["-10.00"], ["90.00"])
+    st = Statement("x", [acct], date(2026, 2, 1), date(2026, 2, 28))
+    assert any("outside" in p for p in validate(st).problems)
+
+
+def test_misread_amount_pinned_by_running_balance_is_repaired() -> None:
+    acct = account(["-10.00", "8.50", "-1.00"], ["90.00", "95.50", "94.50"])  # 5.50 read as 8.50
+    repairs = repair_from_running_balance(acct)
+    assert repairs == ["row 2: amount 8.50 read as 5.50"]
+    assert acct.transactions[1].amount == D("5.50")
+    assert validate(statement(acct)).ok
+
+
+def test_misread_balance_confirmed_by_next_row_is_repaired() -> None:
+    acct = account(["-10.00", "5.50", "-1.00"], ["90.00", "96.50", "94.50"])  # 95.50 as 96.50
+    assert repair_from_running_balance(acct) == ["row 2: balance 96.50 read as 95.50"]
+    assert validate(statement(acct)).ok
+
+
+def test_two_unrelated_errors_are_not_guessed_away() -> None:
+    acct = account(["-10.00", "5.50"], ["90.00", "95.50"], closing="999.00")
+    acct.transactions[0] = Transaction(date(2026, 1, 1), "row 0", D("-70.00"), D("30.00"))
+    repair_from_running_balance(acct)
+    assert not validate(statement(acct)).ok
+
+
+def test_card_summary_must_add_up() -> None:
+    acct = Account("4821", "USD", D("-500.00"), D("-420.00"), [
+        Transaction(date(2026, 1, 2), "PAYMENT THANK YOU", D("200.00")),
+        Transaction(date(2026, 1, 3), "SHOP", D("-120.00")),
+    ], summary={"payments": D("200.00"), "credits": D("0"), "purchases": D("120.00"),
+                "fees": D("0"), "interest": D("0")})
+    assert card_summary(acct) == []
+    acct.summary["purchases"] = D("121.00")
+    assert len(card_summary(acct)) == 2

@@ -1,0 +1,61 @@
+"""Content-addressed inputs and verified outputs, on a local folder and on S3."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reconcile.storage import IntegrityError, Storage, list_sources, sha256
+
+
+@pytest.fixture(params=["local", "s3"])
+def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Storage:
+    if request.param == "local":
+        return Storage(str(tmp_path / "store"))
+    endpoint = request.getfixturevalue("s3_endpoint")
+    bucket = request.getfixturevalue("s3_bucket")
+    return Storage(f"{bucket}/root", {"client_kwargs": {"endpoint_url": endpoint},
+                                      "skip_instance_cache": True})
+
+
+def test_input_is_content_addressed_and_idempotent(storage: Storage) -> None:
+    uri, digest = storage.put_input(b"%PDF-1.4 statement")
+    assert digest == sha256(b"%PDF-1.4 statement")
+    assert uri.endswith(f"inputs/sha256/{digest}.pdf")
+    assert storage.put_input(b"%PDF-1.4 statement") == (uri, digest)
+    assert storage.read(uri) == b"%PDF-1.4 statement"
+
+
+def test_outputs_are_committed_verified_and_leave_no_temporaries(storage: Storage) -> None:
+    digests = storage.write_outputs("results/j-1", {"a.json": b"{}", "b.csv": b"x\n"}, "t1")
+    assert digests == {"a.json": sha256(b"{}"), "b.csv": sha256(b"x\n")}
+    assert storage.digest_of(storage.uri("results/j-1/a.json")) == sha256(b"{}")
+    names = storage.fs.ls(f"{storage.root}/results/j-1", detail=False)
+    assert sorted(n.rsplit("/", 1)[-1] for n in names) == ["a.json", "b.csv"]
+
+
+def test_missing_object_has_no_digest(storage: Storage) -> None:
+    assert storage.digest_of(storage.uri("results/none/statement.json")) is None
+
+
+def test_corrupted_write_is_refused(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = storage.fs.pipe_file
+    monkeypatch.setattr(storage.fs, "pipe_file", lambda path, data, **kw: real(path, data[:-1]))
+    with pytest.raises(IntegrityError):
+        storage.write_outputs("results/j-2", {"a.json": b"{1}"}, "t1")
+
+
+def test_list_sources_on_folders_globs_and_s3(tmp_path: Path, s3_endpoint: str,
+                                              s3_bucket: str) -> None:
+    (tmp_path / "in" / "sub").mkdir(parents=True)
+    for name in ("a.pdf", "sub/b.PDF", "notes.txt"):
+        (tmp_path / "in" / name).write_bytes(b"x")
+    assert [Path(p).name for p in list_sources(str(tmp_path / "in"))] == ["a.pdf", "b.PDF"]
+    assert [Path(p).name for p in list_sources(str(tmp_path / "in" / "*.txt"))] == ["notes.txt"]
+    opts = {"client_kwargs": {"endpoint_url": s3_endpoint}, "skip_instance_cache": True}
+    store = Storage(s3_bucket, opts)
+    store.fs.pipe_file(f"{store.root}/inbox/x.pdf", b"%PDF")
+    assert list_sources(f"{s3_bucket}/inbox/", opts) == [f"{s3_bucket}/inbox/x.pdf"]
+    with pytest.raises(FileNotFoundError):
+        list_sources(str(tmp_path / "missing"))
