@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from parsers.corpus import ALL_LAYOUTS, BAD_INPUTS, Sample, generate
@@ -20,6 +18,3 @@ def bad_inputs(tmp_path_factory: pytest.TempPathFactory) -> list[Sample]:
     return generate(tmp_path_factory.mktemp("bad"), ("northwind",), 1, seed=1,
                     bad=tuple(BAD_INPUTS))[1:]
 
-
-def load(path: Path) -> bytes:
-    return path.read_bytes()

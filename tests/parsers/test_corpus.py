@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from decimal import Decimal
 
 import pytest
 
@@ -39,8 +40,9 @@ def test_corpus_covers_every_layout_and_variation(corpus: list[Sample]) -> None:
     assert any(len(a["transactions"]) == 0 for d in truths for a in d["accounts"])
     assert any(len(d["accounts"]) >= 3 for d in truths)
     assert any(t["date"][5:7] == "12" for t in txs) and any(t["date"][5:7] == "01" for t in txs)
-    assert any(abs(float(t["amount"])) >= 1_000_000 or abs(float(a["opening_balance"])) >= 1e6
-               for d in truths for a in d["accounts"] for t in a["transactions"] or [{"amount": 0}])
+    figures = [abs(Decimal(a["opening_balance"])) for d in truths for a in d["accounts"]]
+    figures += [abs(Decimal(t["amount"])) for t in txs]
+    assert max(figures) >= Decimal("1234567.89")
     assert any(t["balance"] and t["balance"].startswith("-") for t in txs)
     assert any(len(t["description"]) > 60 for t in txs)  # wrapped over several lines
 
