@@ -17,9 +17,11 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytesseract
+from PIL import Image
 
 from parsers.errors import OcrTimeout, TooLarge, UnreadableScan
 from parsers.limits import Limits
+from parsers.pdfium import LOCK
 from parsers.reader import Word
 
 os.environ.setdefault("OMP_THREAD_LIMIT", "1")
@@ -31,17 +33,7 @@ NOISE_CONFIDENCE = 80.0
 
 
 def ocr_page(data: bytes, index: int, limits: Limits) -> list[Word]:
-    doc = pdfium.PdfDocument(data)
-    try:
-        page = doc[index]
-        width_pt, height_pt = page.get_size()
-        scale = limits.ocr_dpi / 72
-        if width_pt * scale * height_pt * scale > limits.max_pixels:
-            raise TooLarge(f"page {index + 1} would render over {limits.max_pixels} pixels")
-        _check_scan_resolution(page, index, limits)
-        image = page.render(scale=scale, grayscale=True).to_pil()
-    finally:
-        doc.close()
+    image = render_page(data, index, limits)
     image.format = "PPM"
     try:
         data_out = pytesseract.image_to_data(
@@ -68,6 +60,22 @@ def ocr_page(data: bytes, index: int, limits: Limits) -> list[Word]:
                           top * to_pt, (top + d["height"][i]) * to_pt,
                           float(d["conf"][i]), line))
     return words
+
+
+def render_page(data: bytes, index: int, limits: Limits) -> Image.Image:
+    """Page `index` as a grayscale image at the OCR resolution, refusing absurd sizes."""
+    with LOCK:
+        doc = pdfium.PdfDocument(data)
+        try:
+            page = doc[index]
+            width_pt, height_pt = page.get_size()
+            scale = limits.ocr_dpi / 72
+            if width_pt * scale * height_pt * scale > limits.max_pixels:
+                raise TooLarge(f"page {index + 1} would render over {limits.max_pixels} pixels")
+            _check_scan_resolution(page, index, limits)
+            return page.render(scale=scale, grayscale=True).to_pil()
+        finally:
+            doc.close()
 
 
 def _is_speck(text: str, conf: float) -> bool:

@@ -12,6 +12,7 @@ import pypdfium2.raw as pdfium_c
 
 from parsers.errors import CorruptPdf, EmptyFile, EncryptedPdf, NotPdf, TooLarge, TruncatedPdf
 from parsers.limits import Limits
+from parsers.pdfium import LOCK
 
 
 def preflight(data: bytes, limits: Limits) -> int:
@@ -24,6 +25,11 @@ def preflight(data: bytes, limits: Limits) -> int:
         raise NotPdf("the file does not start with a PDF header")
     if b"%%EOF" not in data[-2048:]:
         raise TruncatedPdf("the file ends before the PDF end-of-file marker")
+    with LOCK:
+        return _open_and_check(data, limits)
+
+
+def _open_and_check(data: bytes, limits: Limits) -> int:
     try:
         doc = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as exc:

@@ -9,25 +9,29 @@ import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image
 
+from parsers.pdfium import LOCK
+
 
 def to_scan(pdf: bytes, rng: random.Random) -> bytes:
     """Rasterise every page at 200-300 dpi, rotate slightly, sprinkle noise, embed as images."""
     dpi = rng.choice([200, 240, 300])
     angle = rng.uniform(-0.6, 0.6)
     noise = np.random.default_rng(rng.randint(0, 2**32 - 1))
-    doc = pdfium.PdfDocument(pdf)
+    with LOCK:
+        doc = pdfium.PdfDocument(pdf)
+        try:
+            rendered = [p.render(scale=dpi / 72, grayscale=True).to_pil().convert("L")
+                        for p in doc]
+        finally:
+            doc.close()
     pages: list[Image.Image] = []
-    try:
-        for page in doc:
-            img = page.render(scale=dpi / 72, grayscale=True).to_pil().convert("L")
-            img = img.rotate(angle, resample=Image.Resampling.BICUBIC, expand=False,
-                             fillcolor=255)
-            pixels = np.asarray(img).copy()
-            specks = noise.random(pixels.shape) < 0.0005
-            pixels[specks] = noise.integers(0, 160, int(specks.sum()))
-            pages.append(Image.fromarray(pixels, mode="L"))
-    finally:
-        doc.close()
+    for img in rendered:
+        img = img.rotate(angle, resample=Image.Resampling.BICUBIC, expand=False,
+                         fillcolor=255)
+        pixels = np.asarray(img).copy()
+        specks = noise.random(pixels.shape) < 0.0005
+        pixels[specks] = noise.integers(0, 160, int(specks.sum()))
+        pages.append(Image.fromarray(pixels, mode="L"))
     out = io.BytesIO()
     pages[0].save(out, "PDF", resolution=float(dpi), save_all=True, append_images=pages[1:],
                   quality=85)
