@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from sqlalchemy import (
     Boolean,
     Column,
@@ -78,8 +80,84 @@ attempts = Table(
 )
 
 
+notifications = Table(
+    "notifications", metadata,
+    Column("job_id", String(64), ForeignKey("jobs.job_id"), primary_key=True),
+    Column("channel", String(16), primary_key=True),
+    Column("attempts", Integer, nullable=False, default=0),
+    Column("delivered_at", DateTime(timezone=True)),
+    Column("last_error", Text),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+investigations = Table(
+    "investigations", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("job_id", String(64), ForeignKey("jobs.job_id"), nullable=False, index=True),
+    Column("owner", String(128)),
+    Column("opened_at", DateTime(timezone=True), nullable=False),
+    Column("closed_at", DateTime(timezone=True)),
+    Column("note", Text),
+)
+
+# -- the book: what the downstream consumer imported, once per decision ----------------
+book_imports = Table(
+    "book_imports", metadata,
+    Column("decision_id", String(64), primary_key=True),
+    Column("input_sha256", String(64), nullable=False, index=True),
+    Column("output_digest", String(64), nullable=False),
+    Column("accounts", Text, nullable=False),
+    Column("transactions", Integer, nullable=False),
+    Column("imported_at", DateTime(timezone=True), nullable=False),
+)
+
+book_transactions = Table(
+    "book_transactions", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_last4", String(8), nullable=False),
+    Column("currency", String(3), nullable=False),
+    Column("date", String(10), nullable=False),
+    Column("description", Text, nullable=False),
+    Column("amount", String(32), nullable=False),
+    Column("balance", String(32)),
+    #: the n-th identical transaction on that day: two equal coffees stay two rows
+    Column("occurrence", Integer, nullable=False),
+    Column("decision_id", String(64), nullable=False),
+    UniqueConstraint("account_last4", "currency", "date", "description", "amount", "occurrence",
+                     name="one_row_per_transaction"),
+)
+
+book_deliveries = Table(
+    "book_deliveries", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("decision_id", String(64), nullable=False, index=True),
+    Column("output_digest", String(64), nullable=False),
+    Column("outcome", String(16), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+review_tasks = Table(
+    "review_tasks", metadata,
+    Column("decision_id", String(64), primary_key=True),
+    Column("problems", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+quarantine = Table(
+    "quarantine", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("decision_id", String(64), nullable=False),
+    Column("input_sha256", String(64), nullable=False),
+    Column("known_digest", String(64), nullable=False),
+    Column("new_digest", String(64), nullable=False),
+    Column("reason", String(32), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("decision_id", "new_digest", name="one_quarantine_per_conflict"),
+)
+
+
 def make_engine(url: str) -> Engine:
-    """An engine with the schema in place; SQLite gets WAL and a busy timeout for threads."""
+    """An engine with the schema migrated to head; SQLite gets WAL and a busy timeout."""
     sqlite = url.startswith("sqlite")
     engine = create_engine(
         url,
@@ -93,5 +171,17 @@ def make_engine(url: str) -> Engine:
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA busy_timeout=30000")
             cur.close()
-    metadata.create_all(engine)
+    migrate(engine)
     return engine
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest Alembic revision (a no-op when it is there)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
