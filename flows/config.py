@@ -9,6 +9,9 @@
 | `STMTFLOW_WORKERS` | CPU count | files processed at once |
 | `STMTFLOW_QUEUE_LIMIT_HOURS` | `24` | a job not claimed within this expires |
 | `STMTFLOW_LEASE_SECONDS` | `600` | a claim's lease; a dead worker's job is reclaimed after it |
+| `STMTFLOW_WEBHOOK_URL` | unset | POST a JSON notification here when a job ends |
+| `STMTFLOW_OPERATOR` | unset | owner given to investigations the reconciliation opens |
+| `STMTFLOW_CAPACITY` | `500` | queued jobs beyond this raise a backlog alert |
 """
 
 from __future__ import annotations
@@ -34,6 +37,9 @@ class Settings:
     workers: int
     queue_limit: timedelta
     lease: timedelta
+    webhook_url: str | None
+    operator: str | None
+    capacity: int
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -46,6 +52,9 @@ class Settings:
             workers=int(os.environ.get("STMTFLOW_WORKERS", os.cpu_count() or 2)),
             queue_limit=timedelta(hours=float(os.environ.get("STMTFLOW_QUEUE_LIMIT_HOURS", 24))),
             lease=timedelta(seconds=float(os.environ.get("STMTFLOW_LEASE_SECONDS", 600))),
+            webhook_url=os.environ.get("STMTFLOW_WEBHOOK_URL") or None,
+            operator=os.environ.get("STMTFLOW_OPERATOR") or None,
+            capacity=int(os.environ.get("STMTFLOW_CAPACITY", 500)),
         )
 
     def fs_options(self, url: str) -> dict[str, Any]:

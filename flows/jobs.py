@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flows.config import Settings
+from flows.notify import notify
 from flows.outputs import output_files
 from flows.taxonomy import (
     DETERMINISTIC,
@@ -79,16 +80,29 @@ def process_job(settings: Settings, job_id: str) -> dict[str, Any]:
     owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
     claim = ledger.claim(job_id, owner)
     if claim is None:
-        return _unclaimed(ledger, job_id)
+        return _unclaimed(settings, ledger, job_id)
     try:
         job = ledger.job(job_id)
         assert job is not None
-        return _run(ledger, storage, claim, job)
+        record = _run(ledger, storage, claim, job)
     except LeaseLost:
         raise
     except Exception as exc:
-        _record_failure(ledger, claim, exc)
+        if _record_failure(ledger, claim, exc):
+            _notify(settings, ledger, job_id)
         raise
+    _notify(settings, ledger, job_id)
+    return record
+
+
+def _notify(settings: Settings, ledger: Ledger, job_id: str) -> None:
+    """Tell the world a job ended; a notification that fails is left for the sweep."""
+    job = ledger.job(job_id)
+    if job is not None:
+        try:
+            notify(settings, job)
+        except Exception as exc:  # never let a notification change the outcome
+            log.warning("job %s: notification not recorded: %s", job_id, exc)
 
 
 def _run(ledger: Ledger, storage: Storage, claim: Claim, job: dict[str, Any]) -> dict[str, Any]:
@@ -116,26 +130,30 @@ def _run(ledger: Ledger, storage: Storage, claim: Claim, job: dict[str, Any]) ->
     return record
 
 
-def _record_failure(ledger: Ledger, claim: Claim, exc: BaseException) -> None:
+def _record_failure(ledger: Ledger, claim: Claim, exc: BaseException) -> bool:
+    """Record the attempt's failure; True when it ended the job (and this worker won)."""
     c = classify(exc)
     message = f"{type(exc).__name__}: {exc}"[:2000]
+    terminal = False
     if c.transient and claim.attempt < MAX_ATTEMPTS:
         ledger.retry(claim, c.reason, message)
     elif c.transient:
-        ledger.fail(claim, TRANSIENT, "retries_exhausted", f"{c.reason}: {message}")
+        terminal = ledger.fail(claim, TRANSIENT, "retries_exhausted", f"{c.reason}: {message}")
     else:
-        ledger.fail(claim, DETERMINISTIC, c.reason, message)
-    level = logging.WARNING if c.transient else logging.ERROR
+        terminal = ledger.fail(claim, DETERMINISTIC, c.reason, message)
+    level = logging.ERROR if c.reason == "unclassified" else logging.WARNING
     log.log(level, "job %s attempt %d: %s (%s)", claim.job_id, claim.attempt, c.reason,
             c.error_class, exc_info=c.reason == "unclassified")
+    return terminal
 
 
-def _unclaimed(ledger: Ledger, job_id: str) -> dict[str, Any]:
+def _unclaimed(settings: Settings, ledger: Ledger, job_id: str) -> dict[str, Any]:
     """Why a claim was lost: already finished (a rerun), expired, or held by someone else."""
     job = ledger.job(job_id)
     if job is None:
         raise KeyError(f"no job {job_id}")
     if job["status"] == QUEUED and ledger.expire(job_id):
+        _notify(settings, ledger, job_id)
         job = ledger.job(job_id)
         assert job is not None
     if job["status"] == SUCCEEDED:

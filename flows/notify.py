@@ -1,0 +1,87 @@
+"""Completion notifications: a Prefect event always, a webhook POST when configured.
+
+Sent only by the worker whose terminal update won, recorded per attempt, and never allowed to
+change a job's outcome: a failure here is logged and left for the reconciliation sweep.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import urllib.error
+import urllib.request
+from typing import Any
+
+from prefect.events import emit_event
+
+from flows.config import Settings
+from reconcile.notifications import Notifications
+
+log = logging.getLogger("stmtflow")
+
+
+def payload(job: dict[str, Any]) -> dict[str, Any]:
+    """What a notification says: ids, outcome and where the output is; no account data."""
+    return {k: job.get(k) for k in ("job_id", "batch_id", "status", "reason", "attempts",
+                                    "output_uri", "output_digest", "needs_review", "bank")}
+
+
+def channels(settings: Settings) -> list[str]:
+    return ["event", "webhook"] if settings.webhook_url else ["event"]
+
+
+def notify(settings: Settings, job: dict[str, Any]) -> None:
+    store = Notifications(settings.ledger().engine)
+    store.expect(job["job_id"], channels(settings))
+    for channel in channels(settings):
+        _deliver_once(settings, store, job, channel)
+
+
+def deliver_pending(settings: Settings) -> int:
+    """Re-send every undelivered notification once; return how many are delivered now."""
+    store = Notifications(settings.ledger().engine)
+    ledger = settings.ledger()
+    delivered = 0
+    for job_id, channel in store.pending():
+        job = ledger.job(job_id)
+        if job is not None and channel in channels(settings):
+            delivered += _deliver_once(settings, store, job, channel)
+    return delivered
+
+
+def _deliver_once(settings: Settings, store: Notifications, job: dict[str, Any],
+                  channel: str) -> bool:
+    try:
+        if channel == "event":
+            _emit(job)
+        else:
+            _post(settings.webhook_url or "", payload(job))
+    except Exception as exc:  # a notification must never change the job's outcome
+        log.warning("job %s: %s notification not delivered: %s", job["job_id"], channel, exc)
+        store.record(job["job_id"], channel, f"{type(exc).__name__}: {exc}"[:500])
+        return False
+    store.record(job["job_id"], channel, None)
+    return True
+
+
+def _emit(job: dict[str, Any]) -> None:
+    event = emit_event(
+        event=f"stmtflow.job.{job['status'].lower()}",
+        resource={"prefect.resource.id": f"stmtflow.job.{job['job_id']}",
+                  "prefect.resource.name": job["source_uri"].rsplit("/", 1)[-1]},
+        related=[{"prefect.resource.id": f"stmtflow.batch.{job['batch_id']}",
+                  "prefect.resource.role": "batch"}],
+        payload=payload(job),
+    )
+    if event is None:
+        raise ConnectionError("no Prefect events client to emit to")
+
+
+def _post(url: str, body: dict[str, Any]) -> None:
+    request = urllib.request.Request(url, data=json.dumps(body, default=str).encode(),
+                                     headers={"Content-Type": "application/json"},
+                                     method="POST")
+    with urllib.request.urlopen(request, timeout=5) as response:
+        if not 200 <= response.status < 300:
+            raise urllib.error.HTTPError(url, response.status, "not delivered", response.headers,
+                                         None)

@@ -1,0 +1,64 @@
+"""Delivery records of completion notifications: expected, attempted, delivered.
+
+A notification never decides anything: consumers poll durable state. These records only
+let the reconciliation sweep re-send what was dropped and report what was delivered.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from reconcile.db import notifications
+from reconcile.ledger import now
+
+
+class Notifications:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def expect(self, job_id: str, channels: list[str]) -> None:
+        """Note that `job_id` owes a notification on each channel (idempotent)."""
+        for channel in channels:
+            try:
+                with self.engine.begin() as c:
+                    c.execute(insert(notifications).values(
+                        job_id=job_id, channel=channel, attempts=0, created_at=now()))
+            except IntegrityError:
+                continue
+
+    def record(self, job_id: str, channel: str, error: str | None) -> None:
+        """One delivery attempt: delivered when `error` is None."""
+        values: dict[str, Any] = {"attempts": notifications.c.attempts + 1, "last_error": error}
+        if error is None:
+            values["delivered_at"] = now()
+        with self.engine.begin() as c:
+            c.execute(update(notifications).where(
+                notifications.c.job_id == job_id, notifications.c.channel == channel,
+                notifications.c.delivered_at.is_(None)).values(**values))
+
+    def pending(self) -> list[tuple[str, str]]:
+        with self.engine.connect() as c:
+            rows = c.execute(select(notifications.c.job_id, notifications.c.channel).where(
+                notifications.c.delivered_at.is_(None)).order_by(notifications.c.created_at))
+            return [(r.job_id, r.channel) for r in rows]
+
+    def summary(self) -> dict[str, Any]:
+        with self.engine.connect() as c:
+            rows = c.execute(select(
+                notifications.c.channel,
+                func.count(),
+                func.count(notifications.c.delivered_at),
+                func.coalesce(func.sum(notifications.c.attempts), 0),
+            ).group_by(notifications.c.channel)).all()
+        channels = {ch: {"expected": n, "delivered": d, "undelivered": n - d, "attempts": int(a)}
+                    for ch, n, d, a in rows}
+        return {
+            "expected": sum(v["expected"] for v in channels.values()),
+            "delivered": sum(v["delivered"] for v in channels.values()),
+            "undelivered": sum(v["undelivered"] for v in channels.values()),
+            "channels": channels,
+            "pending": [{"job_id": j, "channel": ch} for j, ch in self.pending()],
+        }
