@@ -74,6 +74,31 @@ def _parser() -> argparse.ArgumentParser:
     pa.add_argument("--json", action="store_true")
     pa.set_defaults(func=cmd_parse)
 
+    r = sub.add_parser("reconcile", help="account for every accepted job (the reconcile flow)")
+    r.add_argument("--json", action="store_true")
+    r.set_defaults(func=cmd_reconcile)
+
+    b = sub.add_parser("book", help="the book of imported transactions")
+    bsub = b.add_subparsers(required=True, metavar="ACTION")
+    be = bsub.add_parser("export", help="write the deduplicated transactions")
+    be.add_argument("--account", help="last four digits of one account")
+    be.add_argument("--format", choices=["csv", "parquet"], default="csv")
+    be.add_argument("--output", type=Path, help="file to write (default: stdout for csv)")
+    be.set_defaults(func=cmd_book_export)
+
+    inv = sub.add_parser("investigation", help="investigations of unresolved jobs")
+    isub = inv.add_subparsers(required=True, metavar="ACTION")
+    il = isub.add_parser("list", help="every investigation")
+    il.set_defaults(func=cmd_investigation_list)
+    ia = isub.add_parser("assign", help="take ownership of an open investigation")
+    ia.add_argument("id", type=int)
+    ia.add_argument("--owner", required=True)
+    ia.set_defaults(func=cmd_investigation_assign)
+    ic = isub.add_parser("close", help="close an investigation with a note")
+    ic.add_argument("id", type=int)
+    ic.add_argument("--note", required=True)
+    ic.set_defaults(func=cmd_investigation_close)
+
     t = sub.add_parser("templates", help="bank templates")
     tsub = t.add_subparsers(required=True, metavar="ACTION")
     tl = tsub.add_parser("list", help="templates in force")
@@ -255,6 +280,64 @@ def cmd_parse(args: argparse.Namespace) -> int:
     for note in v.problems + v.repairs:
         print(f"  - {note}")
     return 0
+
+
+def cmd_reconcile(args: argparse.Namespace) -> int:
+    from flows.reconcile_flow import reconcile, to_markdown
+
+    report = reconcile()
+    print(json.dumps(report, indent=1, default=str) if args.json else to_markdown(report))
+    return 0
+
+
+def cmd_book_export(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from flows.config import Settings
+    from reconcile.book import Book
+
+    rows = Book(Settings.from_env().ledger().engine).transactions(args.account)
+    columns = ["account_last4", "currency", "date", "description", "amount", "balance"]
+    frame = pd.DataFrame(rows, columns=[*columns, "decision_id"]).astype("string")
+    if args.format == "parquet":
+        if args.output is None:
+            raise ValueError("--format parquet needs --output FILE")
+        frame.to_parquet(args.output, index=False)
+    elif args.output is None:
+        frame.to_csv(sys.stdout, index=False)
+    else:
+        frame.to_csv(args.output, index=False)
+    if args.output is not None:
+        print(f"wrote {len(frame)} transactions to {args.output}", file=sys.stderr)
+    return 0
+
+
+def cmd_investigation_list(args: argparse.Namespace) -> int:
+    from flows.config import Settings
+    from reconcile.investigations import Investigations
+
+    for i in Investigations(Settings.from_env().ledger().engine).all():
+        state = f"closed {i['closed_at']}: {i['note']}" if i["closed_at"] else "open"
+        print(f"{i['id']:>5}  {i['job_id']}  owner {i['owner'] or '-'}  {state}")
+    return 0
+
+
+def cmd_investigation_assign(args: argparse.Namespace) -> int:
+    from flows.config import Settings
+    from reconcile.investigations import Investigations
+
+    done = Investigations(Settings.from_env().ledger().engine).assign(args.id, args.owner)
+    print(f"investigation {args.id}: {'assigned to ' + args.owner if done else 'not open'}")
+    return 0 if done else 1
+
+
+def cmd_investigation_close(args: argparse.Namespace) -> int:
+    from flows.config import Settings
+    from reconcile.investigations import Investigations
+
+    done = Investigations(Settings.from_env().ledger().engine).close(args.id, args.note)
+    print(f"investigation {args.id}: {'closed' if done else 'not open'}")
+    return 0 if done else 1
 
 
 def cmd_templates_list(args: argparse.Namespace) -> int:

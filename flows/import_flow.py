@@ -37,10 +37,17 @@ def retry_transient(task: Any, task_run: TaskRun, state: State) -> bool:
 
 
 @task(retries=MAX_ATTEMPTS - 1, retry_delay_seconds=1, retry_condition_fn=retry_transient,
-      task_run_name="parse {name}")
+      task_run_name="parse {name} [{job_id}]")
 def process_file(job_id: str, name: str) -> dict[str, Any]:
     """One attempt at one file; the ledger decides whether it may run at all."""
     return process_job(Settings.from_env(), job_id)
+
+
+def job_id_of(task_run_name: str) -> str | None:
+    """The job id in a task run's name (`parse <file> [<job id>]`), or None."""
+    if task_run_name.endswith("]") and " [" in task_run_name:
+        return task_run_name.rsplit(" [", 1)[1][:-1]
+    return None
 
 
 def batch_run_name() -> str:

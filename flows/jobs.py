@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flows.config import Settings
-from flows.notify import notify
+from flows.notify import notify_ended
 from flows.outputs import output_files
 from flows.taxonomy import (
     DETERMINISTIC,
@@ -89,20 +89,10 @@ def process_job(settings: Settings, job_id: str) -> dict[str, Any]:
         raise
     except Exception as exc:
         if _record_failure(ledger, claim, exc):
-            _notify(settings, ledger, job_id)
+            notify_ended(settings, job_id)
         raise
-    _notify(settings, ledger, job_id)
+    notify_ended(settings, job_id)
     return record
-
-
-def _notify(settings: Settings, ledger: Ledger, job_id: str) -> None:
-    """Tell the world a job ended; a notification that fails is left for the sweep."""
-    job = ledger.job(job_id)
-    if job is not None:
-        try:
-            notify(settings, job)
-        except Exception as exc:  # never let a notification change the outcome
-            log.warning("job %s: notification not recorded: %s", job_id, exc)
 
 
 def _run(ledger: Ledger, storage: Storage, claim: Claim, job: dict[str, Any]) -> dict[str, Any]:
@@ -153,7 +143,7 @@ def _unclaimed(settings: Settings, ledger: Ledger, job_id: str) -> dict[str, Any
     if job is None:
         raise KeyError(f"no job {job_id}")
     if job["status"] == QUEUED and ledger.expire(job_id):
-        _notify(settings, ledger, job_id)
+        notify_ended(settings, job_id)
         job = ledger.job(job_id)
         assert job is not None
     if job["status"] == SUCCEEDED:

@@ -37,6 +37,17 @@ def notify(settings: Settings, job: dict[str, Any]) -> None:
         _deliver_once(settings, store, job, channel)
 
 
+def notify_ended(settings: Settings, job_id: str) -> None:
+    """Notify for a job that just ended; a failure here never changes the outcome."""
+    job = settings.ledger().job(job_id)
+    if job is None:
+        return
+    try:
+        notify(settings, job)
+    except Exception as exc:
+        log.warning("job %s: notification not recorded: %s", job_id, exc)
+
+
 def deliver_pending(settings: Settings) -> int:
     """Re-send every undelivered notification once; return how many are delivered now."""
     store = Notifications(settings.ledger().engine)

@@ -141,16 +141,23 @@ class Ledger:
                                   reason, message)
         return won
 
-    def expire(self, job_id: str | None = None) -> int:
-        """QUEUED past its expiry -> EXPIRED (never processed); returns how many."""
+    def expire(self, job_id: str | None = None) -> list[str]:
+        """QUEUED past its expiry -> EXPIRED (never processed); returns the jobs expired."""
         t = now()
         cond = [jobs.c.status == QUEUED, jobs.c.expires_at <= t]
         if job_id is not None:
             cond.append(jobs.c.job_id == job_id)
-        with self.engine.begin() as c:
-            return c.execute(update(jobs).where(*cond).values(
-                status=EXPIRED, error_class="deterministic", reason="expired",
-                message="not claimed before its queue-age limit", finished_at=t)).rowcount
+        with self.engine.connect() as c:
+            due = [r for (r,) in c.execute(select(jobs.c.job_id).where(*cond))]
+        expired = []
+        for candidate in due:
+            with self.engine.begin() as c:
+                won = c.execute(update(jobs).where(jobs.c.job_id == candidate, *cond).values(
+                    status=EXPIRED, error_class="deterministic", reason="expired",
+                    message="not claimed before its queue-age limit", finished_at=t)).rowcount
+            if won:
+                expired.append(candidate)
+        return expired
 
     def reclaim(self) -> list[str]:
         """PROCESSING past its lease (a dead worker) -> RETRYING, or FAILED after the last try.

@@ -67,6 +67,18 @@ class Storage:
             return None
         return sha256(self.fs.cat_file(path))
 
+    def list_keys(self, prefix: str) -> list[str]:
+        """Names directly under `prefix` (e.g. the job ids under `results`)."""
+        path = self._path(prefix)
+        if not self.fs.exists(path):
+            return []
+        return sorted(p.rstrip("/").rsplit("/", 1)[-1] for p in self.fs.ls(path, detail=False))
+
+    def put(self, key: str, data: bytes) -> str:
+        """Write a report or other non-output object, verified; return its URI."""
+        self._write_verified(key, data, sha256(data), token="report")
+        return self.uri(key)
+
     def _write_verified(self, key: str, data: bytes, digest: str, token: str) -> None:
         final = self._path(key)
         tmp = f"{final}.tmp-{token}"

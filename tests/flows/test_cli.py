@@ -97,3 +97,27 @@ def test_sample_writes_statements_and_truth(tmp_path: Path) -> None:
     pdfs = sorted(p.name for p in (tmp_path / "s").glob("*.pdf"))
     assert len(pdfs) == 8
     assert all((tmp_path / "s" / p.replace(".pdf", ".truth.json")).exists() for p in pdfs)
+
+
+def test_reconcile_json_contract_and_book_export(stmtflow_home: Path, inbox,
+                                                 tmp_path: Path) -> None:
+    assert cli("import", str(inbox.folder)).returncode == 0
+    done = cli("reconcile", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["state"] == "accounted"
+    assert set(report["counts"]) >= {"accepted", "terminal", "succeeded", "failed", "expired",
+                                     "retried", "unresolved"}
+    assert report["counts"]["failed"] == 4 and report["unresolved"] == []
+    assert {"outputs", "notifications", "time_to_completion"} <= report.keys()
+    assert set(report["consumer"]) >= {"imported", "duplicates_suppressed", "quarantined"}
+    good = [s for s in inbox.samples if s.reason is None]
+    truth = [json.loads(s.truth.read_text()) for s in good]
+    expected = sum(len(a["transactions"]) for t in truth for a in t["accounts"])
+    out = tmp_path / "book.csv"
+    assert cli("book", "export", "--output", str(out)).returncode == 0
+    assert len(out.read_text().strip().splitlines()) == expected + 1
+    last4 = truth[0]["accounts"][0]["account_last4"]
+    one = cli("book", "export", "--account", last4).stdout.strip().splitlines()
+    assert len(one) - 1 == sum(len(a["transactions"]) for t in truth for a in t["accounts"]
+                               if a["account_last4"] == last4)

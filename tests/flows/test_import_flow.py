@@ -9,7 +9,7 @@ import pytest
 
 from flows import jobs as jobs_module
 from flows.config import Settings
-from flows.import_flow import WARNINGS, import_batch
+from flows.import_flow import WARNINGS, import_batch, job_id_of
 from parsers.corpus import Sample
 from reconcile.storage import sha256
 
@@ -87,12 +87,11 @@ def test_transient_errors_retry_to_three_attempts(stmtflow_home: Path, inbox,
     ledger = Settings.from_env().ledger()
     assert [a["outcome"] for a in ledger.attempts(rows[cured]["job_id"])] == [
         "retry", "retry", "succeeded"]
-    assert _task_run_counts(state) == {r["source_uri"].rsplit("/", 1)[-1]: r["attempts"]
-                                       for r in rows.values()}
+    assert _task_run_counts(state) == {r["job_id"]: r["attempts"] for r in rows.values()}
 
 
 def _task_run_counts(state) -> dict[str, int]:
-    """How many times Prefect ran each file's task, read back from the API server."""
+    """How many times Prefect ran each job's task, read back from the API server."""
     from prefect import get_client
     from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
     from prefect.utilities.asyncutils import run_coro_as_sync
@@ -102,7 +101,7 @@ def _task_run_counts(state) -> dict[str, int]:
             return await client.read_task_runs(flow_run_filter=FlowRunFilter(
                 id=FlowRunFilterId(any_=[state.state_details.flow_run_id])))
 
-    return {t.name.removeprefix("parse "): t.run_count for t in run_coro_as_sync(read())}
+    return {job_id_of(t.name): t.run_count for t in run_coro_as_sync(read())}
 
 
 def test_task_failure_the_ledger_never_saw_is_not_completed(

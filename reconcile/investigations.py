@@ -1,0 +1,53 @@
+"""Investigations: the record that a job without a terminal state has someone on it.
+
+The reconciliation opens one per unresolved job (owned by the configured operator, if
+any); an operator takes it over or closes it with a note. A job is accounted for only when
+it is terminal or has an open investigation with an owner.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine, insert, select, update
+
+from reconcile.db import investigations
+from reconcile.ledger import now
+
+
+class Investigations:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def open_for(self, job_id: str, owner: str | None) -> dict[str, Any]:
+        """The job's open investigation, opened now if it has none."""
+        current = self.open_by_job().get(job_id)
+        if current is not None:
+            return current
+        with self.engine.begin() as c:
+            c.execute(insert(investigations).values(job_id=job_id, owner=owner,
+                                                    opened_at=now()))
+        return self.open_by_job()[job_id]
+
+    def assign(self, investigation_id: int, owner: str) -> bool:
+        with self.engine.begin() as c:
+            return c.execute(update(investigations).where(
+                investigations.c.id == investigation_id, investigations.c.closed_at.is_(None),
+            ).values(owner=owner)).rowcount == 1
+
+    def close(self, investigation_id: int, note: str) -> bool:
+        with self.engine.begin() as c:
+            return c.execute(update(investigations).where(
+                investigations.c.id == investigation_id, investigations.c.closed_at.is_(None),
+            ).values(closed_at=now(), note=note)).rowcount == 1
+
+    def open_by_job(self) -> dict[str, dict[str, Any]]:
+        with self.engine.connect() as c:
+            rows = c.execute(select(investigations).where(
+                investigations.c.closed_at.is_(None)).order_by(investigations.c.id)).mappings()
+            return {r["job_id"]: dict(r) for r in rows}
+
+    def all(self) -> list[dict[str, Any]]:
+        with self.engine.connect() as c:
+            return [dict(r) for r in c.execute(select(investigations).order_by(
+                investigations.c.id)).mappings()]
