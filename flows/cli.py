@@ -74,6 +74,10 @@ def _parser() -> argparse.ArgumentParser:
     pa.add_argument("--json", action="store_true")
     pa.set_defaults(func=cmd_parse)
 
+    rc = sub.add_parser("recover", help="after a worker died: reclaim its jobs, resume batches")
+    rc.add_argument("--json", action="store_true")
+    rc.set_defaults(func=cmd_recover)
+
     r = sub.add_parser("reconcile", help="account for every accepted job (the reconcile flow)")
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_reconcile)
@@ -279,6 +283,21 @@ def cmd_parse(args: argparse.Namespace) -> int:
               f"closing {a.closing_balance}, {len(a.transactions)} transactions")
     for note in v.problems + v.repairs:
         print(f"  - {note}")
+    return 0
+
+
+def cmd_recover(args: argparse.Namespace) -> int:
+    from flows.config import Settings
+    from flows.recover import recover
+
+    result = recover(Settings.from_env())
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        print(f"reclaimed {len(result['reclaimed'])} job(s), expired {len(result['expired'])}, "
+              f"marked {len(result['crashed_flow_runs'])} flow run(s) Crashed")
+        for batch_id, state in result["resumed"].items():
+            print(f"  batch {batch_id}: {state}")
     return 0
 
 

@@ -9,12 +9,12 @@ whatever its tasks say, and ends `Failed` with the jobs named.
 
 from __future__ import annotations
 
-import uuid
 from datetime import UTC, datetime
 from typing import Any
 
 from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_progress_artifact, update_progress_artifact
+from prefect.cache_policies import INPUTS, TASK_SOURCE
 from prefect.client.schemas.objects import TaskRun
 from prefect.futures import PrefectFuture, as_completed
 from prefect.runtime import flow_run
@@ -37,7 +37,8 @@ def retry_transient(task: Any, task_run: TaskRun, state: State) -> bool:
 
 
 @task(retries=MAX_ATTEMPTS - 1, retry_delay_seconds=1, retry_condition_fn=retry_transient,
-      task_run_name="parse {name} [{job_id}]")
+      task_run_name="parse {name} [{job_id}]", persist_result=True,
+      cache_policy=INPUTS + TASK_SOURCE)
 def process_file(job_id: str, name: str) -> dict[str, Any]:
     """One attempt at one file; the ledger decides whether it may run at all."""
     return process_job(Settings.from_env(), job_id)
@@ -59,21 +60,39 @@ def batch_run_name() -> str:
       task_runner=ThreadPoolTaskRunner(max_workers=Settings.from_env().workers))
 def import_batch(source: str | list[str], bank: str | None = None,
                  batch_id: str | None = None) -> State:
+    """Accept every file of `source` into a batch, then process the batch.
+
+    Without `batch_id` the batch is named after the flow run, so a Retry of the run (from
+    the UI) resumes the same batch instead of importing everything again.
+    """
     settings = Settings.from_env()
-    logger = get_run_logger()
-    batch_id = batch_id or f"b-{datetime.now(UTC):%Y%m%d}-{uuid.uuid4().hex[:8]}"
+    batch_id = batch_id or f"b-{str(flow_run.id).replace('-', '')[:16]}"
     sources = [source] if isinstance(source, str) else list(source)
     accepted = accept_batch(settings, batch_id, sources, bank)
+    get_run_logger().info("batch %s: accepted %d files", batch_id, len(accepted))
+    return run_batch(settings, batch_id)
+
+
+@flow(name="resume-batch", flow_run_name="resume-{batch_id}", log_prints=True,
+      task_runner=ThreadPoolTaskRunner(max_workers=Settings.from_env().workers))
+def resume_batch(batch_id: str) -> State:
+    """Finish a batch whose run died: its unfinished jobs run, finished ones return at once."""
+    return run_batch(Settings.from_env(), batch_id)
+
+
+def run_batch(settings: Settings, batch_id: str) -> State:
+    """Map one task per job of the batch, with progress, and derive the batch state."""
     ledger = settings.ledger()
     if flow_run.id:
-        ledger.set_flow_run(batch_id, flow_run.id)
-    logger.info("batch %s: accepted %d files", batch_id, len(accepted))
+        ledger.set_flow_run(batch_id, str(flow_run.id))
+    rows = ledger.jobs(batch_id)
     progress = create_progress_artifact(0.0, key=f"progress-{batch_id}".lower(),
                                         description=f"Files finished in batch {batch_id}")
-    futures = process_file.map([a.job_id for a in accepted], [a.name for a in accepted])
-    for done, _ in enumerate(as_completed(list(futures)), start=1):
-        update_progress_artifact(progress, 100.0 * done / max(len(accepted), 1))
-    return finish_batch(settings, batch_id, list(futures))
+    names = [r["source_uri"].rsplit("/", 1)[-1] for r in rows]
+    futures = list(process_file.map([r["job_id"] for r in rows], names))
+    for done, _ in enumerate(as_completed(futures), start=1):
+        update_progress_artifact(progress, 100.0 * done / max(len(rows), 1))
+    return finish_batch(settings, batch_id, futures)
 
 
 def finish_batch(settings: Settings, batch_id: str,
