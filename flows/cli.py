@@ -212,8 +212,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         return 0
     job = ledger.job(target)
     if job is not None:
-        data = {**job, "attempt_log": ledger.attempts(target), "ui": _ui_link(
-            (ledger.batch(job["batch_id"]) or {}).get("flow_run_id"))}
+        data = {**job, "attempt_log": ledger.attempts(target), "reruns": ledger.reruns_of(target),
+                "ui": _ui_link((ledger.batch(job["batch_id"]) or {}).get("flow_run_id"))}
         print(json.dumps(data, indent=1, default=str) if args.json else _format_job(data))
         return 0
     batch = ledger.batch(target)
@@ -222,11 +222,15 @@ def cmd_status(args: argparse.Namespace) -> int:
         return 1
     rows = ledger.jobs(target)
     report = {**batch, "counts": ledger.counts(target), "ui": _ui_link(batch["flow_run_id"]),
+              "reruns": ledger.rerun_batches(target),
               "jobs": [{**_job_json(r), "account_last4": r["account_last4"]} for r in rows]}
     if args.json:
         print(json.dumps(report, indent=1, default=str))
     else:
         _print_batch(report)
+        if report["rerun_of"] or report["reruns"]:
+            print(f"  rerun of {report['rerun_of'] or '-'}; reruns: "
+                  f"{', '.join(report['reruns']) or '-'}")
         if report["ui"]:
             print(f"  Prefect UI: {report['ui']}")
     return 0
@@ -242,7 +246,9 @@ def _format_job(d: dict[str, Any]) -> str:
              f"  expires    {d['expires_at']}", f"  chain      {d['chain_revision']}",
              f"  ocr        {d['ocr_engine']}", f"  policy     {d['policy_revision']}",
              f"  accounts   {accounts or '-'}", f"  output     {d['output_uri'] or '-'}",
-             f"  reason     {d['reason'] or '-'}"]
+             f"  reason     {d['reason'] or '-'}",
+             f"  rerun of   {d['rerun_of'] or '-'}",
+             f"  reruns     {', '.join(d['reruns']) or '-'}"]
     for a in d["attempt_log"]:
         lines.append(f"  attempt {a['number']}: {a['outcome'] or 'running'} "
                      f"{a['reason'] or ''} ({a['started_at']} .. {a['ended_at'] or ''})")

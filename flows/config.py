@@ -12,6 +12,8 @@
 | `STMTFLOW_WEBHOOK_URL` | unset | POST a JSON notification here when a job ends |
 | `STMTFLOW_OPERATOR` | unset | owner given to investigations the reconciliation opens |
 | `STMTFLOW_CAPACITY` | `500` | queued jobs beyond this raise a backlog alert |
+| `STMTFLOW_TASK_RUNNER` | `threads` | `dask` runs per-file tasks on a Dask cluster |
+| `STMTFLOW_DASK_ADDRESS` | unset | scheduler of an existing Dask cluster (else a local one) |
 """
 
 from __future__ import annotations

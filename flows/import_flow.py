@@ -19,11 +19,11 @@ from prefect.client.schemas.objects import TaskRun
 from prefect.futures import PrefectFuture, as_completed
 from prefect.runtime import flow_run
 from prefect.states import Completed, Failed, State
-from prefect.task_runners import ThreadPoolTaskRunner
 
 from flows.artifacts import publish_batch_table
 from flows.config import Settings
 from flows.jobs import accept_batch, process_job
+from flows.runners import task_runner
 from flows.taxonomy import classify
 from reconcile.ledger import MAX_ATTEMPTS, SUCCEEDED, TERMINAL
 
@@ -57,7 +57,7 @@ def batch_run_name() -> str:
 
 
 @flow(name="import-batch", flow_run_name=batch_run_name, log_prints=True,
-      task_runner=ThreadPoolTaskRunner(max_workers=Settings.from_env().workers))
+      task_runner=task_runner())
 def import_batch(source: str | list[str], bank: str | None = None,
                  batch_id: str | None = None) -> State:
     """Accept every file of `source` into a batch, then process the batch.
@@ -74,7 +74,7 @@ def import_batch(source: str | list[str], bank: str | None = None,
 
 
 @flow(name="resume-batch", flow_run_name="resume-{batch_id}", log_prints=True,
-      task_runner=ThreadPoolTaskRunner(max_workers=Settings.from_env().workers))
+      task_runner=task_runner())
 def resume_batch(batch_id: str) -> State:
     """Finish a batch whose run died: its unfinished jobs run, finished ones return at once."""
     return run_batch(Settings.from_env(), batch_id)

@@ -71,7 +71,10 @@ def account(r: Records) -> dict[str, Any]:
             "unresolved": len(unresolved),
             "needs_review": len({j["job_id"] for j in r.jobs
                                  if j["status"] == SUCCEEDED and j.get("needs_review")}),
+            "reruns": len({j["job_id"] for j in r.jobs if j.get("rerun_of")}),
         },
+        "lineage": [{"job_id": j["job_id"], "rerun_of": j["rerun_of"], "status": j["status"]}
+                    for j in r.jobs if j.get("rerun_of")],
         "unresolved": listed,
         "contradictions": contradictions,
         "inputs": {"distinct_digests": len({j.get("sha256") for j in r.jobs})},

@@ -30,6 +30,7 @@ batches = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("flow_run_id", String(64)),
     Column("state", String(32), nullable=False),
+    Column("rerun_of", String(64)),
 )
 
 jobs = Table(
@@ -63,6 +64,7 @@ jobs = Table(
     Column("account_last4", String(64)),
     Column("transactions", Integer),
     Column("finished_at", DateTime(timezone=True)),
+    Column("rerun_of", String(64), index=True),
     UniqueConstraint("batch_id", "sha256", name="one_job_per_input_per_batch"),
 )
 

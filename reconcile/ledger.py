@@ -51,15 +51,18 @@ class Ledger:
         self.lease = lease
 
     # -- acceptance -------------------------------------------------------------------
-    def open_batch(self, batch_id: str, source: str, bank: str | None) -> None:
+    def open_batch(self, batch_id: str, source: str, bank: str | None,
+                   rerun_of: str | None = None) -> None:
         with self.engine.begin() as c:
             exists = c.execute(select(batches.c.batch_id).where(batches.c.batch_id == batch_id))
             if exists.first() is None:
                 c.execute(insert(batches).values(batch_id=batch_id, source=source, bank=bank,
-                                                 created_at=now(), state=PROCESSING))
+                                                 created_at=now(), state=PROCESSING,
+                                                 rerun_of=rerun_of))
 
     def accept(self, batch_id: str, *, source_uri: str, input_uri: str, size: int, sha256: str,
-               bank_hint: str | None, ids: Identities, queue_limit: timedelta) -> str:
+               bank_hint: str | None, ids: Identities, queue_limit: timedelta,
+               rerun_of: str | None = None) -> str:
         """Write the job envelope; the same bytes in the same batch return the same job."""
         submitted = now()
         job_id = "j-" + uuid.uuid4().hex[:16]
@@ -71,7 +74,7 @@ class Ledger:
                     submitted_at=submitted, expires_at=submitted + queue_limit,
                     chain_revision=ids.chain_revision, ocr_engine=ids.ocr_engine,
                     policy_revision=ids.policy_revision, status=QUEUED, attempts=0,
-                    needs_review=False))
+                    needs_review=False, rerun_of=rerun_of))
         except IntegrityError:
             with self.engine.connect() as c:
                 row = c.execute(select(jobs.c.job_id).where(
@@ -218,6 +221,22 @@ class Ledger:
             row = c.execute(select(batches).where(batches.c.batch_id == batch_id)).mappings()
             first = row.first()
         return dict(first) if first else None
+
+    def reruns_of(self, job_id: str) -> list[str]:
+        with self.engine.connect() as c:
+            return [r for (r,) in c.execute(select(jobs.c.job_id).where(
+                jobs.c.rerun_of == job_id).order_by(jobs.c.submitted_at))]
+
+    def rerun_batches(self, batch_id: str) -> list[str]:
+        with self.engine.connect() as c:
+            return [r for (r,) in c.execute(select(batches.c.batch_id).where(
+                batches.c.rerun_of == batch_id).order_by(batches.c.created_at))]
+
+    def succeeded_inputs(self) -> set[str]:
+        """Digests of every input that some job has imported successfully."""
+        with self.engine.connect() as c:
+            return {r for (r,) in c.execute(select(jobs.c.sha256).where(
+                jobs.c.status == SUCCEEDED))}
 
     def latest_batch(self) -> str | None:
         with self.engine.connect() as c:

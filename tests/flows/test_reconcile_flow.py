@@ -120,7 +120,8 @@ def test_defining_scenario(stmtflow_home: Path, tmp_path: Path, receiver: Receiv
     assert final["unresolved"] == []
     assert final["counts"] == {
         "accepted": 4, "terminal": 4, "succeeded": 3, "failed": 0, "failed_deterministic": 0,
-        "failed_exhausted": 0, "expired": 1, "retried": 1, "unresolved": 0, "needs_review": 1}
+        "failed_exhausted": 0, "expired": 1, "retried": 1, "unresolved": 0, "needs_review": 1,
+        "reruns": 0}
     consumer = final["consumer"]
     assert (consumer["imported"], consumer["duplicates_suppressed"], consumer["quarantined"],
             consumer["review_tasks"]) == (3, 1, 1, 1)

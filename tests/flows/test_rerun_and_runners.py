@@ -1,0 +1,120 @@
+"""Rerunning failed work, and the Dask task runner, on the real Prefect server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from flows import jobs as jobs_module
+from flows.config import Settings
+from flows.import_flow import WARNINGS, import_batch
+from flows.jobs import accept_batch
+from flows.rerun_flow import rerun_failed
+from reconcile.storage import sha256
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> dict:
+    """Counts parses per input; inputs listed in `doomed` time out on every attempt."""
+    state: dict = {"count": {}, "doomed": set()}
+    real = jobs_module.parse_pdf
+
+    def counting(data: bytes, **kw):
+        key = sha256(data)
+        state["count"][key] = state["count"].get(key, 0) + 1
+        if key in state["doomed"]:
+            raise TimeoutError("injected: storage read timed out")
+        return real(data, **kw)
+
+    monkeypatch.setattr(jobs_module, "parse_pdf", counting)
+    return state
+
+
+def test_rerun_failed_reruns_only_what_failed_with_pinned_identities(
+        stmtflow_home: Path, inbox, parses: dict) -> None:
+    good = [s for s in inbox.samples if s.reason is None]
+    doomed = {sha256(s.pdf.read_bytes()) for s in good[:2]}
+    parses["doomed"] |= doomed
+    state = import_batch(str(inbox.folder), batch_id="b-orig", return_state=True)
+    assert state.name == WARNINGS
+    ledger = Settings.from_env().ledger()
+    original = {j["sha256"]: j for j in ledger.jobs("b-orig")}
+    assert all(original[d]["reason"] == "retries_exhausted" for d in doomed)
+
+    parses["doomed"].clear()  # the outage is over
+    before = dict(parses["count"])
+    rerun = rerun_failed("b-orig", return_state=True)
+    assert rerun.is_completed()
+    [rerun_batch] = ledger.rerun_batches("b-orig")
+    reruns = ledger.jobs(rerun_batch)
+    assert {j["sha256"] for j in reruns} == doomed  # not the bad files, not the good ones
+    for j in reruns:
+        old = original[j["sha256"]]
+        assert (j["status"], j["attempts"], j["rerun_of"]) == ("SUCCEEDED", 1, old["job_id"])
+        assert {k: j[k] for k in ("chain_revision", "ocr_engine", "policy_revision")} == {
+            k: old[k] for k in ("chain_revision", "ocr_engine", "policy_revision")}
+    assert {k: parses["count"][k] - before.get(k, 0) for k in parses["count"]
+            if parses["count"][k] != before.get(k, 0)} == dict.fromkeys(doomed, 1)
+    # the old terminal records are as they were
+    assert all(ledger.job(original[d]["job_id"])["status"] == "FAILED" for d in doomed)
+    # a second rerun finds nothing to do and parses nothing
+    after = dict(parses["count"])
+    assert rerun_failed("b-orig", return_state=True).is_completed()
+    assert parses["count"] == after
+    assert len(ledger.rerun_batches("b-orig")) == 1
+
+
+def test_rerun_with_current_identities_refreshes_the_pins(stmtflow_home: Path, inbox,
+                                                          parses: dict) -> None:
+    from sqlalchemy import update
+
+    from reconcile.db import jobs
+
+    sample = next(s for s in inbox.samples if s.reason is None)
+    settings = Settings.from_env()
+    ledger = settings.ledger()
+    [accepted] = accept_batch(settings, "b-old", [str(sample.pdf)], None)
+    with ledger.engine.begin() as c:  # accepted under an older parser than this worker's
+        c.execute(update(jobs).where(jobs.c.job_id == accepted.job_id).values(
+            chain_revision="older-parser"))
+    import_batch(str(sample.pdf), batch_id="b-old", return_state=True)
+    assert ledger.job(accepted.job_id)["reason"] == "chain_mismatch"
+    # a rerun keeps the old pins by default, and is refused again
+    rerun_failed("b-old", include_deterministic=True, return_state=True)
+    [pinned] = ledger.jobs("b-old-r1")
+    assert (pinned["status"], pinned["reason"], pinned["chain_revision"]) == (
+        "FAILED", "chain_mismatch", "older-parser")
+    # asked for the current identities, it runs on this worker's parser and succeeds
+    rerun_failed("b-old", current_identities=True, include_deterministic=True,
+                 return_state=True)
+    [fresh] = ledger.jobs("b-old-r2")
+    assert fresh["status"] == "SUCCEEDED" and fresh["rerun_of"] == pinned["job_id"]
+    assert fresh["chain_revision"] != "older-parser"
+
+
+def test_dask_runner_gives_the_same_ledger_and_outputs(stmtflow_home: Path, inbox,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from prefect.settings import PREFECT_API_URL
+    from prefect_dask import DaskTaskRunner
+
+    # Dask worker processes read Prefect's API address from the environment
+    monkeypatch.setenv("PREFECT_API_URL", str(PREFECT_API_URL.value()))
+    settings = Settings.from_env()
+    threads = import_batch(str(inbox.folder), batch_id="b-threads", return_state=True)
+    dask = import_batch.with_options(task_runner=DaskTaskRunner(cluster_kwargs={
+        "n_workers": 2, "threads_per_worker": 1, "processes": True})
+    )(str(inbox.folder), batch_id="b-dask", return_state=True)
+    assert threads.name == dask.name == WARNINGS
+
+    def outcome(batch: str) -> dict:
+        storage = settings.storage()
+        out = {}
+        for j in settings.ledger().jobs(batch):
+            doc = json.loads(storage.read(j["output_uri"])) if j["output_uri"] else None
+            out[j["sha256"]] = (j["status"], j["attempts"], j["reason"], j["needs_review"],
+                                doc and {k: doc[k] for k in ("bank", "accounts", "validation")})
+        return out
+
+    assert outcome("b-dask") == outcome("b-threads")
