@@ -103,6 +103,20 @@ def _parser() -> argparse.ArgumentParser:
     ic.add_argument("--note", required=True)
     ic.set_defaults(func=cmd_investigation_close)
 
+    se = sub.add_parser("setup", help="work pool, deployments and automations on a server")
+    se.add_argument("--alert-webhook", default=os.environ.get("STMTFLOW_ALERT_WEBHOOK"),
+                    help="URL that alert notifications are posted to")
+    se.set_defaults(func=cmd_setup)
+
+    sv = sub.add_parser("serve", help="serve every deployment with its schedule, no work pool")
+    sv.set_defaults(func=cmd_serve)
+
+    dp = sub.add_parser("deployments", help="deployment settings")
+    dsub = dp.add_subparsers(required=True, metavar="ACTION")
+    dr = dsub.add_parser("render", help="write prefect.yaml from deployments/banks.toml")
+    dr.add_argument("--check", action="store_true", help="only report whether it is current")
+    dr.set_defaults(func=cmd_deployments_render)
+
     t = sub.add_parser("templates", help="bank templates")
     tsub = t.add_subparsers(required=True, metavar="ACTION")
     tl = tsub.add_parser("list", help="templates in force")
@@ -363,6 +377,37 @@ def cmd_investigation_close(args: argparse.Namespace) -> int:
     done = Investigations(Settings.from_env().ledger().engine).close(args.id, args.note)
     print(f"investigation {args.id}: {'closed' if done else 'not open'}")
     return 0 if done else 1
+
+
+def cmd_setup(args: argparse.Namespace) -> int:
+    from flows.setup import setup
+
+    result = setup(args.alert_webhook)
+    print(json.dumps(result, indent=1))
+    if not result["alerts"]:
+        print("no --alert-webhook: alert events are emitted but not turned into notifications",
+              file=sys.stderr)
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from deployments.serve import serve
+
+    serve()
+    return 0
+
+
+def cmd_deployments_render(args: argparse.Namespace) -> int:
+    from deployments.settings import PREFECT_YAML, render_prefect_yaml
+
+    text = render_prefect_yaml()
+    current = PREFECT_YAML.read_text() if PREFECT_YAML.exists() else ""
+    if args.check:
+        print("prefect.yaml is current" if text == current else "prefect.yaml is out of date")
+        return 0 if text == current else 1
+    PREFECT_YAML.write_text(text)
+    print(f"wrote {PREFECT_YAML}")
+    return 0
 
 
 def cmd_templates_list(args: argparse.Namespace) -> int:

@@ -1,0 +1,84 @@
+"""Deployment settings: read once from `banks.toml`, used by prefect.yaml and by `serve`.
+
+`specs()` is the list of deployments in prefect.yaml's own shape; `render_prefect_yaml()`
+writes the file from it, and a test keeps the committed prefect.yaml equal to the render.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+SOURCE = Path(__file__).with_name("banks.toml")
+PREFECT_YAML = Path(__file__).parent.parent / "prefect.yaml"
+IMPORT = "flows/import_flow.py:import_batch"
+RECONCILE = "flows/reconcile_flow.py:reconcile"
+RERUN = "flows/rerun_flow.py:rerun_failed"
+
+
+@dataclass(frozen=True)
+class Bank:
+    id: str
+    cron: str
+    timezone: str
+    inbox: str
+
+
+def load(path: Path = SOURCE) -> dict[str, Any]:
+    return tomllib.loads(path.read_text())
+
+
+def banks(config: dict[str, Any] | None = None) -> list[Bank]:
+    config = config or load()
+    return [Bank(b["id"], b["cron"], b["timezone"], b["inbox"]) for b in config["bank"]]
+
+
+def specs(config: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Every deployment: one import per bank, the reconciliation, and rerun-failed."""
+    config = config or load()
+    defaults = config["defaults"]
+
+    def pool() -> dict[str, Any]:
+        return {"name": defaults["work_pool"], "job_variables": {"env": {
+            "PREFECT_FLOWS_HEARTBEAT_FREQUENCY": str(defaults["heartbeat_seconds"])}}}
+
+    out = [{
+        "name": f"import-{b.id}",
+        "description": f"Import {b.id} statements from {b.inbox}",
+        "entrypoint": IMPORT,
+        "parameters": {"source": b.inbox, "bank": b.id},
+        "schedules": [{"cron": b.cron, "timezone": b.timezone}],
+        "tags": [f"bank:{b.id}", "import"],
+        "work_pool": pool(),
+    } for b in banks(config)]
+    out.append({
+        "name": "reconcile",
+        "description": "Account for every accepted job and publish the report",
+        "entrypoint": RECONCILE,
+        "parameters": {},
+        "schedules": [{"cron": config["reconcile"]["cron"],
+                       "timezone": config["reconcile"]["timezone"]}],
+        "tags": ["reconcile"],
+        "work_pool": pool(),
+    })
+    out.append({
+        "name": "rerun-failed",
+        "description": "Rerun the failed files of a batch (give its batch_id)",
+        "entrypoint": RERUN,
+        "parameters": {"current_identities": False, "include_deterministic": False},
+        "schedules": [],
+        "tags": ["rerun"],
+        "work_pool": pool(),
+    })
+    return out
+
+
+def render_prefect_yaml() -> str:
+    header = ("# Generated from deployments/banks.toml by `stmtflow deployments render`;\n"
+              "# edit that file, not this one (a test keeps the two in step).\n")
+    body = {"name": "stmtflow", "prefect-version": "3.9.1", "deployments": specs()}
+    return header + yaml.safe_dump(body, sort_keys=False, width=100)
