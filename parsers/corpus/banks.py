@@ -32,6 +32,17 @@ def _style(d: Draw) -> tuple[tuple[str, str], float]:
     return font, d.rng.choice([8.0, 9.0] if font[0] == "Courier" else [8.0, 9.0, 10.0])
 
 
+def _out_in_rows(s: Sheet, acct: Account, date_format: str, width: float,
+                 balance: Callable[[Decimal], str]) -> None:
+    """Rows of a table with money out and money in in two columns and a running balance."""
+    for t in acct.transactions:
+        first, *rest = s.wrap(t.description, width)
+        assert t.balance is not None
+        s.row([t.date.strftime(date_format), first,
+               format_amount(t.amount) if t.amount < 0 else "",
+               format_amount(t.amount) if t.amount > 0 else "", balance(t.balance)], rest)
+
+
 def render_northwind(d: Draw) -> tuple[bytes, Statement]:
     rng = d.rng
     start, end = period_for(rng, d.rng.random() < 0.3)
@@ -60,11 +71,7 @@ def render_northwind(d: Draw) -> tuple[bytes, Statement]:
     cols = [Col("Date", 50), Col("Description", 95, width=220), Col("Withdrawals", 410, "right"),
             Col("Deposits", 480, "right"), Col("Balance", 560, "right")]
     s.table_header(cols)
-    for t in acct.transactions:
-        first, *rest = s.wrap(t.description, 220)
-        assert t.balance is not None
-        s.row([f"{t.date:%m/%d}", first, format_amount(t.amount) if t.amount < 0 else "",
-               format_amount(t.amount) if t.amount > 0 else "", plain(t.balance)], rest)
+    _out_in_rows(s, acct, "%m/%d", 220, plain)
     s.end_table()
     return s.finish(), Statement("northwind", [acct], start, end)
 
@@ -251,11 +258,7 @@ def render_meridian_text(d: Draw) -> tuple[bytes, Statement]:
     cols = [Col("Date", 50), Col("Particulars", 125, width=190), Col("Debit", 385, "right"),
             Col("Credit", 455, "right"), Col("Balance", 545, "right")]
     s.table_header(cols)
-    for t in acct.transactions:
-        first, *rest = s.wrap(t.description, 190)
-        assert t.balance is not None
-        s.row([f"{t.date:%d-%b-%Y}", first, format_amount(t.amount) if t.amount < 0 else "",
-               format_amount(t.amount) if t.amount > 0 else "", crdr(t.balance)], rest)
+    _out_in_rows(s, acct, "%d-%b-%Y", 190, crdr)
     s.end_table()
     s.line((50, "*** End of Statement ***"))
     return s.finish(), Statement("meridian", [acct], start, end)
@@ -282,11 +285,7 @@ def render_cedar(d: Draw) -> tuple[bytes, Statement]:
     cols = [Col("Date", 50), Col("Details", 115, width=230), Col("Money out", 425, "right"),
             Col("Money in", 495, "right"), Col("Balance", 570, "right")]
     s.table_header(cols)
-    for t in acct.transactions:
-        first, *rest = s.wrap(t.description, 230)
-        assert t.balance is not None
-        s.row([f"{t.date:%d/%m/%Y}", first, format_amount(t.amount) if t.amount < 0 else "",
-               format_amount(t.amount) if t.amount > 0 else "", plain(t.balance)], rest)
+    _out_in_rows(s, acct, "%d/%m/%Y", 230, plain)
     s.end_table()
     return s.finish(), Statement("generic", [acct], start, end)
 

@@ -1,0 +1,136 @@
+"""`stmtflow`: import statements, follow and operate the work, from one command line.
+
+Exit codes: 0 when the command did its work (an import whose batch reached a terminal
+state, with or without warnings); 1 when a batch could not be completed or a file could not
+be parsed; 2 when the pipeline itself cannot run (bad arguments, unreachable storage or
+database), with a one-line cause on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from flows.cli.batch import cmd_import, cmd_parse, cmd_sample, cmd_status
+from flows.cli.operate import (
+    cmd_book_export,
+    cmd_deployments_render,
+    cmd_investigation_assign,
+    cmd_investigation_close,
+    cmd_investigation_list,
+    cmd_reconcile,
+    cmd_recover,
+    cmd_serve,
+    cmd_setup,
+)
+from flows.cli.templates import cmd_templates_check, cmd_templates_list
+
+PREFECT_DEFAULTS = {
+    # a first ephemeral start on a fresh home can take longer than Prefect's 20 s default
+    "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "90",
+    "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+    "PREFECT_LOGGING_LEVEL": "WARNING",
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    for key, value in PREFECT_DEFAULTS.items():
+        os.environ.setdefault(key, value)
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        print("stmtflow: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # the one place a cause becomes a one-line message
+        print(f"stmtflow: error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="stmtflow", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(required=True, metavar="COMMAND")
+
+    s = sub.add_parser("sample", help="write generated statements with their ground truth")
+    s.add_argument("dir", type=Path)
+    s.add_argument("--banks", default="northwind,bluebird,harbor,alpenbank,meridian",
+                   help="comma-separated bank ids (also: cedar, a bank no template knows)")
+    s.add_argument("--statements", type=int, default=10)
+    s.add_argument("--seed", type=int, default=7)
+    s.add_argument("--bad", action="store_true",
+                   help="add the bad inputs: zero bytes, not a PDF, truncated, password")
+    s.add_argument("--all-bad", action="store_true",
+                   help="also the decompression bomb, 5,000 pages and a tiny scan")
+    s.set_defaults(func=cmd_sample)
+
+    i = sub.add_parser("import", help="import statements as one batch")
+    i.add_argument("source", nargs="+", help="file, folder, glob or fsspec URL")
+    i.add_argument("--bank", help="bank id: skip detection (still verified)")
+    i.add_argument("--json", action="store_true")
+    i.set_defaults(func=cmd_import)
+
+    st = sub.add_parser("status", help="a batch or job (default: the latest batch)")
+    st.add_argument("id", nargs="?")
+    st.add_argument("--json", action="store_true")
+    st.set_defaults(func=cmd_status)
+
+    pa = sub.add_parser("parse", help="parse one file without orchestration")
+    pa.add_argument("file", type=Path)
+    pa.add_argument("--bank")
+    pa.add_argument("--json", action="store_true")
+    pa.set_defaults(func=cmd_parse)
+
+    rc = sub.add_parser("recover", help="after a worker died: reclaim its jobs, resume batches")
+    rc.add_argument("--json", action="store_true")
+    rc.set_defaults(func=cmd_recover)
+
+    r = sub.add_parser("reconcile", help="account for every accepted job (the reconcile flow)")
+    r.add_argument("--json", action="store_true")
+    r.set_defaults(func=cmd_reconcile)
+
+    b = sub.add_parser("book", help="the book of imported transactions")
+    bsub = b.add_subparsers(required=True, metavar="ACTION")
+    be = bsub.add_parser("export", help="write the deduplicated transactions")
+    be.add_argument("--account", help="last four digits of one account")
+    be.add_argument("--format", choices=["csv", "parquet"], default="csv")
+    be.add_argument("--output", type=Path, help="file to write (default: stdout for csv)")
+    be.set_defaults(func=cmd_book_export)
+
+    inv = sub.add_parser("investigation", help="investigations of unresolved jobs")
+    isub = inv.add_subparsers(required=True, metavar="ACTION")
+    il = isub.add_parser("list", help="every investigation")
+    il.set_defaults(func=cmd_investigation_list)
+    ia = isub.add_parser("assign", help="take ownership of an open investigation")
+    ia.add_argument("id", type=int)
+    ia.add_argument("--owner", required=True)
+    ia.set_defaults(func=cmd_investigation_assign)
+    ic = isub.add_parser("close", help="close an investigation with a note")
+    ic.add_argument("id", type=int)
+    ic.add_argument("--note", required=True)
+    ic.set_defaults(func=cmd_investigation_close)
+
+    se = sub.add_parser("setup", help="work pool, deployments and automations on a server")
+    se.add_argument("--alert-webhook", default=os.environ.get("STMTFLOW_ALERT_WEBHOOK"),
+                    help="URL that alert notifications are posted to")
+    se.set_defaults(func=cmd_setup)
+
+    sv = sub.add_parser("serve", help="serve every deployment with its schedule, no work pool")
+    sv.set_defaults(func=cmd_serve)
+
+    dp = sub.add_parser("deployments", help="deployment settings")
+    dsub = dp.add_subparsers(required=True, metavar="ACTION")
+    dr = dsub.add_parser("render", help="write prefect.yaml from deployments/banks.toml")
+    dr.add_argument("--check", action="store_true", help="only report whether it is current")
+    dr.set_defaults(func=cmd_deployments_render)
+
+    t = sub.add_parser("templates", help="bank templates")
+    tsub = t.add_subparsers(required=True, metavar="ACTION")
+    tl = tsub.add_parser("list", help="templates in force")
+    tl.set_defaults(func=cmd_templates_list)
+    tc = tsub.add_parser("check", help="validate a template against a sample statement")
+    tc.add_argument("template", type=Path)
+    tc.add_argument("sample", type=Path)
+    tc.set_defaults(func=cmd_templates_check)
+    return p

@@ -1,0 +1,191 @@
+"""Commands about batches and files: sample, import, status, parse."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+
+def cmd_sample(args: argparse.Namespace) -> int:
+    from parsers.corpus import BAD_INPUTS, BASIC_BAD, generate
+
+    bad = tuple(BAD_INPUTS) if args.all_bad else BASIC_BAD if args.bad else ()
+    samples = generate(args.dir, tuple(b.strip() for b in args.banks.split(",") if b.strip()),
+                       args.statements, args.seed, bad)
+    good = sum(1 for s in samples if s.reason is None)
+    print(f"wrote {good} statements and {len(samples) - good} bad inputs to {args.dir}")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from flows.config import Settings
+    from flows.import_flow import WARNINGS, import_batch
+    from parsers.template import load_templates
+    from reconcile.storage import list_sources
+
+    settings = Settings.from_env()
+    if args.bank and args.bank not in {t.bank for t in load_templates()}:
+        raise ValueError(f"unknown bank {args.bank!r}")
+    # fail fast, before any server starts, when there is nothing to import
+    if not any(list_sources(s, settings.fs_options(s)) for s in args.source):
+        raise FileNotFoundError(f"no PDF files in {' '.join(args.source)}")
+    batch_id = f"b-{datetime.now(UTC):%Y%m%d}-{uuid.uuid4().hex[:8]}"
+    stop = threading.Event()
+    watcher = threading.Thread(target=_progress, args=(settings, batch_id, stop), daemon=True)
+    watcher.start()
+    started = time.monotonic()
+    try:
+        state = import_batch(args.source, bank=args.bank, batch_id=batch_id, return_state=True)
+    finally:
+        stop.set()
+        watcher.join()
+    rows = settings.ledger().jobs(batch_id)
+    if state.is_completed():
+        label = "COMPLETED_WITH_WARNINGS" if state.name == WARNINGS else "COMPLETED"
+    else:
+        label = "FAILED"
+    report = {"batch_id": batch_id, "state": label, "seconds": round(time.monotonic() - started, 1),
+              "message": state.message, "jobs": [_job_json(r) for r in rows]}
+    if args.json:
+        print(json.dumps(report, indent=1, default=str))
+    else:
+        _print_batch(report)
+    return 0 if state.is_completed() else 1
+
+
+def _progress(settings: Any, batch_id: str, stop: threading.Event) -> None:
+    """Print how far the batch is while it runs, from the ledger (the durable truth)."""
+    from reconcile.ledger import TERMINAL
+
+    ledger = settings.ledger()
+    last = ""
+    while not stop.wait(0.5):
+        counts = ledger.counts(batch_id)
+        total = sum(counts.values())
+        if not total:
+            continue
+        done = sum(n for s, n in counts.items() if s in TERMINAL)
+        line = (f"[{done}/{total}] " + ", ".join(f"{n} {s.lower()}" for s, n in
+                                                 sorted(counts.items())))
+        if line != last:
+            end = "\r" if sys.stderr.isatty() else "\n"
+            print(line.ljust(72), end=end, file=sys.stderr, flush=True)
+            last = line
+    if sys.stderr.isatty() and last:
+        print(file=sys.stderr)
+
+
+def _job_json(r: dict[str, Any]) -> dict[str, Any]:
+    return {"job_id": r["job_id"], "source": r["source_uri"], "status": r["status"],
+            "attempts": r["attempts"], "reason": r["reason"], "output": r["output_uri"],
+            "needs_review": bool(r["needs_review"]), "sha256": r["sha256"]}
+
+
+def _print_batch(report: dict[str, Any]) -> None:
+    from flows.artifacts import job_row
+
+    print(f"batch {report['batch_id']}: {report['state']} ({report.get('seconds', '?')} s)")
+    if report.get("message"):
+        print(f"  {report['message']}")
+    for j in report["jobs"]:
+        row = job_row({**j, "source_uri": j["source"], "account_last4": j.get("account_last4")})
+        flag = " needs review" if j.get("needs_review") else ""
+        print(f"  {j['job_id']}  {j['status']:<9} attempts={j['attempts']}  "
+              f"{(j['reason'] or '-'):<20} {row['file']}{flag}")
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    from flows.config import Settings
+
+    ledger = Settings.from_env().ledger()
+    target = args.id or ledger.latest_batch()
+    if target is None:
+        print("no batches yet: run `stmtflow import SOURCE`")
+        return 0
+    job = ledger.job(target)
+    if job is not None:
+        data = {**job, "attempt_log": ledger.attempts(target), "reruns": ledger.reruns_of(target),
+                "ui": _ui_link((ledger.batch(job["batch_id"]) or {}).get("flow_run_id"))}
+        print(json.dumps(data, indent=1, default=str) if args.json else _format_job(data))
+        return 0
+    batch = ledger.batch(target)
+    if batch is None:
+        print(f"stmtflow: no batch or job {target!r}", file=sys.stderr)
+        return 1
+    rows = ledger.jobs(target)
+    report = {**batch, "counts": ledger.counts(target), "ui": _ui_link(batch["flow_run_id"]),
+              "reruns": ledger.rerun_batches(target),
+              "jobs": [{**_job_json(r), "account_last4": r["account_last4"]} for r in rows]}
+    if args.json:
+        print(json.dumps(report, indent=1, default=str))
+    else:
+        _print_batch(report)
+        if report["rerun_of"] or report["reruns"]:
+            print(f"  rerun of {report['rerun_of'] or '-'}; reruns: "
+                  f"{', '.join(report['reruns']) or '-'}")
+        if report["ui"]:
+            print(f"  Prefect UI: {report['ui']}")
+    return 0
+
+
+def _format_job(d: dict[str, Any]) -> str:
+    from parsers.model import mask_account
+
+    accounts = ", ".join(mask_account(a) for a in (d.get("account_last4") or "").split(",") if a)
+    lines = [f"job {d['job_id']} ({d['status']}, attempts {d['attempts']})",
+             f"  source     {d['source_uri']}", f"  input      {d['input_uri']}",
+             f"  sha256     {d['sha256']}", f"  submitted  {d['submitted_at']}",
+             f"  expires    {d['expires_at']}", f"  chain      {d['chain_revision']}",
+             f"  ocr        {d['ocr_engine']}", f"  policy     {d['policy_revision']}",
+             f"  accounts   {accounts or '-'}", f"  output     {d['output_uri'] or '-'}",
+             f"  reason     {d['reason'] or '-'}",
+             f"  rerun of   {d['rerun_of'] or '-'}",
+             f"  reruns     {', '.join(d['reruns']) or '-'}"]
+    for a in d["attempt_log"]:
+        lines.append(f"  attempt {a['number']}: {a['outcome'] or 'running'} "
+                     f"{a['reason'] or ''} ({a['started_at']} .. {a['ended_at'] or ''})")
+    if d.get("ui"):
+        lines.append(f"  Prefect UI: {d['ui']}")
+    return "\n".join(lines)
+
+
+def _ui_link(flow_run_id: str | None) -> str | None:
+    ui = os.environ.get("PREFECT_UI_URL")
+    if not ui and os.environ.get("PREFECT_API_URL"):
+        ui = os.environ["PREFECT_API_URL"].removesuffix("/api")
+    return f"{ui.rstrip('/')}/runs/flow-run/{flow_run_id}" if ui and flow_run_id else None
+
+
+def cmd_parse(args: argparse.Namespace) -> int:
+    from parsers.api import parse_pdf
+    from parsers.errors import StatementError
+
+    try:
+        result = parse_pdf(args.file.read_bytes(), bank=args.bank)
+    except StatementError as exc:
+        if args.json:
+            print(json.dumps({"error": exc.reason, "message": exc.message}))
+        else:
+            print(f"{args.file}: {exc.reason}: {exc.message}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=1))
+        return 0
+    from parsers.model import mask_account
+
+    v = result.validation
+    print(f"{args.file}: {result.statement.bank} (layout {result.layout}), {result.pages} "
+          f"page(s), {result.ocr_pages} by OCR: {'validated' if v.ok else 'NEEDS REVIEW'}")
+    for a in result.statement.accounts:
+        print(f"  {mask_account(a.account_last4)} {a.currency} opening {a.opening_balance} "
+              f"closing {a.closing_balance}, {len(a.transactions)} transactions")
+    for note in v.problems + v.repairs:
+        print(f"  - {note}")
+    return 0

@@ -1,0 +1,111 @@
+"""Commands for operators: recover, reconcile, the book, investigations, deployments."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def cmd_recover(args: argparse.Namespace) -> int:
+    from flows.config import Settings
+    from flows.recover import recover
+
+    result = recover(Settings.from_env())
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        print(f"reclaimed {len(result['reclaimed'])} job(s), expired {len(result['expired'])}, "
+              f"marked {len(result['crashed_flow_runs'])} flow run(s) Crashed")
+        for batch_id, state in result["resumed"].items():
+            print(f"  batch {batch_id}: {state}")
+    return 0
+
+
+def cmd_reconcile(args: argparse.Namespace) -> int:
+    from flows.reconcile_flow import reconcile, to_markdown
+
+    report = reconcile()
+    print(json.dumps(report, indent=1, default=str) if args.json else to_markdown(report))
+    return 0
+
+
+def cmd_book_export(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from flows.config import Settings
+    from reconcile.book import Book
+
+    rows = Book(Settings.from_env().ledger().engine).transactions(args.account)
+    columns = ["account_last4", "currency", "date", "description", "amount", "balance"]
+    frame = pd.DataFrame(rows, columns=[*columns, "decision_id"]).astype("string")
+    if args.format == "parquet":
+        if args.output is None:
+            raise ValueError("--format parquet needs --output FILE")
+        frame.to_parquet(args.output, index=False)
+    elif args.output is None:
+        frame.to_csv(sys.stdout, index=False)
+    else:
+        frame.to_csv(args.output, index=False)
+    if args.output is not None:
+        print(f"wrote {len(frame)} transactions to {args.output}", file=sys.stderr)
+    return 0
+
+
+def cmd_investigation_list(args: argparse.Namespace) -> int:
+    from flows.config import Settings
+    from reconcile.investigations import Investigations
+
+    for i in Investigations(Settings.from_env().ledger().engine).all():
+        state = f"closed {i['closed_at']}: {i['note']}" if i["closed_at"] else "open"
+        print(f"{i['id']:>5}  {i['job_id']}  owner {i['owner'] or '-'}  {state}")
+    return 0
+
+
+def cmd_investigation_assign(args: argparse.Namespace) -> int:
+    from flows.config import Settings
+    from reconcile.investigations import Investigations
+
+    done = Investigations(Settings.from_env().ledger().engine).assign(args.id, args.owner)
+    print(f"investigation {args.id}: {'assigned to ' + args.owner if done else 'not open'}")
+    return 0 if done else 1
+
+
+def cmd_investigation_close(args: argparse.Namespace) -> int:
+    from flows.config import Settings
+    from reconcile.investigations import Investigations
+
+    done = Investigations(Settings.from_env().ledger().engine).close(args.id, args.note)
+    print(f"investigation {args.id}: {'closed' if done else 'not open'}")
+    return 0 if done else 1
+
+
+def cmd_setup(args: argparse.Namespace) -> int:
+    from flows.setup import setup
+
+    result = setup(args.alert_webhook)
+    print(json.dumps(result, indent=1))
+    if not result["alerts"]:
+        print("no --alert-webhook: alert events are emitted but not turned into notifications",
+              file=sys.stderr)
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from deployments.serve import serve
+
+    serve()
+    return 0
+
+
+def cmd_deployments_render(args: argparse.Namespace) -> int:
+    from deployments.settings import PREFECT_YAML, render_prefect_yaml
+
+    text = render_prefect_yaml()
+    current = PREFECT_YAML.read_text() if PREFECT_YAML.exists() else ""
+    if args.check:
+        print("prefect.yaml is current" if text == current else "prefect.yaml is out of date")
+        return 0 if text == current else 1
+    PREFECT_YAML.write_text(text)
+    print(f"wrote {PREFECT_YAML}")
+    return 0
