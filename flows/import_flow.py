@@ -98,6 +98,8 @@ def run_batch(settings: Settings, batch_id: str) -> State:
 def finish_batch(settings: Settings, batch_id: str,
                  futures: list[PrefectFuture[Any]]) -> State:
     """Derive the batch state from the child task runs, then check the ledger agrees."""
+    for f in futures:
+        f.wait()  # sets each future's final state; before that `state` reads a lagging API
     task_states = [f.state for f in futures]
     ledger = settings.ledger()
     rows = ledger.jobs(batch_id)
