@@ -17,6 +17,7 @@ import pytest
 from prefect.settings import PREFECT_API_URL, temporary_settings
 
 from deployments.settings import PREFECT_YAML, render_prefect_yaml, specs
+from flows.setup import ALERTS, ZOMBIES
 from parsers.corpus import BASIC_BAD, generate
 
 ROOT = PREFECT_YAML.parent
@@ -77,7 +78,8 @@ def test_setup_deploys_everything_and_a_worker_imports_an_inbox(
     from prefect.deployments import run_deployment
     from prefect.utilities.asyncutils import run_coro_as_sync
 
-    done = subprocess.run([sys.executable, "-m", "flows.cli", "setup"], env=server, cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "flows.cli", "setup", "--alert-webhook",
+                           "http://127.0.0.1:9/alerts"], env=server, cwd=ROOT,
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
 
@@ -85,16 +87,18 @@ def test_setup_deploys_everything_and_a_worker_imports_an_inbox(
         async def read():
             async with get_client() as client:
                 return (await client.read_deployments(),
-                        await client.read_automations_by_name("stmtflow: crash zombie flow runs"))
+                        await client.read_automations_by_name(ZOMBIES),
+                        await client.read_automations_by_name(ALERTS))
 
-        deployments, zombies = run_coro_as_sync(read())
+        deployments, zombies, alerts = run_coro_as_sync(read())
         by_name = {d.name: d for d in deployments}
         for spec in specs():
             d = by_name[spec["name"]]
             assert d.work_pool_name == "stmtflow"
             assert [(s.schedule.cron, s.schedule.timezone) for s in d.schedules] == [
                 (s["cron"], s["timezone"]) for s in spec["schedules"]]
-        assert len(zombies) == 1
+        assert len(zombies) == 1 and len(alerts) == 1
+        assert alerts[0].trigger.expect == {"stmtflow.alert.*"}
 
         inbox = tmp_path / "inbox"
         samples = generate(inbox, ("northwind",), 3, seed=12, bad=BASIC_BAD)
