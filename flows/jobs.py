@@ -12,6 +12,7 @@ import os
 import socket
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from flows.config import Settings
@@ -51,9 +52,15 @@ def current_identities() -> Identities:
 
 @dataclass(frozen=True)
 class Accepted:
+    """What acceptance returns per file: the job, when it was submitted, where to look."""
+
     job_id: str
     source: str
-    name: str
+    submitted_at: datetime
+
+    @property
+    def status_location(self) -> str:
+        return f"stmtflow status {self.job_id}"
 
 
 def accept_batch(settings: Settings, batch_id: str, sources: list[str],
@@ -70,7 +77,9 @@ def accept_batch(settings: Settings, batch_id: str, sources: list[str],
             job_id = ledger.accept(batch_id, source_uri=uri, input_uri=input_uri, size=len(data),
                                    sha256=digest, bank_hint=bank, ids=ids,
                                    queue_limit=settings.queue_limit)
-            accepted.append(Accepted(job_id, uri, uri.rsplit("/", 1)[-1]))
+            job = ledger.job(job_id)
+            assert job is not None
+            accepted.append(Accepted(job_id, uri, job["submitted_at"]))
     return accepted
 
 

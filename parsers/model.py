@@ -27,16 +27,6 @@ class Transaction:
             "balance": None if self.balance is None else money(self.balance),
         }
 
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Transaction:
-        bal = d.get("balance")
-        return cls(
-            date=date.fromisoformat(d["date"]),
-            description=d["description"],
-            amount=Decimal(d["amount"]),
-            balance=None if bal is None else Decimal(bal),
-        )
-
 
 @dataclass
 class Account:
@@ -57,16 +47,6 @@ class Account:
             "transactions": [t.to_dict() for t in self.transactions],
         }
 
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Account:
-        return cls(
-            account_last4=d["account_last4"],
-            currency=d["currency"],
-            opening_balance=Decimal(d["opening_balance"]),
-            closing_balance=Decimal(d["closing_balance"]),
-            transactions=[Transaction.from_dict(t) for t in d["transactions"]],
-        )
-
 
 @dataclass
 class Statement:
@@ -78,19 +58,20 @@ class Statement:
     def to_dict(self) -> dict[str, Any]:
         return {"bank": self.bank, "accounts": [a.to_dict() for a in self.accounts]}
 
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Statement:
-        return cls(bank=d["bank"], accounts=[Account.from_dict(a) for a in d["accounts"]])
-
     @property
     def transaction_count(self) -> int:
         return sum(len(a.transactions) for a in self.accounts)
 
 
 def money(value: Decimal) -> str:
-    """Dot decimal, two places, no thousands separator, `-0.00` folded to `0.00`."""
+    """Dot decimal, two places, no thousands separator, `-0.00` folded to `0.00`.
+
+    A value with fractions of a cent is refused: rounding here would hide a wrong number.
+    """
     q = value.quantize(Decimal("0.01"))
-    return format(q + Decimal("0.00"), "f") if q != 0 else "0.00"
+    if q != value:
+        raise ValueError(f"{value} is not a whole number of cents")
+    return format(q, "f") if q != 0 else "0.00"
 
 
 def mask_account(last4: str | None) -> str:

@@ -69,3 +69,13 @@ def test_card_summary_must_add_up() -> None:
     assert card_summary(acct) == []
     acct.summary["purchases"] = D("121.00")
     assert len(card_summary(acct)) == 2
+
+
+def test_money_never_rounds_silently() -> None:
+    import pytest
+
+    from parsers.model import money
+
+    assert money(D("-0.00")) == "0.00" and money(D("1234567.8")) == "1234567.80"
+    with pytest.raises(ValueError):
+        money(D("0.005"))
