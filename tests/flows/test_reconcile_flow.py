@@ -168,3 +168,24 @@ def test_missing_object_and_object_without_record_are_found(stmtflow_home: Path,
     assert report["outputs"]["object_without_record"] == ["j-nobody"]
     assert report["outputs"]["ok"] is False
     assert second["job_id"] not in json.dumps(report["outputs"]["missing_object"])
+
+
+def test_queue_age_and_backlog_raise_alerts(stmtflow_home: Path, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from flows.reconcile_flow import alerts
+
+    samples = generate(tmp_path / "q", ("northwind",), 2, seed=9)
+    limit = 12.0
+    monkeypatch.setenv("STMTFLOW_QUEUE_LIMIT_HOURS", str(limit / 3600))
+    monkeypatch.setenv("STMTFLOW_CAPACITY", "1")
+    first, _ = accept_batch(Settings.from_env(), "b-backlog", [str(s.pdf) for s in samples],
+                            None)
+    calm = reconcile()
+    assert not calm["queue"]["near_expiry"] and calm["queue"]["over_capacity"]
+    assert [name for name, _ in alerts(calm)] == ["backlog", "unresolved"]
+    # wait until past 80 % of the queue-age limit, but not past the limit
+    due = first.submitted_at.replace(tzinfo=UTC).timestamp() + 0.85 * limit
+    time.sleep(max(0.0, due - time.time()))
+    late = reconcile()
+    assert late["queue"]["near_expiry"] and late["counts"]["expired"] == 0
+    assert [name for name, _ in alerts(late)][:2] == ["queue-age", "backlog"]
