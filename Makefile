@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: demo test lint tesseract bench clean
+.PHONY: demo test tesseract postgres bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,12 +21,24 @@ tesseract:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq tesseract-ocr >/dev/null; } || \
 	  echo "stmtflow: install the tesseract binary (e.g. apt-get install tesseract-ocr) for scans"
 
+# PostgreSQL on 127.0.0.1:5432 (trust auth, database `test`) for the ledger tests: started
+# here when it is installed but not running; the tests fail, not skip, without it.
+postgres:
+	@pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null || { \
+	  command -v pg_ctlcluster >/dev/null 2>&1 && \
+	  $(SUDO) pg_ctlcluster --skip-systemctl-redirect "$$(ls /etc/postgresql | head -1)" main start \
+	  && for i in $$(seq 30); do pg_isready -h 127.0.0.1 -p 5432 -q && break; sleep 1; done; } || \
+	  echo "stmtflow: start PostgreSQL on 127.0.0.1:5432 for the PostgreSQL tests"
+	@psql -h 127.0.0.1 -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='test'" \
+	  2>/dev/null | grep -q 1 || psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE test" \
+	  2>/dev/null || true
+
 demo: $(STAMP) tesseract
 	rm -rf samples
 	$(BIN)/stmtflow sample samples --statements 20 --bad
 	$(BIN)/stmtflow import samples
 
-test: $(STAMP) tesseract
+test: $(STAMP) tesseract postgres
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
