@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from parsers.limits import Limits
 from parsers.lines import Line, page_lines
 from parsers.model import Statement
 from parsers.ocr import ocr_page
+from parsers.pdfium_reader import PdfiumReader
 from parsers.preflight import preflight
 from parsers.reader import PageReader, PdfplumberReader
 from parsers.template import Template, load_templates
@@ -51,7 +53,7 @@ def parse_pdf(
     limits = limits or Limits.from_env()
     templates = load_templates() if templates is None else templates
     preflight(data, limits)
-    pages = (reader or PdfplumberReader(ocr=ocr_page)).read(data, limits)
+    pages = (reader or default_reader()).read(data, limits)
     lines = [ln for p in pages for ln in page_lines(p)]
     if not lines:
         raise EmptyStatement("no text on any page, not even after OCR")
@@ -70,6 +72,16 @@ def parse_pdf(
         result = (out, _validate(out, None, ocr), "generic")
     out, validation, layout = result
     return ParseResult(out.statement, validation, layout, len(pages), sum(p.ocr for p in pages))
+
+
+def default_reader() -> PageReader:
+    """pdfplumber, or PDFium's faster text page with `STMTFLOW_READER=pdfium`."""
+    choice = os.environ.get("STMTFLOW_READER", "pdfplumber")
+    if choice == "pdfium":
+        return PdfiumReader(ocr=ocr_page)
+    if choice != "pdfplumber":
+        raise ValueError(f"STMTFLOW_READER must be pdfplumber or pdfium, not {choice!r}")
+    return PdfplumberReader(ocr=ocr_page)
 
 
 def _read(t: Template, lines: list[Line], ocr: bool) -> tuple[ParseOutput, Validation, str] | None:
@@ -113,9 +125,10 @@ def _source_digest() -> str:
 
 
 def chain_revision(templates: list[Template] | None = None) -> str:
-    """Identity of the parser code and template set in force: what a job pins."""
+    """Identity of the parser code, page reader and template set in force: what a job pins."""
     templates = load_templates() if templates is None else templates
     h = hashlib.sha256(_source_digest().encode())
+    h.update(os.environ.get("STMTFLOW_READER", "pdfplumber").encode())
     for t in sorted(templates, key=lambda t: t.bank):
         h.update(f"{t.bank}:{t.revision}".encode())
     return h.hexdigest()[:16]

@@ -73,3 +73,17 @@ def test_scans_are_exact_or_flagged_never_wrong_and_validated(parsed) -> None:
     assert wrong_but_validated == []
     exact = sum(1 for s, got, _, _ in scans if got == truth(s))
     assert exact >= len(scans) // 2, f"only {exact} of {len(scans)} scans read exactly"
+
+
+def test_pdfium_reader_reads_every_layout_like_pdfplumber(corpus: list[Sample]) -> None:
+    from parsers.ocr import ocr_page
+    from parsers.pdfium_reader import PdfiumReader
+
+    reader = PdfiumReader(ocr=ocr_page)
+    text = [s for s in corpus if s.bank != "meridian"]
+    for s in text:
+        r = parse_pdf(s.pdf.read_bytes(), reader=reader)
+        assert r.statement.to_dict() == truth(s) and r.validation.ok, s.pdf.name
+    scan = next(s for s in corpus if s.bank == "meridian")
+    r = parse_pdf(scan.pdf.read_bytes(), reader=reader)
+    assert r.ocr_pages == r.pages  # pages without a text layer still go to OCR
