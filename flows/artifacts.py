@@ -6,14 +6,14 @@ from typing import Any
 
 from prefect.artifacts import create_table_artifact
 
-from parsers.model import mask_account
+from parsers.model import mask_account, mask_digits
 
 
 def job_row(r: dict[str, Any]) -> dict[str, Any]:
     """One file of a batch as people may see it: no full account number, no descriptions."""
     accounts = [a for a in (r.get("account_last4") or "").split(",") if a]
     return {
-        "file": r["source_uri"].rsplit("/", 1)[-1],
+        "file": mask_digits(r["source_uri"].rsplit("/", 1)[-1]),
         "bank": r.get("bank") or r.get("bank_hint") or "",
         "account": ", ".join(mask_account(a) for a in accounts),
         "status": r["status"],

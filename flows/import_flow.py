@@ -25,6 +25,7 @@ from flows.config import Settings
 from flows.jobs import accept_batch, process_job
 from flows.runners import task_runner
 from flows.taxonomy import classify
+from parsers.model import mask_digits
 from reconcile.ledger import MAX_ATTEMPTS, SUCCEEDED, TERMINAL
 
 WARNINGS = "Completed With Warnings"
@@ -88,7 +89,7 @@ def run_batch(settings: Settings, batch_id: str) -> State:
     rows = ledger.jobs(batch_id)
     progress = create_progress_artifact(0.0, key=f"progress-{batch_id}".lower(),
                                         description=f"Files finished in batch {batch_id}")
-    names = [r["source_uri"].rsplit("/", 1)[-1] for r in rows]
+    names = [mask_digits(r["source_uri"].rsplit("/", 1)[-1]) for r in rows]
     futures = list(process_file.map([r["job_id"] for r in rows], names))
     for done, _ in enumerate(as_completed(futures), start=1):
         update_progress_artifact(progress, 100.0 * done / max(len(rows), 1))

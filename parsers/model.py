@@ -6,6 +6,7 @@ Money is `Decimal` and dates are `datetime.date` from reading to writing; the JS
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -77,3 +78,9 @@ def money(value: Decimal) -> str:
 def mask_account(last4: str | None) -> str:
     """What logs, artifacts and reports may show of an account number."""
     return f"****{last4}" if last4 else "****"
+
+
+def mask_digits(text: str) -> str:
+    """Mask every run of six or more digits (an account number in a file name, say)."""
+    return re.sub(r"\d{2,}(\d{4})(?=\D|$)", lambda m: "****" + m.group(1)
+                  if len(m.group(0)) >= 6 else m.group(0), text)

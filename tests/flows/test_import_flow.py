@@ -59,7 +59,7 @@ def test_clean_batch_is_plain_completed(stmtflow_home: Path, inbox) -> None:
     assert state.is_completed() and state.name == "Completed"
 
 
-def test_transient_errors_retry_to_three_attempts(stmtflow_home: Path, inbox,
+def test_transient_errors_retry_to_three_attempts(stmtflow_home: Path, inbox, task_runs,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     samples = inbox.samples
     good = [s for s in samples if s.reason is None]
@@ -87,21 +87,8 @@ def test_transient_errors_retry_to_three_attempts(stmtflow_home: Path, inbox,
     ledger = Settings.from_env().ledger()
     assert [a["outcome"] for a in ledger.attempts(rows[cured]["job_id"])] == [
         "retry", "retry", "succeeded"]
-    assert _task_run_counts(state) == {r["job_id"]: r["attempts"] for r in rows.values()}
-
-
-def _task_run_counts(state) -> dict[str, int]:
-    """How many times Prefect ran each job's task, read back from the API server."""
-    from prefect import get_client
-    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
-    from prefect.utilities.asyncutils import run_coro_as_sync
-
-    async def read():
-        async with get_client() as client:
-            return await client.read_task_runs(flow_run_filter=FlowRunFilter(
-                id=FlowRunFilterId(any_=[state.state_details.flow_run_id])))
-
-    return {job_id_of(t.name): t.run_count for t in run_coro_as_sync(read())}
+    counts = {job_id_of(t.name): t.run_count for t in task_runs(state)}
+    assert counts == {r["job_id"]: r["attempts"] for r in rows.values()}
 
 
 def test_task_failure_the_ledger_never_saw_is_not_completed(
@@ -199,3 +186,14 @@ def test_import_on_s3_and_postgresql(tmp_path: Path, monkeypatch: pytest.MonkeyP
     good = [r for r in rows if r["status"] == "SUCCEEDED"]
     assert len(good) == sum(1 for s in samples if s.reason is None)
     outputs_match_truth(settings, good, samples)
+
+
+def test_ui_names_carry_no_account_numbers(stmtflow_home: Path, inbox, tmp_path: Path,
+                                           task_runs) -> None:
+    sample = next(s for s in inbox.samples if s.reason is None)
+    named = tmp_path / "statement_0012345678.pdf"
+    named.write_bytes(sample.pdf.read_bytes())
+    state = run(str(named), "b-names")
+    [job] = Settings.from_env().ledger().jobs("b-names")
+    assert [t.name for t in task_runs(state)] == [f"parse statement_****5678.pdf [{job['job_id']}]"]
+

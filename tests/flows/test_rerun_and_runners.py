@@ -121,7 +121,7 @@ def test_dask_runner_gives_the_same_ledger_and_outputs(stmtflow_home: Path, inbo
 
 
 def test_rerunning_a_batch_takes_finished_files_from_persisted_results(
-        stmtflow_home: Path, inbox, parses: dict) -> None:
+        stmtflow_home: Path, inbox, parses: dict, task_runs) -> None:
     first = import_batch(str(inbox.folder), return_state=True)
     run_id = str(first.state_details.flow_run_id).replace("-", "")
     batch_id = f"b-{run_id[:16]}"  # named after the flow run, so a Retry resumes it
@@ -131,20 +131,8 @@ def test_rerunning_a_batch_takes_finished_files_from_persisted_results(
     again = import_batch(str(inbox.folder), batch_id=batch_id, return_state=True)
     assert again.name == first.name
     assert sum(parses["count"].values()) == parsed  # nothing parsed twice
-    states = _task_states(again)
+    states = [t.state.name for t in task_runs(again)]
     good = sum(1 for s in inbox.samples if s.reason is None)
     assert sorted(states).count("Cached") == good
     assert all(j["attempts"] == 1 for j in ledger.jobs(batch_id))
 
-
-def _task_states(state) -> list[str]:
-    from prefect import get_client
-    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
-    from prefect.utilities.asyncutils import run_coro_as_sync
-
-    async def read():
-        async with get_client() as client:
-            return await client.read_task_runs(flow_run_filter=FlowRunFilter(
-                id=FlowRunFilterId(any_=[state.state_details.flow_run_id])))
-
-    return [t.state.name for t in run_coro_as_sync(read())]
