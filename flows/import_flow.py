@@ -110,15 +110,14 @@ def finish_batch(settings: Settings, batch_id: str,
         ledger.close_batch(batch_id, "INCOMPLETE")
         return Failed(message=f"batch {batch_id}: {len(unfinished)} job(s) have no terminal "
                               f"record: {', '.join(unfinished)}", data=batch_id)
-    tasks_clean = all(s.is_completed() for s in task_states)
-    ledger_clean = all(r["status"] == SUCCEEDED and not r["needs_review"] for r in rows)
     failed_tasks = sum(1 for s in task_states if not s.is_completed())
+    ledger_clean = all(r["status"] == SUCCEEDED and not r["needs_review"] for r in rows)
     excluded = sum(1 for r in rows if r["status"] != SUCCEEDED)
     if failed_tasks != excluded:
         ledger.close_batch(batch_id, "INVALID")
         return Failed(message=f"batch {batch_id}: {failed_tasks} task run(s) failed but the "
                               f"ledger excludes {excluded} job(s)", data=batch_id)
-    if tasks_clean and ledger_clean:
+    if failed_tasks == 0 and ledger_clean:
         ledger.close_batch(batch_id, "COMPLETED")
         return Completed(message=f"batch {batch_id}: {len(rows)} files imported", data=batch_id)
     ledger.close_batch(batch_id, "COMPLETED_WITH_WARNINGS")
