@@ -106,8 +106,9 @@ def process_job(settings: Settings, job_id: str) -> dict[str, Any]:
 
 def _run(ledger: Ledger, storage: Storage, claim: Claim, job: dict[str, Any]) -> dict[str, Any]:
     pinned = Identities(job["chain_revision"], job["ocr_engine"], job["policy_revision"])
-    if pinned != current_identities():
-        raise ChainMismatch(f"job pinned {pinned}, this worker runs {current_identities()}")
+    mine = current_identities()
+    if pinned != mine:
+        raise ChainMismatch(f"job pinned {pinned}, this worker runs {mine}")
     data = storage.read(job["input_uri"])
     if sha256(data) != job["sha256"]:
         raise IntegrityError("stored input does not match its pinned digest")

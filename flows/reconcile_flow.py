@@ -60,7 +60,7 @@ def build_report(settings: Settings, task_states: dict[str, str]) -> dict[str, A
             investigations.open_for(j["job_id"], settings.operator)
     records = Records(
         jobs=jobs,
-        attempt_rows={j["job_id"]: len(ledger.attempts(j["job_id"])) for j in jobs},
+        attempt_rows={j["job_id"]: 0 for j in jobs} | ledger.attempt_counts(),
         investigations=investigations.open_by_job(),
         outputs=check_outputs(jobs, storage),
         notifications=Notifications(ledger.engine).summary(),

@@ -216,6 +216,12 @@ class Ledger:
             return [dict(r) for r in c.execute(select(attempts).where(
                 attempts.c.job_id == job_id).order_by(attempts.c.number)).mappings()]
 
+    def attempt_counts(self) -> dict[str, int]:
+        """Attempt rows per job, in one query (what reconciliation compares with `attempts`)."""
+        with self.engine.connect() as c:
+            return dict(c.execute(select(attempts.c.job_id, func.count()).group_by(
+                attempts.c.job_id)).all())
+
     def batch(self, batch_id: str) -> dict[str, Any] | None:
         with self.engine.connect() as c:
             row = c.execute(select(batches).where(batches.c.batch_id == batch_id)).mappings()
