@@ -38,6 +38,36 @@ def test_serve_builds_every_deployment_with_its_schedule() -> None:
         assert d.parameters == spec["parameters"] and d.tags == spec["tags"]
 
 
+def test_serve_registers_every_deployment_with_its_schedule(stmtflow_home: Path) -> None:
+    """`stmtflow serve` against the session's API server, until its deployments appear."""
+    from prefect import get_client
+    from prefect.utilities.asyncutils import run_coro_as_sync
+
+    env = {**os.environ, "PREFECT_API_URL": str(PREFECT_API_URL.value())}
+    proc = subprocess.Popen([sys.executable, "-m", "flows.cli", "serve"], env=env, cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    async def read():
+        async with get_client() as client:
+            return {d.name: d for d in await client.read_deployments()}
+
+    try:
+        deadline = time.monotonic() + 120
+        wanted = {s["name"] for s in specs()}
+        while not wanted <= set(served := run_coro_as_sync(read())):
+            assert proc.poll() is None, "stmtflow serve exited"
+            assert time.monotonic() < deadline, "stmtflow serve registered no deployments"
+            time.sleep(0.5)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    for spec in specs():
+        d = served[spec["name"]]
+        assert d.work_pool_name is None  # served by the process itself, no work pool
+        assert [(x.schedule.cron, x.schedule.timezone) for x in d.schedules] == [
+            (x["cron"], x["timezone"]) for x in spec["schedules"]]
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
