@@ -15,7 +15,7 @@ from typing import Any
 
 from parsers.detect import detect, verify_hint
 from parsers.engine import ParseOutput, TemplateMismatch, run_template
-from parsers.errors import EmptyStatement, UnrecognisedLayout
+from parsers.errors import EmptyStatement, UnreadableStatement, UnrecognisedLayout
 from parsers.generic import parse_generic
 from parsers.hooks import HOOKS
 from parsers.limits import Limits
@@ -63,9 +63,16 @@ def parse_pdf(
         verify_hint(lines, template)
     else:
         template = detect(lines, templates).template
-    result = _read(template, lines, ocr) if template else None
+    try:
+        result = _read(template, lines, ocr) if template else None
+        mismatch = None
+    except TemplateMismatch as exc:
+        result, mismatch = None, exc
     if result is None:
         out = parse_generic(lines, lambda o: _validate(o, None, ocr))
+        if out is None and mismatch is not None:
+            raise UnreadableStatement(f"recognised as {mismatch}, and the generic reading "
+                                      "does not reconcile")
         if out is None:
             raise UnrecognisedLayout(
                 "no template matches and the generic reading does not reconcile")
@@ -84,11 +91,8 @@ def default_reader() -> PageReader:
     return PdfplumberReader(ocr=ocr_page)
 
 
-def _read(t: Template, lines: list[Line], ocr: bool) -> tuple[ParseOutput, Validation, str] | None:
-    try:
-        out = run_template(t, lines)
-    except TemplateMismatch:
-        return None
+def _read(t: Template, lines: list[Line], ocr: bool) -> tuple[ParseOutput, Validation, str]:
+    out = run_template(t, lines)
     return out, _validate(out, t, ocr), t.bank
 
 

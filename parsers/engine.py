@@ -223,7 +223,7 @@ def _header(ln: Line, labels: list[str], columns: tuple[Column, ...]) -> _Geomet
     for label, column in zip(labels, columns, strict=True):
         parts = label.lower().split()
         while i <= len(words) - len(parts):
-            if [w.text.lower() for w in words[i:i + len(parts)]] == parts:
+            if [_label(w.text) for w in words[i:i + len(parts)]] == parts:
                 found.append((column, words[i].x0, words[i + len(parts) - 1].x1))
                 i += len(parts)
                 break
@@ -231,6 +231,11 @@ def _header(ln: Line, labels: list[str], columns: tuple[Column, ...]) -> _Geomet
         else:
             return None
     return _Geometry(tuple(found))
+
+
+def _label(text: str) -> str:
+    """A header word as a label: case and a scan's stray trailing punctuation do not count."""
+    return text.lower().rstrip(".,:;")
 
 
 def _cells(ln: Line, g: _Geometry, number: re.Pattern[str]) -> dict[str, list[str]]:

@@ -49,6 +49,12 @@ class UnrecognisedLayout(StatementError):
     reason = "unrecognised_layout"
 
 
+class UnreadableStatement(StatementError):
+    """The layout was recognised, but a figure it needs (a balance, the period) was not read."""
+
+    reason = "unreadable"
+
+
 class BankMismatch(StatementError):
     reason = "bank_mismatch"
 

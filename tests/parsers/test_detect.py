@@ -44,3 +44,16 @@ def test_bank_hint_is_verified_against_markers(corpus: list[Sample]) -> None:
         parse_pdf(sample.pdf.read_bytes(), bank="alpenbank")
     assert info.value.reason == "bank_mismatch"
     assert parse_pdf(sample.pdf.read_bytes(), bank="northwind").layout == "northwind"
+
+
+def test_recognised_layout_missing_a_figure_is_unreadable_not_unrecognised(
+        corpus: list[Sample]) -> None:
+    from dataclasses import replace
+
+    sample = next(s for s in corpus if s.bank == "bluebird")
+    bluebird = next(t for t in load_templates() if t.bank == "bluebird")
+    blind = replace(bluebird, fields={**bluebird.fields, "closing": "^Never printed"})
+    with pytest.raises(StatementError) as info:
+        parse_pdf(sample.pdf.read_bytes(), templates=[blind])
+    assert info.value.reason == "unreadable"
+    assert "'closing' not found" in info.value.message
