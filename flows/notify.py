@@ -15,6 +15,7 @@ from typing import Any
 from prefect.events import emit_event
 
 from flows.config import Settings
+from reconcile.ledger import TERMINAL
 from reconcile.notifications import Notifications
 
 log = logging.getLogger("stmtflow")
@@ -40,7 +41,7 @@ def notify(settings: Settings, job: dict[str, Any]) -> None:
 def notify_ended(settings: Settings, job_id: str) -> None:
     """Notify for a job that just ended; a failure here never changes the outcome."""
     job = settings.ledger().job(job_id)
-    if job is None:
+    if job is None or job["status"] not in TERMINAL:
         return
     try:
         notify(settings, job)

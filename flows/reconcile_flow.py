@@ -47,9 +47,9 @@ def reconcile() -> dict[str, Any]:
 def build_report(settings: Settings, task_states: dict[str, str]) -> dict[str, Any]:
     ledger, storage = settings.ledger(), settings.storage()
     expired = ledger.expire()
-    for job_id in expired:
-        notify_ended(settings, job_id)
     reclaimed = ledger.reclaim()
+    for job_id in expired + reclaimed:  # reclaiming a last attempt ends the job
+        notify_ended(settings, job_id)
     resent = deliver_pending(settings)
     book = Book(ledger.engine)
     consumed = sync(book, ledger, storage)

@@ -17,6 +17,7 @@ from prefect.utilities.asyncutils import run_coro_as_sync
 
 from flows.config import Settings
 from flows.import_flow import resume_batch
+from flows.notify import notify_ended
 from reconcile.ledger import TERMINAL
 
 
@@ -24,6 +25,8 @@ def recover(settings: Settings) -> dict[str, Any]:
     ledger = settings.ledger()
     reclaimed = ledger.reclaim()
     expired = ledger.expire()
+    for job_id in reclaimed + expired:  # reclaiming a last attempt ends the job
+        notify_ended(settings, job_id)
     batches = sorted({j["batch_id"] for j in ledger.jobs() if j["status"] not in TERMINAL})
     crashed = [b for b in batches if _crash_if_running(settings, b)]
     resumed = {}
