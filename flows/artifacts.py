@@ -6,16 +6,15 @@ from typing import Any
 
 from prefect.artifacts import create_table_artifact
 
-from parsers.model import mask_account, mask_digits
+from parsers.model import mask_accounts, mask_digits
 
 
 def job_row(r: dict[str, Any]) -> dict[str, Any]:
     """One file of a batch as people may see it: no full account number, no descriptions."""
-    accounts = [a for a in (r.get("account_last4") or "").split(",") if a]
     return {
         "file": mask_digits(r["source_uri"].rsplit("/", 1)[-1]),
         "bank": r.get("bank") or r.get("bank_hint") or "",
-        "account": ", ".join(mask_account(a) for a in accounts),
+        "account": mask_accounts(r.get("account_last4")),
         "status": r["status"],
         "attempts": r["attempts"],
         "reason": r.get("reason") or "",

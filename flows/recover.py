@@ -18,16 +18,17 @@ from prefect.utilities.asyncutils import run_coro_as_sync
 from flows.config import Settings
 from flows.import_flow import resume_batch
 from flows.notify import notify_ended
-from reconcile.ledger import TERMINAL
+from reconcile.ledger import PROCESSING, TERMINAL, Ledger
 
 
-def recover(settings: Settings) -> dict[str, Any]:
+def recover(settings: Settings, batch_ids: list[str] | None = None) -> dict[str, Any]:
+    """Reclaim dead leases, then resume `batch_ids` or, by default, every abandoned batch."""
     ledger = settings.ledger()
     reclaimed = ledger.reclaim()
     expired = ledger.expire()
     for job_id in reclaimed + expired:  # reclaiming a last attempt ends the job
         notify_ended(settings, job_id)
-    batches = sorted({j["batch_id"] for j in ledger.jobs() if j["status"] not in TERMINAL})
+    batches = batch_ids if batch_ids is not None else abandoned_batches(ledger)
     crashed = [b for b in batches if _crash_if_running(settings, b)]
     resumed = {}
     for batch_id in batches:
@@ -37,12 +38,29 @@ def recover(settings: Settings) -> dict[str, Any]:
             "resumed": resumed}
 
 
+def abandoned_batches(ledger: Ledger) -> list[str]:
+    """Batches whose worker died: an unfinished job whose last attempt crashed, none running.
+
+    A job still PROCESSING holds a live lease (dead ones were just reclaimed), so its batch's
+    run is alive and is left alone; a batch that never got as far as a claim is resumed only
+    when named (`stmtflow recover --batch ID`).
+    """
+    by_batch: dict[str, list[dict[str, Any]]] = {}
+    for j in ledger.jobs():
+        if j["status"] not in TERMINAL:
+            by_batch.setdefault(j["batch_id"], []).append(j)
+    return sorted(
+        b for b, jobs in by_batch.items()
+        if all(j["status"] != PROCESSING for j in jobs)
+        and any((ledger.attempts(j["job_id"]) or [{}])[-1].get("outcome") == "crashed"
+                for j in jobs))
+
+
 def _crash_if_running(settings: Settings, batch_id: str) -> bool:
     """Mark the batch's flow run Crashed if it is still Running: its worker is gone."""
     batch = settings.ledger().batch(batch_id)
     if not batch or not batch["flow_run_id"]:
         return False
-    # a job of this batch is unfinished with no live lease, so no live run is working on it
 
     async def crash() -> bool:
         async with get_client() as client:

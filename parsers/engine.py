@@ -42,7 +42,8 @@ class _Geometry:
 
     columns: tuple[tuple[Column, float, float], ...]
 
-    def text_column(self, w: Word) -> Column | None:
+    def text_column(self, w: Word) -> Column:
+        """The left-aligned column whose header starts at or before the word."""
         text = [(c, x0) for c, x0, _ in self.columns if c.role not in NUMBER_ROLES]
         chosen = text[0][0]
         for c, x0 in text:
@@ -51,9 +52,8 @@ class _Geometry:
         return chosen
 
     def number_column(self, w: Word) -> Column | None:
+        """The amount column whose header's right edge the word lines up with, if any."""
         numeric = [(c, x1) for c, _, x1 in self.columns if c.role in NUMBER_ROLES]
-        if not numeric:
-            return None
         anchors = sorted(x1 for _, x1 in numeric)
         gaps = [b - a for a, b in itertools.pairwise(anchors)]
         tolerance = max(12.0, 0.5 * min(gaps)) if gaps else 40.0
@@ -241,11 +241,8 @@ def _label(text: str) -> str:
 def _cells(ln: Line, g: _Geometry, number: re.Pattern[str]) -> dict[str, list[str]]:
     cells: dict[str, list[str]] = {}
     for w in ln.words:
-        column = g.number_column(w) if number.fullmatch(w.text) else None
-        if column is None:
-            column = g.text_column(w)
-        if column is not None:
-            cells.setdefault(column.role, []).append(w.text)
+        column = (g.number_column(w) if number.fullmatch(w.text) else None) or g.text_column(w)
+        cells.setdefault(column.role, []).append(w.text)
     return cells
 
 

@@ -80,6 +80,11 @@ def mask_account(last4: str | None) -> str:
     return f"****{last4}" if last4 else "****"
 
 
+def mask_accounts(joined: str | None) -> str:
+    """A job's comma-joined account endings, each masked."""
+    return ", ".join(mask_account(a) for a in (joined or "").split(",") if a)
+
+
 def mask_digits(text: str) -> str:
     """Mask every run of six or more digits (an account number in a file name, say)."""
     return re.sub(r"\d{2,}(\d{4})(?=\D|$)", lambda m: "****" + m.group(1)

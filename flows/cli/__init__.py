@@ -83,6 +83,8 @@ def _parser() -> argparse.ArgumentParser:
     pa.set_defaults(func=cmd_parse)
 
     rc = sub.add_parser("recover", help="after a worker died: reclaim its jobs, resume batches")
+    rc.add_argument("--batch", action="append", metavar="ID",
+                    help="resume this batch even without a crashed attempt (repeatable)")
     rc.add_argument("--json", action="store_true")
     rc.set_defaults(func=cmd_recover)
 

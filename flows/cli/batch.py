@@ -89,16 +89,15 @@ def _job_json(r: dict[str, Any]) -> dict[str, Any]:
 
 
 def _print_batch(report: dict[str, Any]) -> None:
-    from flows.artifacts import job_row
+    from parsers.model import mask_digits
 
     print(f"batch {report['batch_id']}: {report['state']} ({report.get('seconds', '?')} s)")
     if report.get("message"):
         print(f"  {report['message']}")
     for j in report["jobs"]:
-        row = job_row({**j, "source_uri": j["source"], "account_last4": j.get("account_last4")})
         flag = " needs review" if j.get("needs_review") else ""
         print(f"  {j['job_id']}  {j['status']:<9} attempts={j['attempts']}  "
-              f"{(j['reason'] or '-'):<20} {row['file']}{flag}")
+              f"{(j['reason'] or '-'):<20} {mask_digits(j['source'].rsplit('/', 1)[-1])}{flag}")
 
 
 def cmd_status(args: argparse.Namespace) -> int:
@@ -136,9 +135,9 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def _format_job(d: dict[str, Any]) -> str:
-    from parsers.model import mask_account
+    from parsers.model import mask_accounts
 
-    accounts = ", ".join(mask_account(a) for a in (d.get("account_last4") or "").split(",") if a)
+    accounts = mask_accounts(d.get("account_last4"))
     lines = [f"job {d['job_id']} ({d['status']}, attempts {d['attempts']})",
              f"  source     {d['source_uri']}", f"  input      {d['input_uri']}",
              f"  sha256     {d['sha256']}", f"  submitted  {d['submitted_at']}",

@@ -11,7 +11,7 @@ def cmd_recover(args: argparse.Namespace) -> int:
     from flows.config import Settings
     from flows.recover import recover
 
-    result = recover(Settings.from_env())
+    result = recover(Settings.from_env(), args.batch or None)
     if args.json:
         print(json.dumps(result, indent=1))
     else:

@@ -68,3 +68,24 @@ def test_kill_dash_nine_then_recover(mode: str, stmtflow_home: Path, inbox, tmp_
     assert all(after[s]["attempts"] == before[s]["attempts"] for s in finished_before)
     checks = check_outputs(jobs, settings.storage())
     assert checks["ok"], checks
+
+
+def test_recover_leaves_a_live_batch_alone(stmtflow_home: Path, inbox,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from datetime import timedelta
+
+    from flows.jobs import accept_batch
+    from flows.recover import abandoned_batches
+
+    monkeypatch.setenv("STMTFLOW_LEASE_SECONDS", "0.05")
+    settings = Settings.from_env()
+    good = [str(s.pdf) for s in inbox.samples if s.reason is None][:3]
+    dead, live, _ = accept_batch(settings, "b-mixed", good, None)
+    ledger = settings.ledger()
+    ledger.claim(dead.job_id, "worker-that-died")
+    time.sleep(0.1)
+    assert ledger.reclaim() == [dead.job_id]
+    assert abandoned_batches(ledger) == ["b-mixed"]
+    ledger.lease = timedelta(minutes=5)
+    ledger.claim(live.job_id, "worker-still-running")  # its run is alive
+    assert abandoned_batches(ledger) == []
