@@ -24,6 +24,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from flows.config import Settings
+from flows.parser import Parser
 from parsers.api import parse_pdf
 from parsers.corpus import ALL_LAYOUTS, generate
 from parsers.errors import StatementError
@@ -102,8 +104,7 @@ def flow_throughput(workers: int, folder: Path) -> tuple[float, float]:
     proc = subprocess.Popen([sys.executable, "-m", "flows.cli", "import", str(folder), "--json"],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     first = None
-    assert proc.stderr is not None
-    for line in proc.stderr:
+    for line in proc.stderr or ():
         if first is None and line.startswith("["):
             first = time.perf_counter() - started
     out = proc.stdout.read() if proc.stdout else ""
@@ -148,8 +149,9 @@ def main() -> None:
 
     if not args.skip_flow:
         batch = Path(tempfile.mkdtemp(prefix="stmtflow-batch-"))
-        generate(batch, ("northwind", "bluebird", "harbor", "alpenbank", "meridian"), 40, 99)
-        workers = int(os.environ.get("STMTFLOW_WORKERS", os.cpu_count() or 2))
+        settings = Settings.from_env()
+        generate(batch, tuple(Parser.from_settings(settings).banks), 40, 99)
+        workers = settings.workers
         one, start_one = flow_throughput(1, batch)
         many, start_many = flow_throughput(workers, batch)
         print(f"import flow, 40 files: 1 worker {one:.1f} s ({1000 * one / 40:.0f} ms/file, "

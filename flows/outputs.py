@@ -6,6 +6,7 @@ identical re-run writes identical bytes and a changed output is a real change.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 import pandas as pd
 
 from parsers.api import ParseResult
+from reconcile.records import Job
 
 COLUMNS = ["account_last4", "currency", "date", "description", "amount", "balance"]
 
@@ -26,21 +28,20 @@ def transactions_frame(result: ParseResult) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS).astype("string")
 
 
-def statement_document(result: ParseResult, job: dict[str, Any]) -> dict[str, Any]:
+def statement_document(result: ParseResult, job: Job) -> dict[str, Any]:
     return {
         **result.statement.to_dict(),
         "validation": result.validation.to_dict(),
         "layout": result.layout,
         "pages": result.pages,
         "ocr_pages": result.ocr_pages,
-        "job_id": job["job_id"],
-        "input_sha256": job["sha256"],
-        "pinned": {"chain_revision": job["chain_revision"], "ocr_engine": job["ocr_engine"],
-                   "policy_revision": job["policy_revision"]},
+        "job_id": job.job_id,
+        "input_sha256": job.sha256,
+        "pinned": dataclasses.asdict(job.identities),
     }
 
 
-def output_files(result: ParseResult, job: dict[str, Any]) -> dict[str, bytes]:
+def output_files(result: ParseResult, job: Job) -> dict[str, bytes]:
     frame = transactions_frame(result)
     parquet = io.BytesIO()
     frame.to_parquet(parquet, index=False)

@@ -17,8 +17,10 @@ from typing import Any
 
 from sqlalchemy import Engine, func, insert, select
 
+from parsers.vocabulary import Status
 from reconcile.db import book_deliveries, book_imports, book_transactions, quarantine, review_tasks
-from reconcile.ledger import SUCCEEDED, Ledger, now
+from reconcile.ledger import Ledger
+from reconcile.records import Clock, utc_now
 from reconcile.storage import Storage, sha256
 
 IMPORTED, DUPLICATE, QUARANTINED = "imported", "duplicate", "quarantined"
@@ -37,8 +39,9 @@ class Delivery:
 
 
 class Book:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, clock: Clock = utc_now) -> None:
         self.engine = engine
+        self.clock = clock
 
     def consume(self, d: Delivery) -> str:
         """Import `d` once; return imported, duplicate or quarantined."""
@@ -64,7 +67,7 @@ class Book:
                 outcome = IMPORTED
             c.execute(insert(book_deliveries).values(
                 decision_id=d.decision_id, output_digest=d.output_digest, outcome=outcome,
-                at=now()))
+                at=self.clock()))
         return outcome
 
     def _quarantine(self, c: Any, d: Delivery, known: str, reason: str) -> str:
@@ -74,7 +77,7 @@ class Book:
         if exists is None:
             c.execute(insert(quarantine).values(
                 decision_id=d.decision_id, input_sha256=d.input_sha256, known_digest=known,
-                new_digest=d.output_digest, reason=reason, created_at=now()))
+                new_digest=d.output_digest, reason=reason, created_at=self.clock()))
         return QUARANTINED
 
     def _import(self, c: Any, d: Delivery) -> None:
@@ -101,10 +104,10 @@ class Book:
             output_digest=d.output_digest,
             accounts=",".join(a["account_last4"] for a in st["accounts"]),
             transactions=sum(len(a["transactions"]) for a in st["accounts"]),
-            imported_at=now()))
+            imported_at=self.clock()))
         if not st.get("validation", {}).get("ok", False):
             c.execute(insert(review_tasks).values(
-                decision_id=d.decision_id, created_at=now(),
+                decision_id=d.decision_id, created_at=self.clock(),
                 problems=json.dumps(st.get("validation", {}).get("problems", []))))
 
     # -- reading ----------------------------------------------------------------------
@@ -153,17 +156,17 @@ def sync(book: Book, ledger: Ledger, storage: Storage) -> Counter[str]:
     outcomes: Counter[str] = Counter()
     delivered = book.delivered()
     for job in ledger.jobs():
-        if job["status"] != SUCCEEDED:
+        if job.status != Status.SUCCEEDED or job.output_uri is None:
             continue
         try:
-            data = storage.read(job["output_uri"])
+            data = storage.read(job.output_uri)
         except FileNotFoundError:
             outcomes["missing_object"] += 1
             continue
         digest = sha256(data)
-        if (job["job_id"], digest) in delivered:
+        if (job.job_id, digest) in delivered:
             continue
-        delivery = Delivery(job["job_id"], job["sha256"], digest, json.loads(data),
-                            recorded_digest=job["output_digest"])
+        delivery = Delivery(job.job_id, job.sha256, digest, json.loads(data),
+                            recorded_digest=job.output_digest)
         outcomes[book.consume(delivery)] += 1
     return outcomes
