@@ -40,6 +40,7 @@ demo: $(STAMP) tesseract
 
 test: $(STAMP) tesseract postgres
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
 bench: $(STAMP) tesseract
