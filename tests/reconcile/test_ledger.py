@@ -175,9 +175,14 @@ def test_expired_job_is_never_claimed(database_url: str) -> None:
 def test_expiry_boundary_no_job_both_expired_and_processed(database_url: str) -> None:
     """Claimers and the expirer race while the clock crosses the limit: each job ends in
     exactly one of the two."""
-    clock = ManualClock(tick=timedelta(milliseconds=1))
+    clock = ManualClock()
     ledger = new_ledger(database_url, clock)
-    ids = accept(ledger, 200, limit=timedelta(milliseconds=300))
+    limit = timedelta(milliseconds=150)
+    ids = accept(ledger, 200, limit=limit)
+    # from now on every claim and every expiry pass moves the clock by a millisecond, so the
+    # limit falls in the middle of the race
+    over = clock.now + 2 * limit
+    clock.tick = timedelta(milliseconds=1)
     claimed: set[str] = set()
     done = threading.Event()
 
@@ -188,7 +193,7 @@ def test_expiry_boundary_no_job_both_expired_and_processed(database_url: str) ->
         done.set()
 
     def expirer() -> None:
-        while not done.is_set():
+        while not done.is_set() and clock.now < over:
             ledger.expire()
 
     threads = [threading.Thread(target=claimer), threading.Thread(target=expirer)]
