@@ -17,7 +17,7 @@ from prefect.artifacts import create_progress_artifact, update_progress_artifact
 from prefect.cache_policies import INPUTS, TASK_SOURCE
 from prefect.client.schemas.objects import TaskRun
 from prefect.futures import PrefectFuture, as_completed
-from prefect.runtime import flow_run
+from prefect.runtime import flow_run, task_run
 from prefect.states import Completed, Failed, State
 
 from flows.artifacts import publish_batch_table
@@ -31,8 +31,6 @@ from reconcile.ledger import MAX_ATTEMPTS
 from reconcile.records import Job
 
 WARNINGS = "Completed With Warnings"
-#: the tag that names a task run's job: `job:<job id>`
-JOB_TAG = "job:"
 
 
 def retry_transient(task: Any, task_run: TaskRun, state: State) -> bool:
@@ -45,13 +43,9 @@ def retry_transient(task: Any, task_run: TaskRun, state: State) -> bool:
       task_run_name="parse {name} [{job_id}]", persist_result=True,
       cache_policy=INPUTS + TASK_SOURCE)
 def process_file(job_id: str, name: str) -> Job:
-    """One attempt at one file; the ledger decides whether it may run at all."""
-    return process_job(Worker.from_settings(Settings.from_env()), job_id)
-
-
-def job_id_of(tags: list[str]) -> str | None:
-    """The job a task run processed, from its `job:<id>` tag, or None."""
-    return next((t.removeprefix(JOB_TAG) for t in tags if t.startswith(JOB_TAG)), None)
+    """One attempt at one file; the ledger decides whether it may run at all, and records
+    this task run in the attempt's row (how the reconciliation finds a job's task run)."""
+    return process_job(Worker.from_settings(Settings.from_env()), job_id, str(task_run.id))
 
 
 def batch_run_name() -> str:
@@ -91,8 +85,8 @@ def run_batch(settings: Settings, batch_id: str) -> State:
     rows = ledger.jobs(batch_id)
     progress = create_progress_artifact(0.0, key=f"progress-{batch_id}".lower(),
                                         description=f"Files finished in batch {batch_id}")
-    futures = [process_file.with_options(tags={JOB_TAG + r.job_id}).submit(
-        r.job_id, mask_digits(r.file_name)) for r in rows]
+    futures = list(process_file.map([r.job_id for r in rows],
+                                    [mask_digits(r.file_name) for r in rows]))
     for done, _ in enumerate(as_completed(futures), start=1):
         update_progress_artifact(progress, 100.0 * done / max(len(rows), 1))
     return finish_batch(settings, batch_id, futures)

@@ -85,10 +85,13 @@ def accept_batch(settings: Settings, batch_id: str, sources: list[str],
     return accepted
 
 
-def process_job(worker: Worker, job_id: str) -> Job:
-    """Run one attempt of `job_id`; return its terminal record or raise what ended it."""
+def process_job(worker: Worker, job_id: str, task_run_id: str | None = None) -> Job:
+    """Run one attempt of `job_id`; return its terminal record or raise what ended it.
+
+    `task_run_id` names the Prefect task run making the attempt, in its attempt row.
+    """
     owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-    claim = worker.ledger.claim(job_id, owner)
+    claim = worker.ledger.claim(job_id, owner, task_run_id)
     if claim is None:
         return _unclaimed(worker, job_id)
     try:

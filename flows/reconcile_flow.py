@@ -1,7 +1,8 @@
 """`reconcile`: account for every accepted job, and tidy what can be tidied safely.
 
 It runs the one sweep (reclaim dead leases, expire overdue queued jobs, notify what ended),
-re-sends undelivered notifications, reads which Prefect task runs completed, has
+re-sends undelivered notifications, reads whether the task run of each job's latest attempt
+completed, has
 `reconcile.report` build the accounting, and publishes it: markdown and table artifacts,
 JSON under the results root, and an event per alert.
 """
@@ -11,17 +12,16 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from typing import Any
+from uuid import UUID
 
 from prefect import flow, get_client, get_run_logger
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
-from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
+from prefect.client.schemas.filters import TaskRunFilter, TaskRunFilterId
 from prefect.client.schemas.objects import StateType, TaskRun
-from prefect.client.schemas.sorting import TaskRunSort
 from prefect.events import emit_event
 from prefect.utilities.asyncutils import run_coro_as_sync
 
 from flows.config import Settings
-from flows.import_flow import job_id_of
 from flows.notify import deliver_pending
 from flows.recover import sweep_and_notify
 from reconcile import report as reports
@@ -51,28 +51,22 @@ def build_report(settings: Settings, completed: set[str]) -> dict[str, Any]:
 
 
 def completed_tasks(settings: Settings) -> set[str]:
-    """Jobs whose latest task run completed, over every batch with a flow run."""
-    run_ids = settings.ledger().flow_run_ids()
-    if not run_ids:
+    """Jobs whose latest attempt was made by a task run that completed."""
+    by_run = {a.task_run_id: job_id for job_id, a in settings.ledger().last_attempts().items()
+              if a.task_run_id}
+    if not by_run:
         return set()
+    ids = [UUID(r) for r in by_run]
 
     async def read() -> list[TaskRun]:
         runs: list[TaskRun] = []
         async with get_client() as client:
-            while True:  # the API answers in pages
-                page = await client.read_task_runs(flow_run_filter=FlowRunFilter(
-                    id=FlowRunFilterId(any_=run_ids)), sort=TaskRunSort.ID_DESC, offset=len(runs),
-                    limit=PAGE)
-                runs += page
-                if len(page) < PAGE:
-                    return runs
+            for start in range(0, len(ids), PAGE):  # the API answers in pages
+                runs += await client.read_task_runs(task_run_filter=TaskRunFilter(
+                    id=TaskRunFilterId(any_=ids[start:start + PAGE])), limit=PAGE)
+        return runs
 
-    latest: dict[str, TaskRun] = {}
-    for t in run_coro_as_sync(read()) or []:
-        job_id = job_id_of(t.tags)
-        if job_id and t.state and (job_id not in latest or t.created > latest[job_id].created):
-            latest[job_id] = t
-    return {j for j, t in latest.items()
+    return {by_run[str(t.id)] for t in run_coro_as_sync(read()) or []
             if t.state is not None and t.state.type == StateType.COMPLETED}
 
 

@@ -35,7 +35,7 @@ def recover(settings: Settings, batch_ids: list[str] | None = None) -> dict[str,
     swept = sweep_and_notify(settings)
     ledger = settings.ledger()
     if batch_ids is None:
-        batch_ids = abandoned_batches(ledger.jobs(), ledger.last_outcomes())
+        batch_ids = abandoned_batches(ledger.jobs(), ledger.last_attempts())
     crashed = [b for b in batch_ids if _crash_if_running(settings, b)]
     resumed = {}
     for batch_id in batch_ids:

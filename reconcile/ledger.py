@@ -99,8 +99,11 @@ class Ledger:
             c.execute(update(batches).where(batches.c.batch_id == batch_id).values(state=state))
 
     # -- transitions ------------------------------------------------------------------
-    def claim(self, job_id: str, owner: str) -> Claim | None:
-        """QUEUED|RETRYING -> PROCESSING with a lease, attempts + 1; None if not won."""
+    def claim(self, job_id: str, owner: str, task_run_id: str | None = None) -> Claim | None:
+        """QUEUED|RETRYING -> PROCESSING with a lease, attempts + 1; None if not won.
+
+        The attempt row names the Prefect task run making it, when there is one.
+        """
         t = self.clock()
         with self.engine.begin() as c:
             won = c.execute(
@@ -115,7 +118,7 @@ class Ledger:
                 return None
             number = c.execute(select(jobs.c.attempts).where(jobs.c.job_id == job_id)).scalar_one()
             c.execute(insert(attempts).values(job_id=job_id, number=number, lease_owner=owner,
-                                              started_at=t))
+                                              started_at=t, task_run_id=task_run_id))
         return Claim(job_id, owner, number)
 
     def succeed(self, claim: Claim, *, output_uri: str, output_digest: str,
@@ -238,26 +241,20 @@ class Ledger:
             return dict(c.execute(select(attempts.c.job_id, func.count()).group_by(
                 attempts.c.job_id)).all())
 
-    def last_outcomes(self) -> dict[str, Outcome | None]:
-        """How each job's latest attempt ended (None while it runs), in one query."""
+    def last_attempts(self) -> dict[str, Attempt]:
+        """Each job's latest attempt, in one query."""
         latest = select(attempts.c.job_id, func.max(attempts.c.number).label("number")).group_by(
             attempts.c.job_id).subquery()
         with self.engine.connect() as c:
-            rows = c.execute(select(attempts.c.job_id, attempts.c.outcome).join(latest, and_(
+            rows = c.execute(select(attempts).join(latest, and_(
                 attempts.c.job_id == latest.c.job_id, attempts.c.number == latest.c.number)))
-            return {r.job_id: Outcome(r.outcome) if r.outcome else None for r in rows}
+            return {r["job_id"]: Attempt.from_row(r) for r in rows.mappings()}
 
     def batch(self, batch_id: str) -> Batch | None:
         with self.engine.connect() as c:
             row = c.execute(select(batches).where(batches.c.batch_id == batch_id)).mappings()
             first = row.first()
         return Batch.from_row(first) if first else None
-
-    def flow_run_ids(self) -> list[str]:
-        """The Prefect flow run of every batch that has one."""
-        with self.engine.connect() as c:
-            return [r for (r,) in c.execute(select(batches.c.flow_run_id).where(
-                batches.c.flow_run_id.is_not(None)))]
 
     def reruns_of(self, job_id: str) -> list[str]:
         with self.engine.connect() as c:

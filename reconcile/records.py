@@ -117,6 +117,8 @@ class Attempt:
     error_class: ErrorClass | None = None
     reason: Reason | None = None
     message: str | None = None
+    #: the Prefect task run that made it, when one did
+    task_run_id: str | None = None
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> Self:

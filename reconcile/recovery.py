@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from parsers.vocabulary import Outcome, Status
 from reconcile.ledger import Ledger
-from reconcile.records import Job
+from reconcile.records import Attempt, Job
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ def sweep(ledger: Ledger) -> Swept:
     return Swept(reclaimed=reclaimed, expired=ledger.expire())
 
 
-def abandoned_batches(jobs: list[Job], last_outcomes: dict[str, Outcome | None]) -> list[str]:
+def abandoned_batches(jobs: list[Job], last_attempts: dict[str, Attempt]) -> list[str]:
     """Batches whose worker died: an unfinished job whose last attempt crashed, none running.
 
     A job still PROCESSING holds a live lease (dead ones are reclaimed by the sweep first),
@@ -45,4 +45,5 @@ def abandoned_batches(jobs: list[Job], last_outcomes: dict[str, Outcome | None])
     return sorted(
         b for b, js in unfinished.items()
         if all(j.status != Status.PROCESSING for j in js)
-        and any(last_outcomes.get(j.job_id) == Outcome.CRASHED for j in js))
+        and any(j.job_id in last_attempts and last_attempts[j.job_id].outcome == Outcome.CRASHED
+                for j in js))

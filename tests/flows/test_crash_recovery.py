@@ -88,6 +88,6 @@ def test_recover_leaves_a_live_batch_alone(stmtflow_home: Path, inbox) -> None:
     ledger = settings.ledger()
     ledger.claim(dead.job_id, "worker-that-died")
     assert after_lease(settings).ledger().reclaim() == [dead.job_id]
-    assert abandoned_batches(ledger.jobs(), ledger.last_outcomes()) == ["b-mixed"]
+    assert abandoned_batches(ledger.jobs(), ledger.last_attempts()) == ["b-mixed"]
     ledger.claim(live.job_id, "worker-still-running")  # its run is alive
-    assert abandoned_batches(ledger.jobs(), ledger.last_outcomes()) == []
+    assert abandoned_batches(ledger.jobs(), ledger.last_attempts()) == []

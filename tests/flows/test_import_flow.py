@@ -10,7 +10,7 @@ import pytest
 from faults import Faults, failure_not_recorded, first_upload_fails, input_read_fails
 
 from flows.config import Settings
-from flows.import_flow import WARNINGS, import_batch, job_id_of
+from flows.import_flow import WARNINGS, import_batch
 from flows.jobs import accept_batch
 from parsers.corpus import Sample
 from parsers.vocabulary import ErrorClass, Outcome, Reason, Status
@@ -84,8 +84,11 @@ def test_transient_errors_retry_to_three_attempts(stmtflow_home: Path, inbox, ta
     ledger = Settings.from_env().ledger()
     assert [a.outcome for a in ledger.attempts(rows[cured].job_id)] == [
         Outcome.RETRY, Outcome.RETRY, Outcome.SUCCEEDED]
-    counts = {job_id_of(t.tags): t.run_count for t in task_runs(state)}
-    assert counts == {r.job_id: r.attempts for r in rows.values()}
+    # one task run per job, run as often as the ledger counts attempts, each attempt naming it
+    runs = {str(t.id): t.run_count for t in task_runs(state)}
+    for r in rows.values():
+        [run_id] = {a.task_run_id for a in ledger.attempts(r.job_id)}
+        assert runs[run_id] == r.attempts
 
 
 def test_task_failure_the_ledger_never_saw_is_not_completed(stmtflow_home: Path, inbox,
@@ -187,5 +190,6 @@ def test_ui_names_carry_no_account_numbers(stmtflow_home: Path, inbox, tmp_path:
     [job] = Settings.from_env().ledger().jobs("b-names")
     [task_run] = task_runs(state)
     assert task_run.name == f"parse statement_****5678.pdf [{job.job_id}]"
-    assert job_id_of(task_run.tags) == job.job_id
+    [attempt] = Settings.from_env().ledger().attempts(job.job_id)
+    assert attempt.task_run_id == str(task_run.id)
 

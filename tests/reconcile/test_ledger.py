@@ -131,7 +131,7 @@ def test_stale_worker_commits_nothing(database_url: str) -> None:
     clock = ManualClock()
     ledger = new_ledger(database_url, clock)
     [job] = accept(ledger, 1)
-    stale = ledger.claim(job, "paused-worker")
+    stale = ledger.claim(job, "paused-worker", task_run_id="run-1")
     assert ledger.reclaim() == []  # its lease still runs
     clock.advance(LEASE + timedelta(seconds=1))
     assert ledger.reclaim() == [job]
@@ -142,7 +142,8 @@ def test_stale_worker_commits_nothing(database_url: str) -> None:
     assert not ledger.fail(stale, ErrorClass.TRANSIENT, Reason.TIMEOUT, "late")
     row = ledger.job(job)
     assert (row.status, row.attempts) == (Status.SUCCEEDED, 2)
-    assert [a.outcome for a in ledger.attempts(job)] == [Outcome.CRASHED, Outcome.SUCCEEDED]
+    assert [(a.outcome, a.task_run_id) for a in ledger.attempts(job)] == [
+        (Outcome.CRASHED, "run-1"), (Outcome.SUCCEEDED, None)]
 
 
 def test_crash_on_the_last_attempt_fails_the_job(database_url: str) -> None:
@@ -156,7 +157,8 @@ def test_crash_on_the_last_attempt_fails_the_job(database_url: str) -> None:
     row = ledger.job(job)
     assert (row.status, row.attempts, row.reason) == (
         Status.FAILED, 3, Reason.RETRIES_EXHAUSTED)
-    assert ledger.last_outcomes() == {job: Outcome.CRASHED}
+    assert ledger.last_attempts()[job].outcome == Outcome.CRASHED
+    assert ledger.last_attempts()[job].number == 3
 
 
 def test_expired_job_is_never_claimed(database_url: str) -> None:
