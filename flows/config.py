@@ -1,6 +1,7 @@
 """Configuration: every `STMTFLOW_*` variable read once, at the edge, into `Settings`.
 
-The README's Configuration table is the one list of variables. Entry points (the CLI, a
+The README's Configuration table is the one list of variables (Prefect's own are Prefect's;
+only where the UI is, for links, is read here). Entry points (the CLI, a
 flow run, a task run on a worker) call `Settings.from_env()`; everything below them takes
 `Settings`, or the parts it builds (ledger, storage, templates, page reader, limits), as
 arguments. Nothing reads the environment when a module is imported.
@@ -47,6 +48,8 @@ class Settings:
     #: template directories beside the built-in ones
     template_dirs: tuple[Path, ...] = ()
     limits: Limits = field(default_factory=Limits)
+    #: the Prefect UI that status links to: Prefect's `PREFECT_UI_URL`, else its API's host
+    ui_url: str | None = None
     #: where the ledger, the book and the reports read the time (tests move it)
     clock: Clock = field(default=utc_now, compare=False)
 
@@ -76,6 +79,8 @@ class Settings:
             template_dirs=tuple(Path(p) for p in env.get("STMTFLOW_TEMPLATES", "").split(
                 os.pathsep) if p),
             limits=Limits.from_variables(env),
+            ui_url=env.get("PREFECT_UI_URL") or (
+                env.get("PREFECT_API_URL", "").removesuffix("/api") or None),
         )
 
     def fs_options(self, url: str) -> dict[str, Any]:

@@ -119,7 +119,8 @@ def _print_batch(report: dict[str, Any]) -> None:
 def cmd_status(args: argparse.Namespace) -> int:
     from flows.config import Settings
 
-    ledger = Settings.from_env().ledger()
+    settings = Settings.from_env()
+    ledger = settings.ledger()
     target = args.id or ledger.latest_batch()
     if target is None:
         print("no batches yet: run `stmtflow import SOURCE`")
@@ -129,7 +130,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         batch = ledger.batch(job.batch_id)
         data = {**job.to_dict(), "attempt_log": [a.to_dict() for a in ledger.attempts(target)],
                 "reruns": ledger.reruns_of(target),
-                "ui": _ui_link(batch.flow_run_id if batch else None)}
+                "ui": _ui_link(settings, batch.flow_run_id if batch else None)}
         print(json.dumps(data, indent=1, default=str) if args.json else _format_job(data))
         return 0
     batch = ledger.batch(target)
@@ -138,7 +139,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         return 1
     rows = ledger.jobs(target)
     report = {**batch.to_dict(), "counts": ledger.counts(target),
-              "ui": _ui_link(batch.flow_run_id), "reruns": ledger.rerun_batches(target),
+              "ui": _ui_link(settings, batch.flow_run_id), "reruns": ledger.rerun_batches(target),
               "jobs": [{**_job_json(r), "account_last4": r.account_last4} for r in rows]}
     if args.json:
         print(json.dumps(report, indent=1, default=str))
@@ -173,11 +174,9 @@ def _format_job(d: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _ui_link(flow_run_id: str | None) -> str | None:
-    """The flow run in the Prefect UI, where Prefect's settings name a UI (or an API)."""
-    from prefect.settings import PREFECT_UI_URL
-
-    ui = PREFECT_UI_URL.value()
+def _ui_link(settings: Settings, flow_run_id: str | None) -> str | None:
+    """The flow run in the Prefect UI, when the settings name a UI (or an API)."""
+    ui = settings.ui_url
     return f"{ui.rstrip('/')}/runs/flow-run/{flow_run_id}" if ui and flow_run_id else None
 
 
