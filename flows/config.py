@@ -14,6 +14,7 @@
 | `STMTFLOW_CAPACITY` | `500` | queued jobs beyond this raise a backlog alert |
 | `STMTFLOW_TASK_RUNNER` | `threads` | `dask` runs per-file tasks on a Dask cluster |
 | `STMTFLOW_DASK_ADDRESS` | unset | scheduler of an existing Dask cluster (else a local one) |
+| `STMTFLOW_REVIEW_ALERT_HOURS` | `48` | an open review older than this raises an alert |
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ class Settings:
     webhook_url: str | None
     operator: str | None
     capacity: int
+    review_alert: timedelta
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -57,6 +59,8 @@ class Settings:
             webhook_url=os.environ.get("STMTFLOW_WEBHOOK_URL") or None,
             operator=os.environ.get("STMTFLOW_OPERATOR") or None,
             capacity=int(os.environ.get("STMTFLOW_CAPACITY", 500)),
+            review_alert=timedelta(hours=float(os.environ.get("STMTFLOW_REVIEW_ALERT_HOURS",
+                                                              48))),
         )
 
     def fs_options(self, url: str) -> dict[str, Any]:

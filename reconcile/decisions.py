@@ -20,7 +20,13 @@ from typing import Any
 from sqlalchemy import Engine
 
 from reconcile.book import Book
-from reconcile.corrections import Applied, Change, CorrectionError, apply_changes, problems
+from reconcile.corrections import (
+    Applied,
+    CorrectionError,
+    apply_changes,
+    parse_change,
+    problems,
+)
 from reconcile.ledger import now
 from reconcile.review import Action, Review, ReviewLog, ReviewState, record, settle
 from reconcile.storage import Storage, sha256
@@ -93,15 +99,16 @@ class Decisions:
             Book.release(c, review.decision_id, doc)
         return Outcome(True, self.review(review.id), f"accepted by {by}")
 
-    def correct(self, ref: int | str, changes: list[Change], *, by: str, via: str,
+    def correct(self, ref: int | str, changes: list[str], *, by: str, via: str,
                 note: str | None = None) -> Outcome:
-        """Apply `changes`; only when the statement then reconciles is anything kept."""
+        """Apply `changes` (written as `corrections` reads them: `3.amount=-12.50`, ...);
+        only when the statement then reconciles is anything kept."""
         by, review = _who(by), self.review(ref)
         if review.state != ReviewState.OPEN:
             return self._already(review)
         doc = self.statement(review)
         try:
-            fixed, applied = apply_changes(doc, changes)
+            fixed, applied = apply_changes(doc, [parse_change(c) for c in changes])
         except CorrectionError as exc:
             return self._refuse(review, by, via, f"not corrected: {exc}", ())
         found = problems(fixed)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from reconcile.book import Book, Delivery
-from reconcile.corrections import parse_change, problems
+from reconcile.corrections import problems
 from reconcile.db import make_engine
 from reconcile.decisions import DecisionError, Decisions
 from reconcile.review import Action, ReviewState
@@ -83,7 +83,7 @@ def test_accepting_a_reconciling_statement_imports_it_with_dedup(desk: Desk) -> 
 
 def test_wrong_correction_changes_nothing_and_says_why(desk: Desk) -> None:
     uri = desk.hold("j-1", MISREAD)
-    out = desk.decisions.correct("j-1", [parse_change("2.amount=-2.00")], by="ana", via="cli")
+    out = desk.decisions.correct("j-1", ["2.amount=-2.00"], by="ana", via="cli")
     assert not out.applied and "still does not reconcile" in out.message
     assert any("closing is 70.00" in p for p in out.problems)
     assert [c.to_dict() for c in out.changes] == [
@@ -96,7 +96,7 @@ def test_wrong_correction_changes_nothing_and_says_why(desk: Desk) -> None:
 def test_correction_that_reconciles_is_a_new_version_and_enters_the_book(desk: Desk) -> None:
     uri = desk.hold("j-1", MISREAD)
     original = desk.storage.read(uri)
-    out = desk.decisions.correct("j-1", [parse_change("2.amount=-20.00")], by="ana",
+    out = desk.decisions.correct("j-1", ["2.amount=-20.00"], by="ana",
                                  via="flow-run 42", note="misread 0 as 5")
     assert out.applied, out.message
     review = out.review
@@ -124,7 +124,7 @@ def test_rejected_statement_never_enters_the_book(desk: Desk) -> None:
     out = desk.decisions.reject("j-1", by="ana", via="cli", note="not our account")
     assert out.applied and out.review.state == ReviewState.REJECTED
     assert desk.book.transactions(include_unreviewed=True) == []
-    later = desk.decisions.correct("j-1", [parse_change("2.amount=-20.00")], by="bo",
+    later = desk.decisions.correct("j-1", ["2.amount=-20.00"], by="bo",
                                    via="cli")
     assert not later.applied and later.message.startswith("already rejected by ana")
     assert desk.book.transactions() == []
@@ -149,3 +149,10 @@ def test_a_statement_that_changed_after_it_was_held_is_not_decided(desk: Desk) -
         desk.decisions.accept("j-404", by="ana", via="cli")
     with pytest.raises(DecisionError, match="name of who"):
         desk.decisions.accept("j-1", by=" ", via="cli")
+
+
+def test_an_unreadable_correction_is_refused_and_recorded(desk: Desk) -> None:
+    desk.hold("j-1", MISREAD)
+    out = desk.decisions.correct("j-1", ["2.amount=twenty"], by="ana", via="cli")
+    assert not out.applied and "not an amount" in out.message
+    assert desk.decisions.log.events(out.review.id)[-1].action == Action.REFUSED
