@@ -42,8 +42,8 @@ log = logging.getLogger("stmtflow")
 
 #: The deployment that runs this flow ("<flow name>/<deployment name>").
 REVIEW_DEPLOYMENT = "review-statement/review"
-#: Pictures per review: enough to see the questioned rows, small enough for an artifact.
-MAX_PICTURES = 12
+#: Pictures per review: enough to see the questioned rows, small enough for a form.
+MAX_PICTURES = 6
 SYNTAX = ("one change per item: `3.amount=-12.50` (row 3 of the first account), "
           "`account2.3.balance=100.00`, `account1.closing_balance=1342.55`, "
           "`3.description=COFFEE HOUSE`, `3.date=2026-01-05`, `9.balance=none`, `drop 4`")
@@ -138,47 +138,55 @@ def _input_uri(settings: Settings, review: Review) -> str:
 
 # -- what the operator sees ---------------------------------------------------------------
 def publish_evidence(review: Review, doc: dict[str, Any], pdf: bytes) -> str:
-    """The evidence artifact (with pictures); returns the text shown above the form."""
+    """Publish the evidence artifact (sums per account, the rows in question with pictures
+    of them as printed, every problem); return the text shown above the form, which links
+    to the pictures (the form is too narrow to read them in)."""
     accounts, rows = evidence(doc, list(review.problems))
     seen = locate(pdf, rows)
     text = evidence_markdown(review, doc, accounts, rows, seen)
-    pictures = ["", "## The rows as printed", ""]
-    for r in rows[:MAX_PICTURES]:
-        s = seen.get((r.account, r.row))
-        if s is not None:
-            png = base64.b64encode(picture(pdf, s)).decode()
-            pictures += [f"**Account {r.account}, row {r.row}** (page {s.page})", "",
-                         f"![row {r.row}](data:image/png;base64,{png})", ""]
-    create_markdown_artifact(markdown=text + "\n".join(pictures), key=f"review-{review.id}",
-                             description=f"Evidence of review {review.id}")
-    return text + f"\n\nThe rows as printed are pictured in the artifact `review-{review.id}`."
+    problems = "\n\n**Problems found**\n\n" + "\n".join(f"- {mask_digits(p)}"
+                                                         for p in review.problems)
+    shown = sorted((r for r in rows if (r.account, r.row) in seen),
+                   key=lambda r: _urgency(r, seen[(r.account, r.row)]))[:MAX_PICTURES]
+    pictures = "\n\n**The rows as printed** (outlined), from the stored input\n" if shown else ""
+    for r in shown:
+        s = seen[(r.account, r.row)]
+        png = base64.b64encode(picture(pdf, s)).decode()
+        pictures += (f"\nAccount {r.account}, row {r.row}, page {s.page}:\n\n"
+                     f"![account {r.account} row {r.row}](data:image/png;base64,{png})\n")
+    artifact = create_markdown_artifact(markdown=text + pictures + problems,
+                                        key=f"review-{review.id}",
+                                        description=f"Evidence of review {review.id}")
+    link = (f"\n\n[Pictures of these rows as printed](/artifacts/artifact/{artifact}) "
+            f"(artifact `review-{review.id}`)") if shown else ""
+    return text + link + problems
+
+
+def _urgency(r: RowEvidence, s: Sighting) -> tuple[int, float, int, int]:
+    """Rows whose balance is missing or disagrees come first, then the least sure readings."""
+    doubtful = r.printed_balance is None or r.printed_balance != r.computed_balance
+    return (0 if doubtful else 1, s.confidence or 100.0, r.account, r.row)
 
 
 def evidence_markdown(review: Review, doc: dict[str, Any], accounts: list[AccountEvidence],
                       rows: list[RowEvidence], seen: dict[tuple[int, int], Sighting]) -> str:
+    """Lists rather than tables: they wrap inside the narrow resume form."""
     lines = [f"### Review {review.id}: {doc.get('bank', '?')} statement, job "
-             f"`{review.decision_id}`", "", "**Problems**", ""]
-    lines += [f"- {mask_digits(p)}" for p in review.problems]
-    lines += ["", "| account | opening | Σ amounts | opening + Σ | printed closing | |",
-              "|---|---|---|---|---|---|"]
-    lines += [f"| {a.account} ({mask_account(a.last4)}) | {a.opening} | {a.total} | "
-              f"{a.computed_closing} | {a.printed_closing} | "
-              f"{'reconciles' if a.reconciles else '**differs**'} |" for a in accounts]
+             f"`{review.decision_id}`, {len(review.problems)} problem(s)", ""]
+    lines += [f"- **Account {a.account}** ({mask_account(a.last4)}): opening {a.opening} + "
+              f"Σ amounts {a.total} = {a.computed_closing}; printed closing "
+              f"{a.printed_closing}: " + ("reconciles" if a.reconciles else "**differs**")
+              for a in accounts]
     if rows:
-        lines += ["", "| acct | row | date | description | amount | printed balance | "
-                      "computed balance | OCR confidence |", "|---|---|---|---|---|---|---|---|"]
+        lines += ["", "**Rows in question** (account.row: date, amount, printed / computed "
+                      "balance, OCR confidence, description as read)", ""]
         for r in rows:
             s = seen.get((r.account, r.row))
-            conf = f"{s.confidence:.0f}" if s and s.confidence is not None else "-"
-            lines.append(f"| {r.account} | {r.row} | {r.date} | {_cell(r.description)} | "
-                         f"{r.amount} | {r.printed_balance or '-'} | {r.computed_balance} | "
-                         f"{conf} |")
-    lines += ["", f"**Answer**: accept, correct ({SYNTAX}), or reject with a note."]
+            conf = f"OCR {s.confidence:.0f}" if s and s.confidence is not None else "no OCR"
+            lines.append(f"- **{r.account}.{r.row}**: {r.date}, {r.amount}, "
+                         f"{r.printed_balance or 'none printed'} / {r.computed_balance}, "
+                         f"{conf}, {mask_digits(r.description)}")
     return "\n".join(lines)
-
-
-def _cell(text: str) -> str:
-    return mask_digits(text).replace("|", "\\|")
 
 
 def refused(outcome: Outcome, ask: int, asks: int) -> str:

@@ -226,7 +226,7 @@ def evidence(doc: dict[str, Any], found: list[str]) -> tuple[list[AccountEvidenc
 
     Rows are found by number (`account 1 (…) row 3`), by date for problems that name only a
     date (a low OCR confidence), and by arithmetic: wherever the printed running balance is
-    not the previous balance plus the amount.
+    not the previous balance plus the amount (noted when no problem names the row already).
     """
     accounts, rows = [], []
     for index, acct in enumerate(doc["accounts"], start=1):
@@ -240,7 +240,7 @@ def evidence(doc: dict[str, Any], found: list[str]) -> tuple[list[AccountEvidenc
             running += Decimal(t["amount"])
             notes = [p for p in found if _names_row(p, index, n, t["date"])]
             printed = t["balance"]
-            if printed is not None and Decimal(printed) != running:
+            if printed is not None and Decimal(printed) != running and not notes:
                 notes.append(f"printed balance {printed}, computed {money(running)}")
             if notes:
                 rows.append(RowEvidence(index, n, t["date"], t["description"], t["amount"],

@@ -150,12 +150,14 @@ def test_correction_through_the_form_enters_the_book_and_rejection_never_does(
     paused = run.paused(1)
     assert paused.name.startswith("review-")
     text = run_coro_as_sync(_form_text(str(paused.id), 1))
-    assert "does not reconcile" not in text and "opening + Σ" in text
-    assert f"| 1 | {fixed.row} |" in text, "the misprinted row is listed with its balances"
+    assert "printed closing" in text and "**differs**" in text
+    assert f"- **1.{fixed.row}**: " in text, "the misprinted row is listed with its balances"
+    assert "[Pictures of these rows as printed](/artifacts/artifact/" in text
     run.answer(decision="correct", corrections=[f"{fixed.row}.amount=-0.01"], note="",
                reviewer="ana")
     again = run_coro_as_sync(_form_text(str(run.paused(2).id), 2))
     assert again.startswith("> **Not applied** (answer 1 of 5)")
+    assert again.endswith(text), "then the same evidence"
     assert "still does not reconcile" in again
 
     # the right value: the statement reconciles and enters the book as a new version
@@ -216,8 +218,10 @@ def test_evidence_artifact_pictures_the_questioned_row(stmtflow_home: Path,
             return found[0] if found else None
 
     evidence = _until(lambda: run_coro_as_sync(artifact()), "the evidence artifact")
-    assert "![row 2](data:image/png;base64," in evidence.data
+    assert "![account 1 row 2](data:image/png;base64," in evidence.data
     assert "printed closing" in evidence.data and "**differs**" in evidence.data
+    assert f"/artifacts/artifact/{evidence.id}" in run_coro_as_sync(
+        _form_text(str(run.paused(1).id), 1)), "the form links to the pictures"
     run.answer(decision="accept", corrections=[], note="", reviewer="ana")
     assert run.paused(2), "accepting what does not reconcile is refused and asked again"
     run.answer(decision="reject", corrections=[], note="unreadable", reviewer="ana")

@@ -107,4 +107,6 @@ def test_evidence_names_rows_by_number_date_and_arithmetic() -> None:
     assert [(r.row, r.amount, r.printed_balance, r.computed_balance) for r in rows] == [
         (1, "-10.00", "90.00", "90.00"), (2, "-25.00", "70.00", "65.00")]
     assert rows[0].notes == (found[1],)
-    assert rows[1].notes == (found[0], "printed balance 70.00, computed 65.00")
+    assert rows[1].notes == (found[0],)
+    _, unnamed = evidence(MISREAD, [])
+    assert [(r.row, r.notes) for r in unnamed] == [(2, ("printed balance 70.00, computed 65.00",))]
