@@ -17,7 +17,6 @@ results or re-running the flow from the top on resume.
 from __future__ import annotations
 
 import base64
-import logging
 from typing import Any, Literal
 
 import pydantic
@@ -38,11 +37,9 @@ from reconcile.corrections import AccountEvidence, RowEvidence, evidence
 from reconcile.decisions import Decisions, Outcome
 from reconcile.review import Review, ReviewState
 
-log = logging.getLogger("stmtflow")
-
 #: The deployment that runs this flow ("<flow name>/<deployment name>").
 REVIEW_DEPLOYMENT = "review-statement/review"
-#: Pictures per review: enough to see the questioned rows, small enough for a form.
+#: Pictures per review (the doubtful rows first): enough to decide, small enough to store.
 MAX_PICTURES = 6
 SYNTAX = ("one change per item: `3.amount=-12.50` (row 3 of the first account), "
           "`account2.3.balance=100.00`, `account1.closing_balance=1342.55`, "
@@ -110,7 +107,8 @@ def review_statement(review_id: int, asks: int = 5, wait_hours: float = 24.0,
         if outcome.applied or outcome.review.state != ReviewState.OPEN:
             publish_decision(outcome)
             return Completed(message=f"review {review.id}: {outcome.message}")
-        get_run_logger().warning("review %s: not applied: %s", review.id, outcome.message)
+        get_run_logger().warning("review %s: not applied: %s", review.id,
+                                 mask_digits(outcome.message))
         why = refused(outcome, ask, asks)
     return Failed(message=f"review {review.id}: no answer could be applied in {asks} asks; it "
                           "stays open")

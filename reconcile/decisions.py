@@ -13,7 +13,7 @@ Rejecting needs a note and keeps the transactions out for good.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -148,8 +148,8 @@ class Decisions:
         return Outcome(False, review, f"already {review.state.value} by {review.decided_by} "
                                       f"at {review.decided_at:%Y-%m-%d %H:%M} UTC")
 
-    def _refuse(self, review: Review, by: str, via: str, message: str, found: list[str] | tuple,
-                applied: list[Applied] | tuple = ()) -> Outcome:
+    def _refuse(self, review: Review, by: str, via: str, message: str, found: Sequence[str],
+                applied: Sequence[Applied] = ()) -> Outcome:
         with self.engine.begin() as c:
             record(c, review.id, actor=by, via=via, action=Action.REFUSED,
                    changes=[a.to_dict() for a in applied] or None,

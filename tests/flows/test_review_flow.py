@@ -3,6 +3,7 @@ correction only when the statement then reconciles, and only verified rows reach
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import threading
@@ -15,6 +16,7 @@ from typing import Any, NamedTuple
 
 import pytest
 from prefect import get_client
+from prefect.exceptions import ObjectNotFound
 from prefect.utilities.asyncutils import run_coro_as_sync
 from test_cli import cli  # the command line as a user runs it, in its own process
 
@@ -258,11 +260,13 @@ def test_reconciliation_starts_one_review_run_per_open_review(stmtflow_home: Pat
             await client.create_deployment(flow_id, REVIEW_DEPLOYMENT.split("/")[1])
 
     async def undeploy() -> None:
+        """Remove the deployment (another test may have served one on this server)."""
         async with get_client() as client:
-            found = await client.read_deployment_by_name(REVIEW_DEPLOYMENT)
-            await client.delete_flow_run(started[review_id])
-            await client.delete_deployment(found.id)
+            with contextlib.suppress(ObjectNotFound):
+                found = await client.read_deployment_by_name(REVIEW_DEPLOYMENT)
+                await client.delete_deployment(found.id)
 
+    run_coro_as_sync(undeploy())
     assert start_review_runs(settings) == {}, "without the deployment, the CLI decides"
     run_coro_as_sync(deploy())
     started = start_review_runs(settings)
