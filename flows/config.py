@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -77,8 +78,18 @@ class Settings:
         return Storage(self.storage_url, self.fs_options(self.storage_url))
 
 
-@functools.cache
+#: Threads of one process (the CLI's progress watcher and the flow) may ask for the first
+#: engine at once: one of them creates it and migrates the schema, the other waits.
+_ENGINE_LOCK = threading.Lock()
+
+
 def _engine(url: str, home: Path):  # type: ignore[no-untyped-def]
+    with _ENGINE_LOCK:
+        return _new_engine(url, home)
+
+
+@functools.cache
+def _new_engine(url: str, home: Path):  # type: ignore[no-untyped-def]
     if url.startswith("sqlite:///"):
         home.mkdir(parents=True, exist_ok=True)
     return make_engine(url)

@@ -71,6 +71,8 @@ def upgrade() -> None:
 
 def _hold_existing_review_tasks(held: sa.Table, reviews: sa.Table) -> None:
     bind = op.get_bind()
+    if bind.execute(sa.text("SELECT COUNT(*) FROM review_tasks")).scalar_one() == 0:
+        return
     meta = sa.MetaData()
     tasks = sa.Table("review_tasks", meta, autoload_with=bind)
     imports = sa.Table("book_imports", meta, autoload_with=bind)
