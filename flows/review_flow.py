@@ -153,10 +153,10 @@ def publish_evidence(review: Review, doc: dict[str, Any], pdf: bytes) -> str:
         pictures += (f"\nAccount {r.account}, row {r.row}, page {s.page}:\n\n"
                      f"![account {r.account} row {r.row}](data:image/png;base64,{png})\n")
     artifact = create_markdown_artifact(markdown=text + pictures + problems,
-                                        key=f"review-{review.id}",
+                                        key=artifact_key(review),
                                         description=f"Evidence of review {review.id}")
     link = (f"\n\n[Pictures of these rows as printed](/artifacts/artifact/{artifact}) "
-            f"(artifact `review-{review.id}`)") if shown else ""
+            f"(artifact `{artifact_key(review)}`)") if shown else ""
     return text + link + problems
 
 
@@ -164,6 +164,11 @@ def _urgency(r: RowEvidence, s: Sighting) -> tuple[int, float, int, int]:
     """Rows whose balance is missing or disagrees come first, then the least sure readings."""
     doubtful = r.printed_balance is None or r.printed_balance != r.computed_balance
     return (0 if doubtful else 1, s.confidence or 100.0, r.account, r.row)
+
+
+def artifact_key(review: Review) -> str:
+    """Named after the job, unique on a Prefect server that several ledgers may report to."""
+    return f"review-{review.decision_id}".lower()
 
 
 def evidence_markdown(review: Review, doc: dict[str, Any], accounts: list[AccountEvidence],
@@ -202,7 +207,7 @@ def publish_decision(outcome: Outcome) -> None:
     if r.version_uri:
         lines.append(f"- corrected version: `{r.version_uri}` (the original is kept)")
     lines += [f"- `{c.target}`: {c.old} → {c.new}" for c in outcome.changes]
-    create_markdown_artifact(markdown="\n".join(lines), key=f"review-{r.id}-decision",
+    create_markdown_artifact(markdown="\n".join(lines), key=f"{artifact_key(r)}-decision",
                              description=f"Decision on review {r.id}")
 
 

@@ -211,12 +211,14 @@ def test_evidence_artifact_pictures_the_questioned_row(stmtflow_home: Path,
     run = Running(review_id)
     run.paused(1)
 
+    job_id = ReviewLog(settings.ledger().engine).get(review_id).decision_id
+
     async def artifact() -> Any:
         async with get_client() as client:
             from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
 
             found = await client.read_artifacts(artifact_filter=ArtifactFilter(
-                key=ArtifactFilterKey(any_=[f"review-{review_id}"])))
+                key=ArtifactFilterKey(any_=[f"review-{job_id}"])))
             return found[0] if found else None
 
     evidence = _until(lambda: run_coro_as_sync(artifact()), "the evidence artifact")
