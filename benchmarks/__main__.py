@@ -24,8 +24,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from corpus import ALL_LAYOUTS, generate
 from parsers.api import parse_pdf
-from parsers.corpus import ALL_LAYOUTS, generate
 from parsers.errors import StatementError
 from parsers.limits import Limits
 

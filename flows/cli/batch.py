@@ -14,7 +14,7 @@ from typing import Any
 
 
 def cmd_sample(args: argparse.Namespace) -> int:
-    from parsers.corpus import BAD_INPUTS, BASIC_BAD, generate
+    from corpus import BAD_INPUTS, BASIC_BAD, generate
 
     bad = tuple(BAD_INPUTS) if args.all_bad else BASIC_BAD if args.bad else ()
     samples = generate(args.dir, tuple(b.strip() for b in args.banks.split(",") if b.strip()),

@@ -12,10 +12,10 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from parsers.corpus.bad import BAD_INPUTS, BASIC_BAD
-from parsers.corpus.banks import RENDERERS
-from parsers.corpus.scan import to_scan
-from parsers.corpus.truth import Draw
+from corpus.bad import BAD_INPUTS, BASIC_BAD
+from corpus.banks import RENDERERS
+from corpus.scan import to_scan
+from corpus.truth import Draw
 
 BANKS = ("northwind", "bluebird", "harbor", "alpenbank", "meridian")
 ALL_LAYOUTS = (*BANKS, "cedar")

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from datetime import timedelta
 from decimal import Decimal
 
-from parsers.corpus.render import FONTS, Col, Sheet
-from parsers.corpus.truth import Draw, account, cents, german_purpose, period_for
+from corpus.render import FONTS, Col, Sheet
+from corpus.truth import Draw, account, cents, german_purpose, period_for
 from parsers.model import Account, Statement, Transaction
 from parsers.numbers import format_amount
 
