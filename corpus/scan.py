@@ -13,7 +13,6 @@ from PIL import Image, ImageFilter
 from corpus.variant import ScanQuality
 from parsers.pdfium import LOCK
 
-
 #: PIL stamps the time of saving into a PDF; a fixed one keeps the corpus reproducible.
 FIXED = time.gmtime(1767225600)  # 2026-01-01
 
