@@ -117,6 +117,7 @@ class Variant:
     value_below: bool = False  # summary figures on the line under their label
     structure: str = ""  # one of STRUCTURES
     scan: ScanQuality | None = None
+    isolated: bool = False  # the only variation besides a scan's quality
 
     def cased(self, label: str) -> str:
         return {"upper": label.upper(), "lower": label.lower(),
@@ -157,9 +158,28 @@ class Variant:
 PLAIN = Variant()
 
 
+#: Knobs that make one variation together (a producer's details, a header's shift).
+GROUPS = [("producer", "embedded_font", "char_spacing", "word_gap", "by_column"), ("case",),
+          ("colon",), ("period_form",), ("opening_label",), ("closing_label",),
+          ("number_label",), ("currency",), ("sign",), ("furniture",), ("day_end_balance",),
+          ("date_once",), ("narrow",), ("carry_rows",), ("header_align", "header_shift"),
+          ("missing_header",), ("value_below",), ("structure",)]
+
+
 def draw_variant(bank: str, ordinal: int, rng: random.Random) -> Variant:
-    """A seeded mix of the variations `bank` can show; structures cycle with `ordinal` (the
-    bank's own statement count) so that a corpus of a few dozen has every one."""
+    """A seeded mix of the variations `bank` can show, or (one statement in four) a single
+    one of them, so that each variation can be measured alone as well as mixed; structures
+    cycle with `ordinal` (the bank's own statement count) so that a corpus of a few dozen
+    has every one."""
+    mixed = _mixed(bank, ordinal, rng)
+    if ordinal % 4 != 3:
+        return mixed
+    chosen = [g for g in GROUPS if any(getattr(mixed, f) != getattr(PLAIN, f) for f in g)]
+    group = rng.choice(chosen)
+    return Variant(**{f: getattr(mixed, f) for f in (*group, "scan")}, isolated=True)
+
+
+def _mixed(bank: str, ordinal: int, rng: random.Random) -> Variant:
     can = APPLIES[bank]
     structures = [s for s in STRUCTURES if s in can]
     cycle = ["", "", *structures]
