@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import asdict, dataclass
+from typing import Any
 
 FURNITURE = ("footer", "continued", "page-of", "repeated-header", "watermark")
 STRUCTURES = ("two-accounts", "derived-opening", "split-sections")
@@ -151,8 +152,9 @@ class Variant:
             out.extend(self.scan.kinds())
         return out
 
-    def to_dict(self) -> dict:
-        return asdict(self)
+    def to_dict(self) -> dict[str, Any]:
+        """The knobs as JSON holds them (lists, not tuples)."""
+        return {**asdict(self), "furniture": list(self.furniture)}
 
 
 PLAIN = Variant()
