@@ -111,13 +111,14 @@ def dates(acct: Account, v: Variant, fmt: str) -> list[str]:
 
 
 def lines(s: Sheet, v: Variant, text: str, width: float) -> list[str]:
-    """A description wrapped in its column; `narrow` wraps it sooner where it still fits."""
-    if v.narrow:
+    """A description wrapped in its column; `narrow` wraps it sooner where it still fits in
+    three lines; a wide font may need a fourth line for the longest descriptions."""
+    for w in ([width * 0.72] if v.narrow else []) + [width]:
         try:
-            return s.wrap(text, width * 0.72)
+            return s.wrap(text, w)
         except ValueError:
             pass
-    return s.wrap(text, width)
+    return s.wrap(text, width, max_lines=4)
 
 
 def carry_row(v: Variant, cells: int, desc: int, fmt: Callable[[Decimal], str]
@@ -431,10 +432,9 @@ def render_alpenbank(d: Draw, v: Variant = PLAIN) -> Rendered:
     s.line((50, period_line(v, standard, f"{start:%d.%m.%Y}", f"{end:%d.%m.%Y}", german=True)))
     cols = [Col("Buchungstag", 50), Col("Valuta", 122), Col("Verwendungszweck", 192, width=220),
             Col("Soll", 475, "right"), Col("Haben", 545, "right")]
-    opening_label = (v.label("Alter Kontostand", v.opening_label) if v.opening_label
-                     else f"{v.label('Alter Kontostand')} vom {start - timedelta(days=1):%d.%m.%Y}")
-    closing_label = (v.label("Neuer Kontostand", v.closing_label) if v.closing_label
-                     else f"{v.label('Neuer Kontostand')} vom {end:%d.%m.%Y}")
+    opening_label = v.label(f"Alter Kontostand vom {start - timedelta(days=1):%d.%m.%Y}",
+                            v.opening_label)
+    closing_label = v.label(f"Neuer Kontostand vom {end:%d.%m.%Y}", v.closing_label)
     for n, (acct, ps) in enumerate(zip(accounts, purposes, strict=True)):
         if not one:
             s.ensure(6)

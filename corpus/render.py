@@ -65,8 +65,9 @@ class Sheet:
         self.variant = variant
         self.pen = make_pen(variant, font)
         self.furniture = furniture or Furniture()
-        self.size = size
-        self.leading = size * 1.45
+        # Vera is about a tenth wider than the standard fonts: keep the same line lengths
+        self.size = round(size * 0.9, 2) if variant.embedded_font else size
+        self.leading = self.size * 1.45
         self.pages: list[list[Text]] = [[]]
         self.y = self.height - 50
         self._page_header = page_header
