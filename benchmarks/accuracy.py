@@ -128,13 +128,14 @@ def by_kind(results: list[Result], alone: bool = False) -> dict[str, Tally]:
 
 def table(title: str, tallies: dict[str, Tally], name: str = "layout") -> str:
     lines = [title, f"{name:<26} {'stmts':>5} {'exact':>6} {'flagged':>7} {'refused':>7} "
-             f"{'wrong':>5} {'other':>5} {'exact%':>7} {'fields':>7} {'repairs':>7} "
+             f"{'wrong':>5} {'other':>5} {'valid':>5} {'exact%':>7} {'fields':>7} {'repairs':>7} "
              f"{'ms/page':>7}  reasons"]
     for key, t in tallies.items():
         reasons = ", ".join(f"{k} {n}" for k, n in t.reasons.most_common(3))
         lines.append(
             f"{key:<26} {t.statements:>5} {t.outcomes['exact']:>6} {t.outcomes['flagged']:>7} "
             f"{t.outcomes['refused']:>7} {t.outcomes['wrong']:>5} {t.outcomes['other']:>5} "
+            f"{t.validated:>5} "
             f"{t.share('exact'):>7.1%} "
             f"{t.fields_exact / max(t.fields, 1):>7.1%} {t.repairs:>7} "
             f"{1000 * t.seconds / max(t.pages, 1):>7.1f}  {reasons}")

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
+from functools import partial
 
 from corpus.render import FONTS, Col, Furniture, Sheet
 from corpus.truth import (
@@ -234,7 +235,7 @@ def render_northwind(d: Draw, v: Variant = PLAIN) -> Rendered:
         cols = [Col("Date", 50), Col("Description", 95, width=220),
                 Col("Withdrawals", 410, "right"), Col("Deposits", 480, "right"),
                 Col("Balance", 560, "right", key="balance")]
-        bal = lambda b: signed(b, v)  # noqa: E731
+        bal = partial(signed, variant=v)
         s.table_header(cols, carry_row(v, 5, 1, bal), acct.opening_balance)
         _out_in_rows(s, v, printed, _runs(acct), "%m/%d", 220, bal)
         s.end_table()
@@ -270,7 +271,7 @@ def render_bluebird(d: Draw, v: Variant = PLAIN) -> Rendered:
     s.skip()
     cols = [Col("Posted", 50), Col("Transaction", 110, width=260), Col("Amount", 470, "right"),
             Col("Balance", 560, "right", key="balance")]
-    bal = lambda b: signed(b, v)  # noqa: E731
+    bal = partial(signed, variant=v)
     shown = []
     for name, acct in zip(names, accounts, strict=True):
         printed = shape(acct, v)

@@ -63,7 +63,6 @@ APPLIES = {
     "alpenbank": {"sign", "currency", "two-accounts"},
     "meridian": {"day-end-balance", "date-once", "carry-rows", "missing-header", "narrow",
                  "two-accounts", "derived-opening", "scan"},
-    "cedar": set(),
 }
 
 
@@ -170,12 +169,15 @@ GROUPS = [("producer", "embedded_font", "char_spacing", "word_gap", "by_column")
 
 def draw_variant(bank: str, ordinal: int, rng: random.Random) -> Variant:
     """A seeded mix of the variations `bank` can show, or (one statement in four) a single
-    one of them, so that each variation can be measured alone as well as mixed; structures
+    one of them (besides a scan's quality, or that alone), so that each variation can be
+    measured alone as well as mixed; structures
     cycle with `ordinal` (the bank's own statement count) so that a corpus of a few dozen
     has every one."""
     mixed = _mixed(bank, ordinal, rng)
     if ordinal % 4 != 3:
         return mixed
+    if mixed.scan and rng.random() < 0.5:  # the scan's quality alone
+        return Variant(scan=mixed.scan, isolated=True)
     chosen = [g for g in GROUPS if any(getattr(mixed, f) != getattr(PLAIN, f) for f in g)]
     group = rng.choice(chosen)
     return Variant(**{f: getattr(mixed, f) for f in (*group, "scan")}, isolated=True)
