@@ -15,9 +15,9 @@ import json
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from corpus import ALL_LAYOUTS, BANKS, Sample, generate
+from benchmarks import corpora
+from corpus import Sample
 from parsers.api import parse_pdf
 from parsers.errors import StatementError
 from parsers.limits import Limits
@@ -142,15 +142,15 @@ def table(title: str, tallies: dict[str, Tally], name: str = "layout") -> str:
     return "\n".join(lines)
 
 
-def run(statements: int, seed: int, varied_statements: int, work: Path) -> None:
-    plain = generate(work / "plain", ALL_LAYOUTS, statements, seed)
-    print(f"plain corpus: {len(plain)} statements in {work / 'plain'}\n")
-    results = [read(s, Limits()) for s in plain]
+def run(statements: int, seed: int, varied_statements: int) -> None:
+    samples = corpora.plain(statements, seed)
+    print(f"plain corpus: {len(samples)} statements in {samples[0].pdf.parent}\n")
+    results = [read(s, Limits()) for s in samples]
     print(table("plain corpus, per layout", by_bank(results)))
     if varied_statements:
-        varied = generate(work / "varied", BANKS, varied_statements, seed, varied=True)
-        print(f"\nvaried corpus: {len(varied)} statements in {work / 'varied'}\n")
-        results = [read(s, Limits()) for s in varied]
+        samples = corpora.varied(varied_statements, seed)
+        print(f"\nvaried corpus: {len(samples)} statements in {samples[0].pdf.parent}\n")
+        results = [read(s, Limits()) for s in samples]
         print(table("varied corpus, per layout", by_bank(results)))
         print()
         print(table("varied corpus, per variation kind (mixed with others)", by_kind(results),
