@@ -19,11 +19,13 @@ def main() -> None:
     ap.add_argument("--varied", type=int, default=200,
                     help="varied corpus size for accuracy, and statements generated for the "
                          "generation timing (0: none)")
+    ap.add_argument("--scans", type=int, default=0,
+                    help="also measure OCR on this many varied scans, per scan quality")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--skip-flow", action="store_true")
     args = ap.parse_args()
     if args.which in ("accuracy", "all"):
-        accuracy.run(args.statements, args.seed, args.varied)
+        accuracy.run(args.statements, args.seed, args.varied, args.scans)
         print()
     if args.which in ("speed", "all"):
         speed.run(args.statements, args.seed, args.varied, args.skip_flow)

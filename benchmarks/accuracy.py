@@ -142,7 +142,17 @@ def table(title: str, tallies: dict[str, Tally], name: str = "layout") -> str:
     return "\n".join(lines)
 
 
-def run(statements: int, seed: int, varied_statements: int) -> None:
+def scan_quality(results: list[Result]) -> dict[str, Tally]:
+    """Scans per quality kind, and the scans whose only variation is their quality."""
+    out = {k: t for k, t in by_kind(results).items() if k.startswith("scan:")}
+    alone = [r for r in results if r.sample.variant.get("knobs", {}).get("isolated")
+             and all(k.startswith("scan:") for k in r.sample.variant["kinds"])]
+    for kind, tally in by_kind(alone).items():
+        out[f"{kind} alone"] = tally
+    return dict(sorted(out.items()))
+
+
+def run(statements: int, seed: int, varied_statements: int, scans: int = 0) -> None:
     samples = corpora.plain(statements, seed)
     print(f"plain corpus: {len(samples)} statements in {samples[0].pdf.parent}\n")
     results = [read(s, Limits()) for s in samples]
@@ -158,3 +168,8 @@ def run(statements: int, seed: int, varied_statements: int) -> None:
         print()
         print(table("varied corpus, per variation kind (that variation alone)",
                     by_kind(results, alone=True), "kind"))
+    if scans:
+        samples = corpora.scans(scans, seed)
+        print(f"\nvaried scans: {len(samples)} statements in {samples[0].pdf.parent}\n")
+        results = [read(s, Limits()) for s in samples]
+        print(table("varied scans, per quality", scan_quality(results), "quality"))

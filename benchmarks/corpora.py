@@ -25,3 +25,10 @@ def varied(statements: int, seed: int) -> list[Sample]:
     """The five reference layouts with the variations real statements show."""
     return generate(work() / f"varied-{statements}-{seed}", BANKS, statements, seed,
                     varied=True)
+
+
+@cache
+def scans(statements: int, seed: int) -> list[Sample]:
+    """Meridian's scans only, each of a drawn quality (150-300 dpi, skew, noise, blur, JPEG)."""
+    return generate(work() / f"scans-{statements}-{seed}", ("meridian",), statements, seed,
+                    varied=True)

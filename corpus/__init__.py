@@ -5,7 +5,8 @@ statement; bad inputs get `<stem>.truth.json` holding the reason code they must 
 Variation is cycled by index so that every corpus of a few dozen files has each kind.
 With `varied=True` every reference layout is also drawn with a seeded `Variant` (label
 wording, currency and sign forms, page furniture, day-end balances, a second PDF producer,
-scan quality, other statement structures) recorded in `<stem>.variant.json`.
+scan quality, other statement structures) recorded in `<stem>.variant.json`;
+`statement(bank, Variant(...))` draws one statement with exactly the variations given.
 """
 
 from __future__ import annotations
@@ -59,6 +60,18 @@ def variant_for(bank: str, index: int, banks: tuple[str, ...], seed: int,
     return draw_variant(bank, index // len(banks), random.Random(f"{seed}:{index}:variant"))
 
 
+def statement(bank: str, variant: Variant = PLAIN, index: int = 0, seed: int = 7) -> Rendered:
+    """Statement `index` of `bank` drawn with exactly `variant` (a scan for Meridian): for a
+    test that pins how one variation is read."""
+    rng = random.Random(f"{seed}:{index}")
+    drawn = RENDERERS[bank](draw_for(index, rng, bank == "meridian"), variant)
+    if bank != "meridian":
+        return drawn
+    pdf = (scan_with(drawn.pdf, variant.scan, np.random.default_rng(rng.randint(0, 2**32 - 1)))
+           if variant.scan else to_scan(drawn.pdf, rng))
+    return Rendered(pdf, drawn.truth, drawn.drawn)
+
+
 def generate(out: Path, banks: tuple[str, ...] = BANKS, statements: int = 10, seed: int = 7,
              bad: tuple[str, ...] = (), *, varied: bool = False) -> list[Sample]:
     out.mkdir(parents=True, exist_ok=True)
@@ -69,13 +82,9 @@ def generate(out: Path, banks: tuple[str, ...] = BANKS, statements: int = 10, se
     good = b""
     for i in range(statements):
         bank = banks[i % len(banks)]
-        rng = random.Random(f"{seed}:{i}")
         v = variant_for(bank, i, banks, seed, varied)
-        drawn = RENDERERS[bank](draw_for(i, rng, bank == "meridian"), v)
+        drawn = statement(bank, v, i, seed)
         pdf = drawn.pdf
-        if bank == "meridian":
-            pdf = (scan_with(pdf, v.scan, np.random.default_rng(rng.randint(0, 2**32 - 1)))
-                   if v.scan else to_scan(pdf, rng))
         good = good or pdf
         stem = out / f"{bank}-{seed}-{i:03d}"
         described: dict[str, Any] = {}
@@ -114,4 +123,5 @@ def _write(stem: Path, pdf: bytes, truth: str, bank: str, reason: str | None = N
     return Sample(pdf_path, truth_path, bank, reason, variant or {})
 
 
-__all__ = ["ALL_LAYOUTS", "BAD_INPUTS", "BANKS", "BASIC_BAD", "Sample", "Variant", "generate"]
+__all__ = ["ALL_LAYOUTS", "BAD_INPUTS", "BANKS", "BASIC_BAD", "Rendered", "Sample", "Variant",
+           "generate", "statement"]

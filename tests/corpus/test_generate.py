@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus import BANKS, Sample, generate
+from corpus import BANKS, Sample, Variant, generate, statement
 
 
 def truth(s: Sample) -> dict:
@@ -111,3 +111,11 @@ def test_isolated_statements_show_one_variation_besides_scan_quality(
         furniture = all(k.startswith("furniture:") for k in kinds)
         # a kind that needs a page break or two rows of a day may not reach the page at all
         assert len(kinds) <= 1 or furniture, (s.pdf.name, kinds)
+
+
+def test_statement_draws_exactly_the_variant_given() -> None:
+    plain = statement("bluebird", index=2)
+    varied = statement("bluebird", Variant(case="upper", currency="after"), index=2)
+    assert plain.truth == varied.truth
+    assert plain.pdf != varied.pdf
+    assert statement("bluebird", index=2).pdf == plain.pdf
