@@ -24,6 +24,7 @@ from corpus.banks import RENDERERS, Rendered
 from corpus.scan import scan_with, to_scan
 from corpus.truth import Draw
 from corpus.variant import PLAIN, Variant, draw_variant
+from parsers.model import Account
 
 BANKS = ("northwind", "bluebird", "harbor", "alpenbank", "meridian")
 ALL_LAYOUTS = (*BANKS, "cedar")
@@ -104,11 +105,27 @@ def _shown(v: Variant, drawn: Rendered) -> list[str]:
     """The variation kinds a reader of the pages meets: a day-end balance or a date printed
     once shows only where a day has two rows."""
     kinds = {*v.kinds(), *drawn.drawn}
+    accounts = drawn.truth.accounts
     same_day = any(a.transactions[i].date == a.transactions[i + 1].date
-                   for a in drawn.truth.accounts for i in range(len(a.transactions) - 1))
+                   for a in accounts for i in range(len(a.transactions) - 1))
     if not same_day:
         kinds -= {"day-end-balance", "date-once"}
+    if not _signed_figure(drawn.truth.bank, accounts):
+        kinds -= {f"sign:{v.sign}"}
     return sorted(kinds)
+
+
+def _signed_figure(bank: str, accounts: list[Account]) -> bool:
+    """Whether a figure whose sign the variant prints is on the page: a card's credits, a
+    negative balance, or (Bluebird's one signed column) a debit."""
+    txs = [t for a in accounts for t in a.transactions]
+    if bank == "harbor":
+        return any(t.amount > 0 for t in txs)
+    figures = [b for a in accounts for b in (a.opening_balance, a.closing_balance)]
+    figures += [t.balance for t in txs if t.balance is not None]
+    if bank == "bluebird":
+        figures += [t.amount for t in txs]
+    return any(f < 0 for f in figures)
 
 
 def _fallback() -> bytes:

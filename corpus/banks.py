@@ -196,8 +196,8 @@ def render_northwind(d: Draw, v: Variant = PLAIN) -> Rendered:
         s_, e_ = f"{start:%m/%d/%Y}", f"{end:%m/%d/%Y}"
     else:
         s_, e_ = f"{start:%B} {start.day}, {start.year}", f"{end:%B} {end.day}, {end.year}"
-    period = period_line(v, f"{v.cased('Statement Period:')} {s_} - {e_}", s_, e_)
-    number = v.cased(v.number_label or "Account Number:")
+    period = period_line(v, f"{v.label('Statement Period', colon=True)} {s_} - {e_}", s_, e_)
+    number = v.cased(v.number_label) if v.number_label else v.label("Account Number", colon=True)
     holder = rng.choice(HOLDERS)
     one = len(accounts) == 1
 
@@ -266,7 +266,8 @@ def render_bluebird(d: Draw, v: Variant = PLAIN) -> Rendered:
     furniture = Furniture("Federally insured by NCUA.", watermark="DUPLICATE",
                           repeated=f"{holder} - Member {member}")
     s = Sheet("letter", font, size, header, variant=v, furniture=furniture)
-    s.line((50, f"{v.cased(v.number_label or 'Member Number:')} {member}"))
+    number = v.cased(v.number_label) if v.number_label else v.label("Member Number", colon=True)
+    s.line((50, f"{number} {member}"))
     s.line((50, holder))
     s.skip()
     cols = [Col("Posted", 50), Col("Transaction", 110, width=260), Col("Amount", 470, "right"),
@@ -482,8 +483,8 @@ def render_meridian_text(d: Draw, v: Variant = PLAIN) -> Rendered:
                           watermark="DUPLICATE", repeated=f"{number} XXXXXX{last4}")
     s = Sheet("a4", font, size, header, variant=v, furniture=furniture)
     s_, e_ = f"{start:%d-%b-%Y}", f"{end:%d-%b-%Y}"
-    s.line((50, period_line(v, f"{v.cased('Statement Period:')} {s_} {v.cased('to')} {e_}",
-                            s_, e_)))
+    standard = f"{v.label('Statement Period', colon=True)} {s_} {v.cased('to')} {e_}"
+    s.line((50, period_line(v, standard, s_, e_)))
     cols = [Col("Date", 50), Col("Particulars", 125, width=190), Col("Debit", 385, "right"),
             Col("Credit", 455, "right"), Col("Balance", 545, "right", key="balance")]
     shown = []

@@ -122,3 +122,11 @@ def test_day_end_balances_print_only_the_last_balance_of_a_day() -> None:
         if t.balance is not None:
             assert f"{abs(t.balance):,.2f}" in page
     assert any(t.balance is None for t in rows)
+
+
+def test_no_colon_drops_the_colons_the_bank_prints_after_its_labels() -> None:
+    page, _ = render("northwind", Variant(colon=False))
+    assert "Statement Period 0" in page and "Account Number ****" in page
+    assert "Statement Period:" not in page
+    plain, _ = render("northwind", Variant())
+    assert "Statement Period: 0" in plain and "Account Number: ****" in plain
