@@ -8,7 +8,8 @@ from decimal import Decimal
 import pypdfium2 as pdfium
 
 from corpus import draw_for
-from corpus.banks import RENDERERS, money, signed
+from corpus.banks import RENDERERS
+from corpus.forms import money, signed
 from corpus.variant import Variant
 
 
