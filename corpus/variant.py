@@ -136,6 +136,9 @@ class Variant:
         out = []
         if self.producer != plain.producer:
             out.append(f"producer:{self.producer}")
+            details = {"embedded-font": self.embedded_font, "letter-spacing": self.char_spacing,
+                       "word-gap": self.word_gap, "by-column": self.by_column}
+            out.extend(f"fpdf2:{name}" for name, on in details.items() if on)
         for name in ("case", "period_form", "currency", "sign", "header_align"):
             if getattr(self, name) != getattr(plain, name):
                 out.append(f"{name.replace('_', '-')}:{getattr(self, name)}")

@@ -12,7 +12,8 @@ from corpus.variant import APPLIES, PLAIN, Variant, draw_variant
 
 #: Every kind the varied corpus must show, by name as `<stem>.variant.json` lists it.
 KINDS = {
-    "producer:fpdf2", "case:upper", "case:lower", "case:title", "colon", "no-colon",
+    "producer:fpdf2", "fpdf2:embedded-font", "fpdf2:letter-spacing", "fpdf2:word-gap",
+    "fpdf2:by-column", "case:upper", "case:lower", "case:title", "colon", "no-colon",
     "period-form:short", "period-form:from-to", "opening-label", "closing-label",
     "number-label", "currency:before", "currency:after", "currency:none", "sign:trailing",
     "sign:parentheses", "sign:leading", "furniture:footer", "furniture:continued",
