@@ -20,10 +20,10 @@ from prefect.exceptions import ObjectNotFound
 from prefect.utilities.asyncutils import run_coro_as_sync
 from test_cli import cli  # the command line as a user runs it, in its own process
 
+from corpus import banks, generate
 from flows.config import Settings
 from flows.import_flow import import_batch
 from flows.review_flow import REVIEW_DEPLOYMENT, review_statement, start_review_runs
-from parsers.corpus import banks, generate
 from reconcile.book import Book, sync
 from reconcile.review import Action, ReviewLog, ReviewState
 
