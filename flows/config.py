@@ -14,12 +14,14 @@
 | `STMTFLOW_CAPACITY` | `500` | queued jobs beyond this raise a backlog alert |
 | `STMTFLOW_TASK_RUNNER` | `threads` | `dask` runs per-file tasks on a Dask cluster |
 | `STMTFLOW_DASK_ADDRESS` | unset | scheduler of an existing Dask cluster (else a local one) |
+| `STMTFLOW_REVIEW_ALERT_HOURS` | `48` | an open review older than this raises an alert |
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import threading
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -42,6 +44,7 @@ class Settings:
     webhook_url: str | None
     operator: str | None
     capacity: int
+    review_alert: timedelta
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -57,6 +60,8 @@ class Settings:
             webhook_url=os.environ.get("STMTFLOW_WEBHOOK_URL") or None,
             operator=os.environ.get("STMTFLOW_OPERATOR") or None,
             capacity=int(os.environ.get("STMTFLOW_CAPACITY", 500)),
+            review_alert=timedelta(hours=float(os.environ.get("STMTFLOW_REVIEW_ALERT_HOURS",
+                                                              48))),
         )
 
     def fs_options(self, url: str) -> dict[str, Any]:
@@ -73,8 +78,18 @@ class Settings:
         return Storage(self.storage_url, self.fs_options(self.storage_url))
 
 
-@functools.cache
+#: Threads of one process (the CLI's progress watcher and the flow) may ask for the first
+#: engine at once: one of them creates it and migrates the schema, the other waits.
+_ENGINE_LOCK = threading.Lock()
+
+
 def _engine(url: str, home: Path):  # type: ignore[no-untyped-def]
+    with _ENGINE_LOCK:
+        return _new_engine(url, home)
+
+
+@functools.cache
+def _new_engine(url: str, home: Path):  # type: ignore[no-untyped-def]
     if url.startswith("sqlite:///"):
         home.mkdir(parents=True, exist_ok=True)
     return make_engine(url)

@@ -19,9 +19,13 @@ COLUMNS = ["account_last4", "currency", "date", "description", "amount", "balanc
 
 def transactions_frame(result: ParseResult) -> pd.DataFrame:
     """One row per transaction; money stays text (exact) rather than float."""
+    return _frame(result.statement.to_dict())
+
+
+def _frame(doc: dict[str, Any]) -> pd.DataFrame:
     rows = [
         {"account_last4": a["account_last4"], "currency": a["currency"], **t}
-        for a in result.statement.to_dict()["accounts"] for t in a["transactions"]
+        for a in doc["accounts"] for t in a["transactions"]
     ]
     return pd.DataFrame(rows, columns=COLUMNS).astype("string")
 
@@ -41,12 +45,17 @@ def statement_document(result: ParseResult, job: dict[str, Any]) -> dict[str, An
 
 
 def output_files(result: ParseResult, job: dict[str, Any]) -> dict[str, bytes]:
-    frame = transactions_frame(result)
+    return document_files(statement_document(result, job))
+
+
+def document_files(doc: dict[str, Any]) -> dict[str, bytes]:
+    """A statement document's objects: itself, and its transactions as CSV and Parquet
+    (also how a corrected statement's new version is written)."""
+    frame = _frame(doc)
     parquet = io.BytesIO()
     frame.to_parquet(parquet, index=False)
-    doc = json.dumps(statement_document(result, job), indent=1, sort_keys=True)
     return {
-        "statement.json": doc.encode() + b"\n",
+        "statement.json": json.dumps(doc, indent=1, sort_keys=True).encode() + b"\n",
         "transactions.csv": frame.to_csv(index=False).encode(),
         "transactions.parquet": parquet.getvalue(),
     }

@@ -4,6 +4,8 @@ It expires overdue queued jobs and reclaims dead leases (both guarded ledger tra
 re-sends undelivered notifications, lets the book poll for new successes, then cross-checks
 ledger, result storage, Prefect task runs, notifications and the book, and publishes the
 accounting: markdown and table artifacts, JSON under the results root, and alert events.
+Statements the book holds for review get a review flow run each where the `review`
+deployment exists; reviews waiting longer than `STMTFLOW_REVIEW_ALERT_HOURS` raise an alert.
 """
 
 from __future__ import annotations
@@ -19,12 +21,14 @@ from prefect.events import emit_event
 from flows.config import Settings
 from flows.import_flow import job_id_of
 from flows.notify import deliver_pending, notify_ended
+from flows.review_flow import start_review_runs
 from reconcile.accounting import Records, account
 from reconcile.book import Book, sync
 from reconcile.investigations import Investigations
 from reconcile.ledger import QUEUED, TERMINAL, now
 from reconcile.notifications import Notifications
 from reconcile.outputs import check_outputs
+from reconcile.review import ReviewLog
 
 #: Alert when the oldest queued job has used this share of its queue-age limit.
 QUEUE_AGE_ALERT = 0.8
@@ -39,6 +43,7 @@ def reconcile() -> dict[str, Any]:
     settings = Settings.from_env()
     logger = get_run_logger()
     report = build_report(settings, task_states=prefect_task_states(settings))
+    report["reviews"]["runs_started"] = start_review_runs(settings)
     publish(settings, report)
     logger.info("accounting: %s, %s", report["state"], report["counts"])
     return report
@@ -67,6 +72,8 @@ def build_report(settings: Settings, task_states: dict[str, str]) -> dict[str, A
         consumer={**book.summary(), "quarantine": book.quarantined()},
         imported=book.imported(),
         task_states=task_states,
+        reviews=ReviewLog(ledger.engine).all(),
+        review_alert=settings.review_alert,
     )
     report = account(records)
     report["swept"] = {"expired": len(expired), "reclaimed": reclaimed,
@@ -131,6 +138,9 @@ def publish(settings: Settings, report: dict[str, Any]) -> None:
     create_table_artifact(key="job-accounting-unresolved", table=report["unresolved"] or [
         {"job_id": "", "status": "", "owner": "", "investigation": "none unresolved"}],
                           description="Jobs without a terminal record")
+    create_table_artifact(key="job-accounting-reviews", table=report["reviews"]["open"] or [
+        {"review_id": "", "job_id": "", "age_seconds": "", "flow_run_id": "none open"}],
+                          description="Reviews waiting for a decision, oldest first")
     for name, payload in alerts(report):
         emit_event(event=f"stmtflow.alert.{name}",
                    resource={"prefect.resource.id": f"stmtflow.alert.{name}"},
@@ -147,6 +157,11 @@ def alerts(report: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         out.append(("backlog", {"queued": q["queued"], "capacity": q["capacity"]}))
     if report["consumer"].get("quarantined"):
         out.append(("quarantine", {"quarantined": report["consumer"]["quarantined"]}))
+    reviews = report["reviews"]
+    if reviews["overdue"]:
+        out.append(("review-age", {"reviews": reviews["overdue"],
+                                   "oldest_open_seconds": reviews["oldest_open_seconds"],
+                                   "alert_seconds": reviews["alert_seconds"]}))
     if report["unresolved"]:
         out.append(("unresolved", {"jobs": [u["job_id"] for u in report["unresolved"]]}))
     if not report["outputs"].get("ok", True):
@@ -180,11 +195,19 @@ def to_markdown(r: dict[str, Any]) -> str:
         f"{len(o.get('digest_mismatch', []))} digest mismatches, "
         f"{len(o.get('object_without_record', []))} objects without a record",
         f"- notifications: {n.get('delivered', 0)} of {n.get('expected', 0)} delivered",
-        f"- book: {k.get('imported', 0)} imported, {k.get('duplicates_suppressed', 0)} "
-        f"duplicates suppressed, {k.get('quarantined', 0)} quarantined, "
-        f"{k.get('review_tasks', 0)} review tasks",
+        f"- book: {k.get('imported', 0)} imported, {k.get('held', 0)} held for review, "
+        f"{k.get('rejected', 0)} rejected, {k.get('duplicates_suppressed', 0)} "
+        f"duplicates suppressed, {k.get('quarantined', 0)} quarantined",
+        _review_line(r["reviews"]),
         f"- time to completion: p50 {t['p50']} s, p95 {t['p95']} s, max {t['max']} s",
         f"- pinned identities in use: {len(r['pinned_identities'])}",
     ]
     return "\n".join(lines)
 
+
+def _review_line(v: dict[str, Any]) -> str:
+    c = v["counts"]
+    oldest = v["oldest_open_seconds"]
+    age = f" (oldest {oldest / 3600:.1f} h, {len(v['overdue'])} overdue)" if oldest else ""
+    return (f"- reviews: {c['open']} open{age}, {c['accepted']} accepted, {c['corrected']} "
+            f"corrected, {c['rejected']} rejected")

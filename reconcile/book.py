@@ -2,10 +2,15 @@
 
 It polls durable state (succeeded jobs in the ledger, their verified output objects) and
 never depends on notifications. Each success is consumed by decision id (the job id):
-delivered twice, it is imported once and gets one review task. A different output digest
-for a decision already imported, or for input bytes already imported under another digest,
-is quarantined with an alert; nothing is ever replaced. Transactions are keyed per account
-by (date, description, amount, occurrence), so overlapping statements never duplicate one.
+delivered twice, it is taken in once. A different output digest for a decision already
+taken in, or for input bytes already taken in under another digest, is quarantined with an
+alert; nothing is ever replaced. Transactions are keyed per account by (date, description,
+amount, occurrence), so overlapping statements never duplicate one.
+
+The book holds only verified statements. One that did not validate is held apart: its
+transactions wait in `held_transactions` and a review opens; they enter the book (with the
+same deduplication) only when a person accepts the statement or corrects it so that it
+reconciles (`release`), and a rejected statement's never do (`exclude`).
 """
 
 from __future__ import annotations
@@ -15,13 +20,22 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, func, insert, select
+from sqlalchemy import Connection, Engine, and_, delete, func, insert, or_, select, update
 
-from reconcile.db import book_deliveries, book_imports, book_transactions, quarantine, review_tasks
+from reconcile.db import (
+    book_deliveries,
+    book_imports,
+    book_transactions,
+    held_transactions,
+    quarantine,
+    reviews,
+)
 from reconcile.ledger import SUCCEEDED, Ledger, now
+from reconcile.review import VERIFIED, ReviewState, open_review
 from reconcile.storage import Storage, sha256
 
-IMPORTED, DUPLICATE, QUARANTINED = "imported", "duplicate", "quarantined"
+IMPORTED, HELD, DUPLICATE, QUARANTINED = "imported", "held", "duplicate", "quarantined"
+TRANSACTION = ("account_last4", "currency", "date", "description", "amount", "balance")
 
 
 @dataclass(frozen=True)
@@ -34,6 +48,12 @@ class Delivery:
     statement: dict[str, Any]
     #: the digest the ledger recorded for this decision; an object that differs is refused
     recorded_digest: str | None = None
+    #: where the output object is (kept with a review, which reads it again to decide)
+    output_uri: str | None = None
+
+    @property
+    def verified(self) -> bool:
+        return bool(self.statement.get("validation", {}).get("ok", False))
 
 
 class Book:
@@ -41,7 +61,7 @@ class Book:
         self.engine = engine
 
     def consume(self, d: Delivery) -> str:
-        """Import `d` once; return imported, duplicate or quarantined."""
+        """Take `d` in once; return imported, held (for review), duplicate or quarantined."""
         with self.engine.begin() as c:
             known = c.execute(select(book_imports).where(
                 book_imports.c.decision_id == d.decision_id)).mappings().first()
@@ -59,9 +79,13 @@ class Book:
                 outcome = self._quarantine(c, d, same_input["output_digest"], "input_changed")
             elif known is not None or twin is not None:
                 outcome = DUPLICATE
-            else:
-                self._import(c, d)
+            elif d.verified:
+                self._record(c, d)
+                add_transactions(c, d.statement, d.decision_id)
                 outcome = IMPORTED
+            else:
+                self._hold(c, d)
+                outcome = HELD
             c.execute(insert(book_deliveries).values(
                 decision_id=d.decision_id, output_digest=d.output_digest, outcome=outcome,
                 at=now()))
@@ -77,51 +101,70 @@ class Book:
                 new_digest=d.output_digest, reason=reason, created_at=now()))
         return QUARANTINED
 
-    def _import(self, c: Any, d: Delivery) -> None:
+    @staticmethod
+    def _record(c: Connection, d: Delivery) -> None:
         st = d.statement
-        for acct in st["accounts"]:
-            keys = [(t["date"], t["description"], t["amount"]) for t in acct["transactions"]]
-            seen: Counter[tuple[str, str, str]] = Counter()
-            for t, key in zip(acct["transactions"], keys, strict=True):
-                seen[key] += 1
-                exists = c.execute(select(book_transactions.c.id).where(
-                    book_transactions.c.account_last4 == acct["account_last4"],
-                    book_transactions.c.currency == acct["currency"],
-                    book_transactions.c.date == t["date"],
-                    book_transactions.c.description == t["description"],
-                    book_transactions.c.amount == t["amount"],
-                    book_transactions.c.occurrence == seen[key])).first()
-                if exists is None:
-                    c.execute(insert(book_transactions).values(
-                        account_last4=acct["account_last4"], currency=acct["currency"],
-                        date=t["date"], description=t["description"], amount=t["amount"],
-                        balance=t["balance"], occurrence=seen[key], decision_id=d.decision_id))
         c.execute(insert(book_imports).values(
             decision_id=d.decision_id, input_sha256=d.input_sha256,
             output_digest=d.output_digest,
             accounts=",".join(a["account_last4"] for a in st["accounts"]),
             transactions=sum(len(a["transactions"]) for a in st["accounts"]),
             imported_at=now()))
-        if not st.get("validation", {}).get("ok", False):
-            c.execute(insert(review_tasks).values(
-                decision_id=d.decision_id, created_at=now(),
-                problems=json.dumps(st.get("validation", {}).get("problems", []))))
+
+    def _hold(self, c: Connection, d: Delivery) -> None:
+        """Record the decision, keep its transactions apart, and open its review."""
+        self._record(c, d)
+        rows = [{"decision_id": d.decision_id, "account_last4": a["account_last4"],
+                 "currency": a["currency"], **{k: t[k] for k in TRANSACTION[2:]}}
+                for a in d.statement["accounts"] for t in a["transactions"]]
+        if rows:
+            c.execute(insert(held_transactions), rows)
+        open_review(c, decision_id=d.decision_id, input_sha256=d.input_sha256,
+                    output_uri=d.output_uri, output_digest=d.output_digest,
+                    problems=d.statement.get("validation", {}).get("problems", []))
+
+    # -- a person's decision (called by `reconcile.decisions` inside its transaction) ----
+    @staticmethod
+    def release(c: Connection, decision_id: str, statement: dict[str, Any]) -> None:
+        """A held statement was accepted or corrected: its (final) transactions enter the book."""
+        c.execute(delete(held_transactions).where(
+            held_transactions.c.decision_id == decision_id))
+        add_transactions(c, statement, decision_id)
+        c.execute(update(book_imports).where(book_imports.c.decision_id == decision_id).values(
+            transactions=sum(len(a["transactions"]) for a in statement["accounts"])))
+
+    @staticmethod
+    def exclude(c: Connection, decision_id: str) -> None:
+        """A held statement was rejected: its transactions never enter the book."""
+        c.execute(delete(held_transactions).where(
+            held_transactions.c.decision_id == decision_id))
 
     # -- reading ----------------------------------------------------------------------
-    def summary(self) -> dict[str, int]:
+    def summary(self) -> dict[str, Any]:
         with self.engine.connect() as c:
             outcomes = dict(c.execute(select(book_deliveries.c.outcome, func.count()).group_by(
                 book_deliveries.c.outcome)).all())
+            states = dict(c.execute(select(reviews.c.state, func.count()).group_by(
+                reviews.c.state)).all())
             return {
-                "imported": c.execute(select(func.count()).select_from(book_imports)).scalar_one(),
+                "imported": c.execute(select(func.count()).select_from(book_imports).outerjoin(
+                    reviews, reviews.c.decision_id == book_imports.c.decision_id).where(
+                    _verified())).scalar_one(),
+                "held": states.get(ReviewState.OPEN, 0),
+                "rejected": states.get(ReviewState.REJECTED, 0),
                 "deliveries": sum(outcomes.values()),
                 "duplicates_suppressed": outcomes.get(DUPLICATE, 0),
                 "quarantined": c.execute(select(func.count()).select_from(quarantine)
                                          ).scalar_one(),
-                "review_tasks": c.execute(select(func.count()).select_from(review_tasks)
-                                          ).scalar_one(),
+                "reviews": sum(states.values()),
                 "transactions": c.execute(select(func.count()).select_from(book_transactions)
                                           ).scalar_one(),
+                "held_transactions": c.execute(select(func.count()).select_from(
+                    held_transactions)).scalar_one(),
+                "unverified_in_book": sorted(c.execute(select(
+                    book_transactions.c.decision_id).distinct().join(
+                    reviews, reviews.c.decision_id == book_transactions.c.decision_id).where(
+                    reviews.c.state.not_in(VERIFIED))).scalars()),
             }
 
     def imported(self) -> set[str]:
@@ -139,13 +182,51 @@ class Book:
             return [dict(r) for r in c.execute(select(quarantine).order_by(quarantine.c.id))
                     .mappings()]
 
-    def transactions(self, account_last4: str | None = None) -> list[dict[str, Any]]:
-        q = select(book_transactions).order_by(
-            book_transactions.c.account_last4, book_transactions.c.date, book_transactions.c.id)
+    def transactions(self, account_last4: str | None = None,
+                     include_unreviewed: bool = False) -> list[dict[str, Any]]:
+        """The book's transactions; with `include_unreviewed`, also those of statements
+        still waiting for review. Each row says whether it is `verified`."""
+        q = select(book_transactions)
         if account_last4:
             q = q.where(book_transactions.c.account_last4 == account_last4)
         with self.engine.connect() as c:
-            return [dict(r) for r in c.execute(q).mappings()]
+            rows = [{**r, "verified": True} for r in c.execute(q).mappings()]
+            if include_unreviewed:
+                h = select(held_transactions).join(
+                    reviews, reviews.c.decision_id == held_transactions.c.decision_id).where(
+                    reviews.c.state == ReviewState.OPEN)
+                if account_last4:
+                    h = h.where(held_transactions.c.account_last4 == account_last4)
+                rows += [{**r, "verified": False} for r in c.execute(h).mappings()]
+        return sorted(rows, key=lambda r: (r["account_last4"], r["date"], not r["verified"],
+                                           r["id"]))
+
+
+def _verified() -> Any:
+    """A decision is verified when it needed no review or a person accepted or corrected it."""
+    return or_(reviews.c.id.is_(None), reviews.c.state.in_(VERIFIED))
+
+
+def add_transactions(c: Connection, statement: dict[str, Any], decision_id: str) -> None:
+    """Insert the statement's transactions the book does not have yet (per account, by
+    date, description, amount and occurrence)."""
+    for acct in statement["accounts"]:
+        seen: Counter[tuple[str, str, str]] = Counter()
+        for t in acct["transactions"]:
+            key = (t["date"], t["description"], t["amount"])
+            seen[key] += 1
+            exists = c.execute(select(book_transactions.c.id).where(and_(
+                book_transactions.c.account_last4 == acct["account_last4"],
+                book_transactions.c.currency == acct["currency"],
+                book_transactions.c.date == t["date"],
+                book_transactions.c.description == t["description"],
+                book_transactions.c.amount == t["amount"],
+                book_transactions.c.occurrence == seen[key]))).first()
+            if exists is None:
+                c.execute(insert(book_transactions).values(
+                    account_last4=acct["account_last4"], currency=acct["currency"],
+                    date=t["date"], description=t["description"], amount=t["amount"],
+                    balance=t["balance"], occurrence=seen[key], decision_id=decision_id))
 
 
 def sync(book: Book, ledger: Ledger, storage: Storage) -> Counter[str]:
@@ -164,6 +245,6 @@ def sync(book: Book, ledger: Ledger, storage: Storage) -> Counter[str]:
         if (job["job_id"], digest) in delivered:
             continue
         delivery = Delivery(job["job_id"], job["sha256"], digest, json.loads(data),
-                            recorded_digest=job["output_digest"])
+                            recorded_digest=job["output_digest"], output_uri=job["output_uri"])
         outcomes[book.consume(delivery)] += 1
     return outcomes

@@ -25,6 +25,7 @@ from flows.cli.operate import (
     cmd_serve,
     cmd_setup,
 )
+from flows.cli.review import add_parser as add_review_parser
 from flows.cli.templates import cmd_templates_check, cmd_templates_list
 
 PREFECT_DEFAULTS = {
@@ -101,7 +102,12 @@ def _parser() -> argparse.ArgumentParser:
     be.add_argument("--account", help="last four digits of one account")
     be.add_argument("--format", choices=["csv", "parquet"], default="csv")
     be.add_argument("--output", type=Path, help="file to write (default: stdout for csv)")
+    be.add_argument("--include-unreviewed", action="store_true",
+                    help="also the transactions of statements waiting for review, with a "
+                         "`verified` column saying which rows are")
     be.set_defaults(func=cmd_book_export)
+
+    add_review_parser(sub)
 
     inv = sub.add_parser("investigation", help="investigations of unresolved jobs")
     isub = inv.add_subparsers(required=True, metavar="ACTION")

@@ -36,9 +36,11 @@ def cmd_book_export(args: argparse.Namespace) -> int:
     from flows.config import Settings
     from reconcile.book import Book
 
-    rows = Book(Settings.from_env().ledger().engine).transactions(args.account)
-    columns = ["account_last4", "currency", "date", "description", "amount", "balance"]
-    frame = pd.DataFrame(rows, columns=[*columns, "decision_id"]).astype("string")
+    rows = Book(Settings.from_env().ledger().engine).transactions(
+        args.account, include_unreviewed=args.include_unreviewed)
+    columns = ["account_last4", "currency", "date", "description", "amount", "balance",
+               "decision_id", *(["verified"] if args.include_unreviewed else [])]
+    frame = pd.DataFrame(rows, columns=columns).astype("string")
     if args.format == "parquet":
         if args.output is None:
             raise ValueError("--format parquet needs --output FILE")

@@ -1,4 +1,5 @@
-"""The book imports each decision once, deduplicates overlaps, quarantines changes."""
+"""The book imports each decision once, deduplicates overlaps, quarantines changes, and holds
+statements that need review apart from the verified transactions."""
 
 from __future__ import annotations
 
@@ -23,13 +24,38 @@ def book(database_url: str) -> Book:
     return Book(make_engine(database_url))
 
 
-def test_same_success_twice_is_one_import_and_one_review(book: Book) -> None:
-    d = Delivery("j-1", "in-1", "out-1", statement(("2026-01-02", "COFFEE", "-4.50"), ok=False))
+def test_same_success_twice_is_one_import(book: Book) -> None:
+    d = Delivery("j-1", "in-1", "out-1", statement(("2026-01-02", "COFFEE", "-4.50")))
     assert book.consume(d) == "imported"
     assert book.consume(copy.deepcopy(d)) == "duplicate"
     s = book.summary()
-    assert (s["imported"], s["review_tasks"], s["duplicates_suppressed"], s["transactions"]) == (
-        1, 1, 1, 1)
+    assert (s["imported"], s["reviews"], s["duplicates_suppressed"], s["transactions"]) == (
+        1, 0, 1, 1)
+
+
+def test_statement_needing_review_is_held_apart_with_one_review(book: Book) -> None:
+    d = Delivery("j-1", "in-1", "out-1", statement(("2026-01-02", "COFFEE", "-4.50"),
+                                                   ("2026-01-03", "Beginning Balance", "0.00"),
+                                                   ok=False))
+    assert book.consume(d) == "held"
+    assert book.consume(copy.deepcopy(d)) == "duplicate"
+    assert book.transactions() == []
+    unreviewed = book.transactions(include_unreviewed=True)
+    assert [(t["description"], t["verified"]) for t in unreviewed] == [
+        ("COFFEE", False), ("Beginning Balance", False)]
+    s = book.summary()
+    assert (s["imported"], s["held"], s["reviews"], s["transactions"],
+            s["held_transactions"]) == (0, 1, 1, 0, 2)
+    assert book.imported() == {"j-1"}
+
+
+def test_export_with_unreviewed_marks_each_row(book: Book) -> None:
+    book.consume(Delivery("j-1", "in-1", "o1", statement(("2026-01-02", "RENT", "-900.00"))))
+    book.consume(Delivery("j-2", "in-2", "o2", statement(("2026-01-05", "SALARY", "2500.00"),
+                                                         ok=False)))
+    assert [t["verified"] for t in book.transactions(include_unreviewed=True)] == [True, False]
+    assert [t["description"] for t in book.transactions()] == ["RENT"]
+    assert book.transactions("9999", include_unreviewed=True) == []
 
 
 def test_overlapping_statements_do_not_duplicate_transactions(book: Book) -> None:
