@@ -1,7 +1,8 @@
 """A statement's output objects: transactions as CSV and Parquet, and `statement.json`.
 
 Everything here is deterministic in the statement and the job's pinned identities, so an
-identical re-run writes identical bytes and a changed output is a real change.
+identical re-run writes identical bytes and a changed output is a real change. The fields
+and the version policy are documented in docs/output-schema.md.
 """
 
 from __future__ import annotations
@@ -13,22 +14,39 @@ from typing import Any
 import pandas as pd
 
 from parsers.api import ParseResult
+from parsers.model import transaction_ids
 
-COLUMNS = ["account_last4", "currency", "date", "description", "amount", "balance"]
+#: Version of the `statement.json` layout; raised only when a field is removed, renamed or
+#: changes meaning (docs/output-schema.md). Documents without it predate versioning.
+SCHEMA_VERSION = 1
+
+COLUMNS = ["txn_id", "account_last4", "currency", "date", "description", "amount", "balance"]
 
 
-def transactions_frame(result: ParseResult) -> pd.DataFrame:
+def statement_dict(result: ParseResult) -> dict[str, Any]:
+    """The normalised statement with each transaction's id and the statement period."""
+    st = result.statement
+    doc = st.to_dict()
+    for acct, acct_doc in zip(st.accounts, doc["accounts"], strict=True):
+        for txn_id, t in zip(transaction_ids(st.bank, acct), acct_doc["transactions"],
+                             strict=True):
+            t["txn_id"] = txn_id
+    doc["period"] = {"start": st.period_start and st.period_start.isoformat(),
+                     "end": st.period_end and st.period_end.isoformat()}
+    return doc
+
+
+def transactions_frame(doc: dict[str, Any]) -> pd.DataFrame:
     """One row per transaction; money stays text (exact) rather than float."""
-    rows = [
-        {"account_last4": a["account_last4"], "currency": a["currency"], **t}
-        for a in result.statement.to_dict()["accounts"] for t in a["transactions"]
-    ]
+    rows = [{"account_last4": a["account_last4"], "currency": a["currency"], **t}
+            for a in doc["accounts"] for t in a["transactions"]]
     return pd.DataFrame(rows, columns=COLUMNS).astype("string")
 
 
 def statement_document(result: ParseResult, job: dict[str, Any]) -> dict[str, Any]:
     return {
-        **result.statement.to_dict(),
+        "schema_version": SCHEMA_VERSION,
+        **statement_dict(result),
         "validation": result.validation.to_dict(),
         "layout": result.layout,
         "pages": result.pages,
@@ -41,10 +59,11 @@ def statement_document(result: ParseResult, job: dict[str, Any]) -> dict[str, An
 
 
 def output_files(result: ParseResult, job: dict[str, Any]) -> dict[str, bytes]:
-    frame = transactions_frame(result)
+    document = statement_document(result, job)
+    frame = transactions_frame(document)
     parquet = io.BytesIO()
     frame.to_parquet(parquet, index=False)
-    doc = json.dumps(statement_document(result, job), indent=1, sort_keys=True)
+    doc = json.dumps(document, indent=1, sort_keys=True)
     return {
         "statement.json": doc.encode() + b"\n",
         "transactions.csv": frame.to_csv(index=False).encode(),

@@ -5,7 +5,9 @@ never depends on notifications. Each success is consumed by decision id (the job
 delivered twice, it is imported once and gets one review task. A different output digest
 for a decision already imported, or for input bytes already imported under another digest,
 is quarantined with an alert; nothing is ever replaced. Transactions are keyed per account
-by (date, description, amount, occurrence), so overlapping statements never duplicate one.
+by their stable id (`parsers.model.transaction_id`: bank, account, currency, date,
+description, amount, occurrence within the day), so overlapping statements never duplicate
+one. Each statement's printed balances are kept per account for the exports' assertions.
 """
 
 from __future__ import annotations
@@ -13,11 +15,22 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Engine, func, insert, select
+from sqlalchemy import ColumnElement, Engine, func, insert, select
 
-from reconcile.db import book_deliveries, book_imports, book_transactions, quarantine, review_tasks
+from parsers.model import Statement, money, occurrences, transaction_ids
+from reconcile.book_records import BookTransaction, StatementBalance
+from reconcile.db import (
+    book_balances,
+    book_deliveries,
+    book_imports,
+    book_transactions,
+    quarantine,
+    review_tasks,
+)
 from reconcile.ledger import SUCCEEDED, Ledger, now
 from reconcile.storage import Storage, sha256
 
@@ -79,23 +92,21 @@ class Book:
 
     def _import(self, c: Any, d: Delivery) -> None:
         st = d.statement
-        for acct in st["accounts"]:
-            keys = [(t["date"], t["description"], t["amount"]) for t in acct["transactions"]]
-            seen: Counter[tuple[str, str, str]] = Counter()
-            for t, key in zip(acct["transactions"], keys, strict=True):
-                seen[key] += 1
+        parsed = Statement.from_dict(st)
+        for acct, section in zip(st["accounts"], parsed.accounts, strict=True):
+            numbered = zip(acct["transactions"], occurrences(section.transactions),
+                           transaction_ids(parsed.bank, section), strict=True)
+            for t, occurrence, txn_id in numbered:
                 exists = c.execute(select(book_transactions.c.id).where(
                     book_transactions.c.account_last4 == acct["account_last4"],
-                    book_transactions.c.currency == acct["currency"],
-                    book_transactions.c.date == t["date"],
-                    book_transactions.c.description == t["description"],
-                    book_transactions.c.amount == t["amount"],
-                    book_transactions.c.occurrence == seen[key])).first()
+                    book_transactions.c.txn_id == txn_id)).first()
                 if exists is None:
                     c.execute(insert(book_transactions).values(
                         account_last4=acct["account_last4"], currency=acct["currency"],
                         date=t["date"], description=t["description"], amount=t["amount"],
-                        balance=t["balance"], occurrence=seen[key], decision_id=d.decision_id))
+                        balance=t["balance"], occurrence=occurrence, decision_id=d.decision_id,
+                        bank=parsed.bank, txn_id=txn_id))
+        _record_balances(c, d.decision_id, parsed)
         c.execute(insert(book_imports).values(
             decision_id=d.decision_id, input_sha256=d.input_sha256,
             output_digest=d.output_digest,
@@ -146,6 +157,68 @@ class Book:
             q = q.where(book_transactions.c.account_last4 == account_last4)
         with self.engine.connect() as c:
             return [dict(r) for r in c.execute(q).mappings()]
+
+    def records(self, account_last4: str | None = None,
+                include_unreviewed: bool = False) -> list[BookTransaction]:
+        """The book's transactions, per account by date; verified ones unless asked."""
+        t = book_transactions.c
+        verified = _verified(t.decision_id)
+        q = select(book_transactions, verified.label("verified")).order_by(
+            t.bank, t.account_last4, t.date, t.id)
+        if account_last4:
+            q = q.where(t.account_last4 == account_last4)
+        if not include_unreviewed:
+            q = q.where(verified)
+        with self.engine.connect() as c:
+            return [BookTransaction(
+                txn_id=r.txn_id, bank=r.bank, account_last4=r.account_last4,
+                currency=r.currency, date=date.fromisoformat(r.date),
+                description=r.description, amount=Decimal(r.amount),
+                balance=None if r.balance is None else Decimal(r.balance),
+                decision_id=r.decision_id, verified=bool(r.verified))
+                for r in c.execute(q)]
+
+    def balances(self, account_last4: str | None = None,
+                 include_unreviewed: bool = False) -> list[StatementBalance]:
+        """Each imported statement's period and printed balances per account, by period end."""
+        b = book_balances.c
+        verified = _verified(b.decision_id)
+        q = select(book_balances, verified.label("verified")).order_by(
+            b.bank, b.account_last4, b.period_end, b.id)
+        if account_last4:
+            q = q.where(b.account_last4 == account_last4)
+        if not include_unreviewed:
+            q = q.where(verified)
+        with self.engine.connect() as c:
+            return [StatementBalance(
+                decision_id=r.decision_id, bank=r.bank, account_last4=r.account_last4,
+                currency=r.currency, period_start=_day(r.period_start),
+                period_end=_day(r.period_end), opening_balance=Decimal(r.opening_balance),
+                closing_balance=Decimal(r.closing_balance), verified=bool(r.verified))
+                for r in c.execute(q)]
+
+
+def _verified(decision_id: Any) -> ColumnElement[bool]:
+    """Whether a decision's statement is verified: it has no review task waiting."""
+    return decision_id.not_in(select(review_tasks.c.decision_id))
+
+
+def _day(text: str | None) -> date | None:
+    return None if text is None else date.fromisoformat(text)
+
+
+def _record_balances(c: Any, decision_id: str, st: Statement) -> None:
+    """Keep each account section's period and printed balances; a period the statement does
+    not print is taken from its transactions' dates."""
+    for acct in st.accounts:
+        dates = sorted(t.date for t in acct.transactions)
+        start = st.period_start or (dates[0] if dates else st.period_end)
+        end = st.period_end or (dates[-1] if dates else st.period_start)
+        c.execute(insert(book_balances).values(
+            decision_id=decision_id, bank=st.bank, account_last4=acct.account_last4,
+            currency=acct.currency, period_start=start and start.isoformat(),
+            period_end=end and end.isoformat(), opening_balance=money(acct.opening_balance),
+            closing_balance=money(acct.closing_balance)))
 
 
 def sync(book: Book, ledger: Ledger, storage: Storage) -> Counter[str]:
