@@ -34,7 +34,7 @@ from beancount.core.amount import Amount
 from flows.exports import account_names
 from parsers.api import ParseResult, parse_pdf
 from parsers.errors import StatementError
-from parsers.model import transaction_ids
+from parsers.model import mask_digits, transaction_ids
 from parsers.template import load_templates
 from reconcile.book_records import AccountKey
 
@@ -104,7 +104,7 @@ class StatementImporter(beangulp.Importer):
     def _result(self, filepath: str) -> ParseResult:
         result = self._read(filepath)
         if result is None:
-            raise ValueError(f"{os.path.basename(filepath)} is not a statement stmtflow reads")
+            raise ValueError(f"{_shown(filepath)} is not a statement stmtflow reads")
         return result
 
     def _read(self, filepath: str) -> ParseResult | None:
@@ -123,8 +123,13 @@ class StatementImporter(beangulp.Importer):
         try:
             return parse_pdf(pdf, bank=self.bank)
         except StatementError as exc:
-            log.debug("%s: not identified (%s)", os.path.basename(filepath), exc.reason)
+            log.debug("%s: not identified (%s)", _shown(filepath), exc.reason)
             return None
+
+
+def _shown(filepath: str) -> str:
+    """A file's name as logs and messages may show it: long digit runs masked."""
+    return mask_digits(os.path.basename(filepath))
 
 
 def _identity(entry: data.Directive) -> tuple[object, ...] | None:
