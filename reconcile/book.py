@@ -92,21 +92,7 @@ class Book:
 
     def _import(self, c: Any, d: Delivery) -> None:
         st = d.statement
-        parsed = Statement.from_dict(st)
-        for acct, section in zip(st["accounts"], parsed.accounts, strict=True):
-            numbered = zip(acct["transactions"], occurrences(section.transactions),
-                           transaction_ids(parsed.bank, section), strict=True)
-            for t, occurrence, txn_id in numbered:
-                exists = c.execute(select(book_transactions.c.id).where(
-                    book_transactions.c.account_last4 == acct["account_last4"],
-                    book_transactions.c.txn_id == txn_id)).first()
-                if exists is None:
-                    c.execute(insert(book_transactions).values(
-                        account_last4=acct["account_last4"], currency=acct["currency"],
-                        date=t["date"], description=t["description"], amount=t["amount"],
-                        balance=t["balance"], occurrence=occurrence, decision_id=d.decision_id,
-                        bank=parsed.bank, txn_id=txn_id))
-        _record_balances(c, d.decision_id, parsed)
+        add_transactions(c, st, d.decision_id)
         c.execute(insert(book_imports).values(
             decision_id=d.decision_id, input_sha256=d.input_sha256,
             output_digest=d.output_digest,
@@ -205,6 +191,26 @@ def _verified(decision_id: Any) -> ColumnElement[bool]:
 
 def _day(text: str | None) -> date | None:
     return None if text is None else date.fromisoformat(text)
+
+
+def add_transactions(c: Any, statement: dict[str, Any], decision_id: str) -> None:
+    """Insert the statement's transactions the book does not hold yet (per account, by
+    transaction id), and keep its printed balances."""
+    parsed = Statement.from_dict(statement)
+    for acct, section in zip(statement["accounts"], parsed.accounts, strict=True):
+        numbered = zip(acct["transactions"], occurrences(section.transactions),
+                       transaction_ids(parsed.bank, section), strict=True)
+        for t, occurrence, txn_id in numbered:
+            exists = c.execute(select(book_transactions.c.id).where(
+                book_transactions.c.account_last4 == acct["account_last4"],
+                book_transactions.c.txn_id == txn_id)).first()
+            if exists is None:
+                c.execute(insert(book_transactions).values(
+                    account_last4=acct["account_last4"], currency=acct["currency"],
+                    date=t["date"], description=t["description"], amount=t["amount"],
+                    balance=t["balance"], occurrence=occurrence, decision_id=decision_id,
+                    bank=parsed.bank, txn_id=txn_id))
+    _record_balances(c, decision_id, parsed)
 
 
 def _record_balances(c: Any, decision_id: str, st: Statement) -> None:
