@@ -5,7 +5,8 @@ Each transaction posts to its bank account and to `Expenses:Uncategorized` or
 earliest statement's opening balance is asserted as it is posted, and every verified
 statement's closing balance is a zero posting with a balance assertion, first thing on the
 day after its period (journals check assertions in date order, then file order).
-Descriptions lose `;`, which would start a comment in a journal.
+Descriptions lose `;`, which would start a comment in a journal. Accounts and commodities
+are declared, so `ledger --strict` and `hledger check --strict` accept the file.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ def render(book: BookExport) -> bytes:
                  (EXPENSES if t.amount < 0 else INCOME, "")])))
     header = [f"; stmtflow book export: {len(book.transactions)} transactions, "
               f"{len(declared)} accounts\n"]
+    header += [f"commodity {c}\n" for c in sorted({book.currency(k) for k in book.accounts()})]
     header += [f"account {name}\n"
                for name in dict.fromkeys((*declared, OPENING, EXPENSES, INCOME))]
     body = [text for _, _, text in sorted(dated, key=lambda d: (d[0], d[1]))]

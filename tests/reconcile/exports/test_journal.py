@@ -24,7 +24,7 @@ def test_hledger_checks_the_journal_and_its_assertions(books, tmp_path: Path) ->
     path = tmp_path / "book.journal"
     export = books.export()
     path.write_bytes(journal.render(export))
-    done = hledger(path, "check")
+    done = hledger(path, "check", "--strict")  # declared accounts and commodities too
     assert done.returncode == 0, done.stderr
     asserted = {(date.fromisoformat(t["tdate"]), p["paccount"],
                  quantity(p["pbalanceassertion"]["baamount"]["aquantity"]))
