@@ -8,6 +8,8 @@ start of a day, and the journals here do the same).
 
 from __future__ import annotations
 
+import functools
+from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
@@ -43,14 +45,27 @@ class BookExport:
     names: AccountNames = field(default_factory=AccountNames)
 
     def accounts(self) -> list[AccountKey]:
-        return sorted({t.account for t in self.transactions}
-                      | {b.account for b in self.balances})
+        return sorted(self._transactions_by_account.keys() | self._balances_by_account.keys())
 
     def transactions_of(self, key: AccountKey) -> list[BookTransaction]:
-        return [t for t in self.transactions if t.account == key]
+        return self._transactions_by_account.get(key, [])
 
     def balances_of(self, key: AccountKey) -> list[StatementBalance]:
-        return [b for b in self.balances if b.account == key]
+        return self._balances_by_account.get(key, [])
+
+    @functools.cached_property
+    def _transactions_by_account(self) -> dict[AccountKey, list[BookTransaction]]:
+        grouped: dict[AccountKey, list[BookTransaction]] = defaultdict(list)
+        for t in self.transactions:
+            grouped[t.account].append(t)
+        return dict(grouped)
+
+    @functools.cached_property
+    def _balances_by_account(self) -> dict[AccountKey, list[StatementBalance]]:
+        grouped: dict[AccountKey, list[StatementBalance]] = defaultdict(list)
+        for b in self.balances:
+            grouped[b.account].append(b)
+        return dict(grouped)
 
     def currency(self, key: AccountKey) -> str:
         for item in (*self.transactions_of(key), *self.balances_of(key)):
