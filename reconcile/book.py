@@ -1,11 +1,13 @@
-"""The book: the downstream consumer that imports each succeeded statement exactly once.
+"""The book: the downstream consumer that takes in each succeeded statement exactly once.
 
 It polls durable state (succeeded jobs in the ledger, their verified output objects) and
 never depends on notifications. Each success is consumed by decision id (the job id):
 delivered twice, it is taken in once. A different output digest for a decision already
 taken in, or for input bytes already taken in under another digest, is quarantined with an
-alert; nothing is ever replaced. Transactions are keyed per account by (date, description,
-amount, occurrence), so overlapping statements never duplicate one.
+alert; nothing is ever replaced. Transactions are keyed per account by their stable id
+(`parsers.model.transaction_id`: bank, account, currency, date, description, amount,
+occurrence within the day), so overlapping statements never duplicate one. Each statement's
+printed balances are kept per account for the exports' balance assertions.
 
 The book holds only verified statements. One that did not validate is held apart: its
 transactions wait in `held_transactions` and a review opens; they enter the book (with the
@@ -18,11 +20,16 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, delete, func, insert, or_, select, update
+from sqlalchemy import ColumnElement, Connection, Engine, delete, func, insert, or_, select, update
 
+from parsers.model import Statement, money, occurrences, transaction_ids
+from reconcile.book_records import BookTransaction, StatementBalance
 from reconcile.db import (
+    book_balances,
     book_deliveries,
     book_imports,
     book_transactions,
@@ -35,7 +42,6 @@ from reconcile.review import VERIFIED, ReviewState, open_review
 from reconcile.storage import Storage, sha256
 
 IMPORTED, HELD, DUPLICATE, QUARANTINED = "imported", "held", "duplicate", "quarantined"
-TRANSACTION = ("account_last4", "currency", "date", "description", "amount", "balance")
 
 
 @dataclass(frozen=True)
@@ -114,11 +120,16 @@ class Book:
     def _hold(self, c: Connection, d: Delivery) -> None:
         """Record the decision, keep its transactions apart, and open its review."""
         self._record(c, d)
-        rows = [{"decision_id": d.decision_id, "account_last4": a["account_last4"],
-                 "currency": a["currency"], **{k: t[k] for k in TRANSACTION[2:]}}
-                for a in d.statement["accounts"] for t in a["transactions"]]
+        parsed = Statement.from_dict(d.statement)
+        rows = [{"decision_id": d.decision_id, "bank": parsed.bank, "txn_id": txn_id,
+                 "account_last4": a["account_last4"], "currency": a["currency"],
+                 **{k: t[k] for k in ("date", "description", "amount", "balance")}}
+                for a, section in zip(d.statement["accounts"], parsed.accounts, strict=True)
+                for t, txn_id in zip(a["transactions"], transaction_ids(parsed.bank, section),
+                                     strict=True)]
         if rows:
             c.execute(insert(held_transactions), rows)
+        _record_balances(c, d.decision_id, parsed)
         open_review(c, decision_id=d.decision_id, input_sha256=d.input_sha256,
                     output_uri=d.output_uri, output_digest=d.output_digest,
                     problems=d.statement.get("validation", {}).get("problems", []))
@@ -129,6 +140,7 @@ class Book:
         """A held statement was accepted or corrected: its (final) transactions enter the book."""
         c.execute(delete(held_transactions).where(
             held_transactions.c.decision_id == decision_id))
+        c.execute(delete(book_balances).where(book_balances.c.decision_id == decision_id))
         add_transactions(c, statement, decision_id)
         c.execute(update(book_imports).where(book_imports.c.decision_id == decision_id).values(
             transactions=sum(len(a["transactions"]) for a in statement["accounts"])))
@@ -147,9 +159,8 @@ class Book:
             states = dict(c.execute(select(reviews.c.state, func.count()).group_by(
                 reviews.c.state)).all())
             return {
-                "imported": c.execute(select(func.count()).select_from(book_imports).outerjoin(
-                    reviews, reviews.c.decision_id == book_imports.c.decision_id).where(
-                    _verified())).scalar_one(),
+                "imported": c.execute(select(func.count()).select_from(book_imports).where(
+                    _verified(book_imports.c.decision_id))).scalar_one(),
                 "held": states.get(ReviewState.OPEN, 0),
                 "rejected": states.get(ReviewState.REJECTED, 0),
                 "deliveries": sum(outcomes.values()),
@@ -182,51 +193,96 @@ class Book:
             return [dict(r) for r in c.execute(select(quarantine).order_by(quarantine.c.id))
                     .mappings()]
 
-    def transactions(self, account_last4: str | None = None,
-                     include_unreviewed: bool = False) -> list[dict[str, Any]]:
-        """The book's transactions; with `include_unreviewed`, also those of statements
-        still waiting for review. Each row says whether it is `verified`."""
-        q = select(book_transactions)
-        if account_last4:
-            q = q.where(book_transactions.c.account_last4 == account_last4)
+    def records(self, account_last4: str | None = None,
+                include_unreviewed: bool = False) -> list[BookTransaction]:
+        """The book's transactions, per account by date; verified ones unless asked."""
+        tables = [(book_transactions, True)]
+        if include_unreviewed:
+            tables.append((held_transactions, False))
+        out = []
         with self.engine.connect() as c:
-            rows = [{**r, "verified": True} for r in c.execute(q).mappings()]
-            if include_unreviewed:
-                h = select(held_transactions).join(
-                    reviews, reviews.c.decision_id == held_transactions.c.decision_id).where(
-                    reviews.c.state == ReviewState.OPEN)
+            for table, verified in tables:
+                q = select(table)
+                if not verified:
+                    q = q.where(_waiting(table.c.decision_id))
                 if account_last4:
-                    h = h.where(held_transactions.c.account_last4 == account_last4)
-                rows += [{**r, "verified": False} for r in c.execute(h).mappings()]
-        return sorted(rows, key=lambda r: (r["account_last4"], r["date"], not r["verified"],
-                                           r["id"]))
+                    q = q.where(table.c.account_last4 == account_last4)
+                out += [BookTransaction(
+                    txn_id=r.txn_id, bank=r.bank, account_last4=r.account_last4,
+                    currency=r.currency, date=date.fromisoformat(r.date),
+                    description=r.description, amount=Decimal(r.amount),
+                    balance=None if r.balance is None else Decimal(r.balance),
+                    decision_id=r.decision_id, verified=verified) for r in c.execute(q)]
+        return sorted(out, key=lambda r: (r.bank, r.account_last4, r.date, not r.verified))
+
+    def balances(self, account_last4: str | None = None,
+                 include_unreviewed: bool = False) -> list[StatementBalance]:
+        """Each imported statement's period and printed balances per account, by period end."""
+        b = book_balances.c
+        verified = _verified(b.decision_id)
+        q = select(book_balances, verified.label("verified")).order_by(
+            b.bank, b.account_last4, b.period_end, b.id)
+        if account_last4:
+            q = q.where(b.account_last4 == account_last4)
+        q = q.where(or_(verified, _waiting(b.decision_id)) if include_unreviewed else verified)
+        with self.engine.connect() as c:
+            return [StatementBalance(
+                decision_id=r.decision_id, bank=r.bank, account_last4=r.account_last4,
+                currency=r.currency, period_start=_day(r.period_start),
+                period_end=_day(r.period_end), opening_balance=Decimal(r.opening_balance),
+                closing_balance=Decimal(r.closing_balance), verified=bool(r.verified))
+                for r in c.execute(q)]
 
 
-def _verified() -> Any:
+
+def _verified(decision_id: Any) -> ColumnElement[bool]:
     """A decision is verified when it needed no review or a person accepted or corrected it."""
-    return or_(reviews.c.id.is_(None), reviews.c.state.in_(VERIFIED))
+    decided = select(reviews.c.decision_id).where(reviews.c.state.not_in(VERIFIED))
+    return decision_id.not_in(decided)
 
 
-def add_transactions(c: Connection, statement: dict[str, Any], decision_id: str) -> None:
-    """Insert the statement's transactions the book does not have yet (per account, by
-    date, description, amount and occurrence)."""
-    for acct in statement["accounts"]:
-        seen: Counter[tuple[str, str, str]] = Counter()
-        for t in acct["transactions"]:
-            key = (t["date"], t["description"], t["amount"])
-            seen[key] += 1
-            exists = c.execute(select(book_transactions.c.id).where(and_(
+def _waiting(decision_id: Any) -> ColumnElement[bool]:
+    """A decision whose statement still waits for a person's review."""
+    return decision_id.in_(select(reviews.c.decision_id).where(
+        reviews.c.state == ReviewState.OPEN))
+
+
+def _day(text: str | None) -> date | None:
+    return None if text is None else date.fromisoformat(text)
+
+
+def add_transactions(c: Any, statement: dict[str, Any], decision_id: str) -> None:
+    """Insert the statement's transactions the book does not hold yet (per account, by
+    transaction id), and keep its printed balances."""
+    parsed = Statement.from_dict(statement)
+    for acct, section in zip(statement["accounts"], parsed.accounts, strict=True):
+        numbered = zip(acct["transactions"], occurrences(section.transactions),
+                       transaction_ids(parsed.bank, section), strict=True)
+        for t, occurrence, txn_id in numbered:
+            exists = c.execute(select(book_transactions.c.id).where(
                 book_transactions.c.account_last4 == acct["account_last4"],
-                book_transactions.c.currency == acct["currency"],
-                book_transactions.c.date == t["date"],
-                book_transactions.c.description == t["description"],
-                book_transactions.c.amount == t["amount"],
-                book_transactions.c.occurrence == seen[key]))).first()
+                book_transactions.c.txn_id == txn_id)).first()
             if exists is None:
                 c.execute(insert(book_transactions).values(
                     account_last4=acct["account_last4"], currency=acct["currency"],
                     date=t["date"], description=t["description"], amount=t["amount"],
-                    balance=t["balance"], occurrence=seen[key], decision_id=decision_id))
+                    balance=t["balance"], occurrence=occurrence, decision_id=decision_id,
+                    bank=parsed.bank, txn_id=txn_id))
+    _record_balances(c, decision_id, parsed)
+
+
+def _record_balances(c: Any, decision_id: str, st: Statement) -> None:
+    """Keep each account section's period and printed balances; a period the statement does
+    not print is taken from its transactions' dates."""
+    for acct in st.accounts:
+        dates = sorted(t.date for t in acct.transactions)
+        start = st.period_start or (dates[0] if dates else st.period_end)
+        end = st.period_end or (dates[-1] if dates else st.period_start)
+        c.execute(insert(book_balances).values(
+            decision_id=decision_id, bank=st.bank, account_last4=acct.account_last4,
+            currency=acct.currency, period_start=start and start.isoformat(),
+            period_end=end and end.isoformat(), opening_balance=money(acct.opening_balance),
+            closing_balance=money(acct.closing_balance)))
 
 
 def sync(book: Book, ledger: Ledger, storage: Storage) -> Counter[str]:

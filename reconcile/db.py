@@ -125,8 +125,26 @@ book_transactions = Table(
     #: the n-th identical transaction on that day: two equal coffees stay two rows
     Column("occurrence", Integer, nullable=False),
     Column("decision_id", String(64), nullable=False),
-    UniqueConstraint("account_last4", "currency", "date", "description", "amount", "occurrence",
-                     name="one_row_per_transaction"),
+    Column("bank", String(32), nullable=False),
+    #: `parsers.model.transaction_id`: the same transaction from any statement has this id
+    Column("txn_id", String(32), nullable=False),
+    UniqueConstraint("account_last4", "txn_id", name="one_row_per_transaction_id"),
+)
+
+#: per imported statement and account section: the period and the printed balances
+book_balances = Table(
+    "book_balances", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("decision_id", String(64), nullable=False, index=True),
+    Column("bank", String(32), nullable=False),
+    Column("account_last4", String(8), nullable=False),
+    Column("currency", String(3), nullable=False),
+    Column("period_start", String(10)),
+    Column("period_end", String(10)),
+    Column("opening_balance", String(32), nullable=False),
+    Column("closing_balance", String(32), nullable=False),
+    UniqueConstraint("decision_id", "account_last4", "currency",
+                     name="one_balance_per_statement_account"),
 )
 
 book_deliveries = Table(
@@ -149,6 +167,8 @@ held_transactions = Table(
     Column("description", Text, nullable=False),
     Column("amount", String(32), nullable=False),
     Column("balance", String(32)),
+    Column("bank", String(32), nullable=False),
+    Column("txn_id", String(32), nullable=False),
 )
 
 #: one per statement that needs review: open until a person accepts, corrects or rejects it

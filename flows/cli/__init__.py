@@ -100,11 +100,14 @@ def _parser() -> argparse.ArgumentParser:
     bsub = b.add_subparsers(required=True, metavar="ACTION")
     be = bsub.add_parser("export", help="write the deduplicated transactions")
     be.add_argument("--account", help="last four digits of one account")
-    be.add_argument("--format", choices=["csv", "parquet"], default="csv")
-    be.add_argument("--output", type=Path, help="file to write (default: stdout for csv)")
+    be.add_argument("--format", default="csv",
+                    choices=["csv", "parquet", "beancount", "ledger", "ofx", "qif", "xlsx"])
+    be.add_argument("--output", type=Path,
+                    help="file to write (default: stdout; parquet and xlsx need a file)")
+    be.add_argument("--accounts", type=Path, metavar="FILE",
+                    help="TOML mapping bank:last4 to ledger account names")
     be.add_argument("--include-unreviewed", action="store_true",
-                    help="also the transactions of statements waiting for review, with a "
-                         "`verified` column saying which rows are")
+                    help="also transactions of statements awaiting review, marked as such")
     be.set_defaults(func=cmd_book_export)
 
     add_review_parser(sub)

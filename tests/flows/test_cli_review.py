@@ -36,8 +36,9 @@ def test_reviews_are_listed_shown_and_decided_from_the_command_line(
     code, out = run(capsys, "book", "export", "--include-unreviewed")
     rows = list(csv.DictReader(io.StringIO(out)))
     assert rows and {r["verified"] for r in rows} == {"False"}
-    assert run(capsys, "book", "export")[1].strip() == \
-        "account_last4,currency,date,description,amount,balance,decision_id"
+    assert run(capsys, "book", "export")[1].strip() == ("txn_id,bank,account_last4,currency,date,"
+                                                        "description,amount,balance,decision_id,"
+                                                        "verified"), "held rows are left out"
 
     code, out = run(capsys, "review", "show", str(first))
     assert code == 0 and "DIFFERS" in out and f"decide: stmtflow review accept {first}" in out

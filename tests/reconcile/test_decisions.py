@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from parsers.model import money
 from reconcile.book import Book, Delivery
 from reconcile.corrections import problems
 from reconcile.db import make_engine
@@ -59,7 +60,7 @@ def test_accepting_what_does_not_reconcile_is_refused_and_recorded(desk: Desk) -
     out = desk.decisions.accept("j-1", by="ana", via="cli")
     assert not out.applied and "does not reconcile" in out.message and out.problems
     assert desk.decisions.review("j-1").state == ReviewState.OPEN
-    assert desk.book.transactions() == []
+    assert desk.book.records() == []
     events = desk.decisions.log.events(out.review.id)
     assert [e.action for e in events] == [Action.OPENED, Action.REFUSED]
     assert events[1].actor == "ana" and "does not reconcile" in (events[1].note or "")
@@ -75,7 +76,7 @@ def test_accepting_a_reconciling_statement_imports_it_with_dedup(desk: Desk) -> 
     desk.hold("j-1", low_confidence)
     out = desk.decisions.accept(1, by="ana", via="cli", note="descriptions checked")
     assert out.applied and out.review.state == ReviewState.ACCEPTED
-    assert [(t["description"], t["decision_id"]) for t in desk.book.transactions()] == [
+    assert [(t.description, t.decision_id) for t in desk.book.records()] == [
         ("COFFEE", "j-0"), ("GROCERIES", "j-1")]
     assert desk.book.summary()["held_transactions"] == 0
     assert desk.book.summary()["imported"] == 2
@@ -110,7 +111,7 @@ def test_correction_that_reconciles_is_a_new_version_and_enters_the_book(desk: D
     assert version["review"]["changes"] == [
         {"target": "account1.2.amount", "old": "-25.00", "new": "-20.00"}]
     assert version["review"]["corrects"] == {"uri": uri, "sha256": sha256(original)}
-    assert [t["amount"] for t in desk.book.transactions()] == ["-10.00", "-20.00"]
+    assert [money(t.amount) for t in desk.book.records()] == ["-10.00", "-20.00"]
     [_, corrected] = desk.decisions.log.events(review.id)
     assert (corrected.action, corrected.actor, corrected.via) == (Action.CORRECTED, "ana",
                                                                   "flow-run 42")
@@ -123,11 +124,11 @@ def test_rejected_statement_never_enters_the_book(desk: Desk) -> None:
     assert not desk.decisions.reject("j-1", by="ana", via="cli", note=" ").applied
     out = desk.decisions.reject("j-1", by="ana", via="cli", note="not our account")
     assert out.applied and out.review.state == ReviewState.REJECTED
-    assert desk.book.transactions(include_unreviewed=True) == []
+    assert desk.book.records(include_unreviewed=True) == []
     later = desk.decisions.correct("j-1", ["2.amount=-20.00"], by="bo",
                                    via="cli")
     assert not later.applied and later.message.startswith("already rejected by ana")
-    assert desk.book.transactions() == []
+    assert desk.book.records() == []
     assert desk.book.summary()["rejected"] == 1
 
 

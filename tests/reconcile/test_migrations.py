@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-from alembic.autogenerate import compare_metadata
-from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from datetime import UTC, date, datetime
+from decimal import Decimal
+from pathlib import Path
 
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.config import Config
+from alembic.migration import MigrationContext
+from sqlalchemy import Engine, create_engine, inspect, text
+
+from parsers.model import Transaction, transaction_id
+from reconcile import db
 from reconcile.db import make_engine, metadata
 
 
@@ -25,23 +33,11 @@ def test_migrating_twice_is_a_no_op(database_url: str) -> None:
 
 def test_review_tasks_become_open_reviews_and_their_rows_leave_the_book(
         database_url: str) -> None:
-    from pathlib import Path
-
-    from alembic import command
-    from alembic.config import Config
-    from sqlalchemy import create_engine, text
-
-    import reconcile.db
     from reconcile.book import Book
     from reconcile.review import ReviewLog, ReviewState
 
     engine = create_engine(database_url)
-    config = Config()
-    config.set_main_option("script_location",
-                           str(Path(reconcile.db.__file__).parent / "migrations"))
-    with engine.begin() as c:
-        config.attributes["connection"] = c
-        command.upgrade(config, "0003")
+    _upgrade(engine, "0003")
     t = "2026-11-01 00:00:00+00:00"
     with engine.begin() as c:
         for decision in ("j-flagged", "j-clean"):
@@ -52,12 +48,47 @@ def test_review_tasks_become_open_reviews_and_their_rows_leave_the_book(
                            "('1234', 'USD', '2026-01-02', :s, '-4.50', NULL, 1, :d)"),
                       {"s": f"ROW OF {decision}", "d": decision})
         c.execute(text("INSERT INTO review_tasks VALUES ('j-flagged', '[\"x\"]', :t)"), {"t": t})
-    reconcile.db.migrate(engine)
+    db.migrate(engine)
     [review] = ReviewLog(engine).all()
     assert (review.decision_id, review.state, review.problems, review.output_digest) == (
         "j-flagged", ReviewState.OPEN, ("x",), "out-j-flagged")
     book = Book(engine)
-    assert [r["description"] for r in book.transactions()] == ["ROW OF j-clean"]
-    assert [(r["description"], r["verified"]) for r in book.transactions(
-        include_unreviewed=True) if not r["verified"]] == [("ROW OF j-flagged", False)]
+    assert [r.description for r in book.records()] == ["ROW OF j-clean"]
+    assert [(r.description, r.verified) for r in book.records(
+        include_unreviewed=True) if not r.verified] == [("ROW OF j-flagged", False)]
     assert "review_tasks" not in inspect(engine).get_table_names()
+
+
+def test_existing_book_rows_get_their_bank_and_stable_id(database_url: str) -> None:
+    engine = create_engine(database_url)
+    _upgrade(engine, "0003")
+    now = datetime.now(UTC)
+    with engine.begin() as c:
+        c.execute(text(
+            "INSERT INTO batches (batch_id, source, created_at, state) "
+            "VALUES ('b-1', 'x', :now, 'COMPLETED')"), {"now": now})
+        c.execute(text(
+            "INSERT INTO jobs (job_id, batch_id, source_uri, input_uri, size, sha256, "
+            "submitted_at, expires_at, chain_revision, ocr_engine, policy_revision, status, "
+            "attempts, needs_review, bank) VALUES ('j-1', 'b-1', 's', 'i', 1, 'd', :now, :now, "
+            "'c', 'o', 'p', 'SUCCEEDED', 1, false, 'northwind')"), {"now": now})
+        for n in (1, 2):
+            c.execute(text(
+                "INSERT INTO book_transactions (account_last4, currency, date, description, "
+                "amount, balance, occurrence, decision_id) VALUES ('1234', 'USD', "
+                "'2026-01-31', 'COFFEE', '-4.50', NULL, :n, 'j-1')"), {"n": n})
+    _upgrade(engine, "head")
+    with engine.connect() as c:
+        rows = c.execute(text("SELECT bank, txn_id FROM book_transactions ORDER BY id")).all()
+    coffee = Transaction(date(2026, 1, 31), "COFFEE", Decimal("-4.50"))
+    assert [tuple(r) for r in rows] == [
+        ("northwind", transaction_id("northwind", "1234", "USD", coffee, n)) for n in (1, 2)]
+    engine.dispose()
+
+
+def _upgrade(engine: Engine, revision: str) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
