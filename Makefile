@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: demo test tesseract postgres bench clean
+.PHONY: demo test tesseract hledger postgres bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,14 @@ tesseract:
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq tesseract-ocr >/dev/null; } || \
 	  echo "stmtflow: install the tesseract binary (e.g. apt-get install tesseract-ocr) for scans"
+
+# hledger, which the tests read the journal export back with (they fail, not skip, without it).
+hledger:
+	@command -v hledger >/dev/null 2>&1 || { \
+	  command -v apt-get >/dev/null 2>&1 && \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq hledger >/dev/null; } || \
+	  echo "stmtflow: install hledger (e.g. apt-get install hledger) for the export tests"
 
 # PostgreSQL on 127.0.0.1:5432 (trust auth, database `test`) for the ledger tests: started
 # here when it is installed but not running; the tests fail, not skip, without it.
@@ -38,7 +46,7 @@ demo: $(STAMP) tesseract
 	$(BIN)/stmtflow sample samples --statements 20 --bad
 	$(BIN)/stmtflow import samples
 
-test: $(STAMP) tesseract postgres
+test: $(STAMP) tesseract hledger postgres
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest

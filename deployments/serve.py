@@ -11,12 +11,14 @@ from typing import Any
 from prefect import serve as prefect_serve
 from prefect.schedules import Cron
 
-from deployments.settings import IMPORT, RECONCILE, RERUN, specs
+from deployments.settings import IMPORT, RECONCILE, RERUN, REVIEW, specs
 from flows.import_flow import import_batch
 from flows.reconcile_flow import reconcile
 from flows.rerun_flow import rerun_failed
+from flows.review_flow import review_statement
 
-FLOWS = {IMPORT: import_batch, RECONCILE: reconcile, RERUN: rerun_failed}
+FLOWS = {IMPORT: import_batch, RECONCILE: reconcile, RERUN: rerun_failed,
+         REVIEW: review_statement}
 
 
 def runner_deployments() -> list[Any]:

@@ -24,6 +24,7 @@ PREFECT_YAML = Path(__file__).parent.parent / "prefect.yaml"
 IMPORT = "flows/import_flow.py:import_batch"
 RECONCILE = "flows/reconcile_flow.py:reconcile"
 RERUN = "flows/rerun_flow.py:rerun_failed"
+REVIEW = "flows/review_flow.py:review_statement"
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ def banks(config: dict[str, Any] | None = None,
 
 def specs(config: dict[str, Any] | None = None,
           in_force: Collection[str] | None = None) -> list[dict[str, Any]]:
-    """Every deployment: one import per bank, the reconciliation, and rerun-failed."""
+    """Every deployment: one import per bank, the reconciliation, rerun-failed and review."""
     config = config or load()
     defaults = config["defaults"]
 
@@ -87,6 +88,16 @@ def specs(config: dict[str, Any] | None = None,
         "parameters": {"current_identities": False, "include_deterministic": False},
         "schedules": [],
         "tags": ["rerun"],
+        "work_pool": pool(),
+    })
+    out.append({
+        "name": "review",
+        "description": "Ask a person about a statement that needs review (give its review_id); "
+                       "the reconciliation starts one run per open review",
+        "entrypoint": REVIEW,
+        "parameters": {},
+        "schedules": [],
+        "tags": ["review"],
         "work_pool": pool(),
     })
     return out

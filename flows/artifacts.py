@@ -6,8 +6,8 @@ from typing import Any
 
 from prefect.artifacts import create_table_artifact
 
+from parsers.codes import Status
 from parsers.model import mask_accounts, mask_digits
-from parsers.vocabulary import Status
 from reconcile.records import Job
 
 

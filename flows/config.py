@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -43,6 +44,8 @@ class Settings:
     task_runner: str = "threads"
     dask_address: str | None = None
     alert_webhook: str | None = None
+    #: an open review older than this raises an alert
+    review_alert: timedelta = timedelta(hours=48)
     #: the page reader by name: `pdfplumber` or `pdfium`
     reader: str = "pdfplumber"
     #: template directories beside the built-in ones
@@ -75,6 +78,7 @@ class Settings:
             task_runner=task_runner,
             dask_address=env.get("STMTFLOW_DASK_ADDRESS") or None,
             alert_webhook=env.get("STMTFLOW_ALERT_WEBHOOK") or None,
+            review_alert=timedelta(hours=float(env.get("STMTFLOW_REVIEW_ALERT_HOURS", 48))),
             reader=env.get("STMTFLOW_READER", "pdfplumber"),
             template_dirs=tuple(Path(p) for p in env.get("STMTFLOW_TEMPLATES", "").split(
                 os.pathsep) if p),
@@ -100,9 +104,19 @@ class Settings:
         return Storage(self.storage_url, self.fs_options(self.storage_url))
 
 
-@functools.cache
+#: Threads of one process (the CLI's progress watcher and the flow) may ask for the first
+#: engine at once: one of them creates it and migrates the schema, the other waits.
+_ENGINE_LOCK = threading.Lock()
+
+
 def _engine(url: str, home: Path) -> Engine:
     """One engine (and connection pool) per database for the life of the process."""
+    with _ENGINE_LOCK:
+        return _new_engine(url, home)
+
+
+@functools.cache
+def _new_engine(url: str, home: Path) -> Engine:
     if url.startswith("sqlite:///"):
         home.mkdir(parents=True, exist_ok=True)
     return make_engine(url)

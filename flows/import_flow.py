@@ -25,8 +25,8 @@ from flows.config import Settings
 from flows.jobs import Worker, accept_batch, process_job
 from flows.runners import SettingsTaskRunner
 from flows.taxonomy import classify
+from parsers.codes import BatchState, Status
 from parsers.model import mask_digits
-from parsers.vocabulary import BatchState, Status
 from reconcile.ledger import MAX_ATTEMPTS
 from reconcile.records import Job
 

@@ -22,8 +22,8 @@ from flows.outputs import output_files
 from flows.parser import Parser
 from flows.taxonomy import ChainMismatch, JobExcluded, LeaseLost, TransientError, classify
 from parsers.api import ParseResult
+from parsers.codes import ErrorClass, Reason, Status
 from parsers.model import mask_account
-from parsers.vocabulary import ErrorClass, Reason, Status
 from reconcile.ledger import MAX_ATTEMPTS, Claim, Ledger
 from reconcile.records import Identities, Job
 from reconcile.storage import Storage, list_sources, read_source

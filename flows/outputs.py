@@ -1,7 +1,8 @@
 """A statement's output objects: transactions as CSV and Parquet, and `statement.json`.
 
 Everything here is deterministic in the statement and the job's pinned identities, so an
-identical re-run writes identical bytes and a changed output is a real change.
+identical re-run writes identical bytes and a changed output is a real change. The fields
+and the version policy are documented in docs/output-schema.md.
 """
 
 from __future__ import annotations
@@ -14,23 +15,46 @@ from typing import Any
 import pandas as pd
 
 from parsers.api import ParseResult
+from parsers.model import Statement, transaction_ids
 from reconcile.records import Job
 
-COLUMNS = ["account_last4", "currency", "date", "description", "amount", "balance"]
+#: Version of the `statement.json` layout; raised only when a field is removed, renamed or
+#: changes meaning (docs/output-schema.md). Documents without it predate versioning.
+SCHEMA_VERSION = 1
+
+COLUMNS = ["txn_id", "account_last4", "currency", "date", "description", "amount", "balance"]
 
 
-def transactions_frame(result: ParseResult) -> pd.DataFrame:
+def statement_dict(result: ParseResult) -> dict[str, Any]:
+    """The normalised statement with each transaction's id and the statement period."""
+    st = result.statement
+    doc = st.to_dict()
+    doc["period"] = {"start": st.period_start and st.period_start.isoformat(),
+                     "end": st.period_end and st.period_end.isoformat()}
+    return with_transaction_ids(doc)
+
+
+def with_transaction_ids(doc: dict[str, Any]) -> dict[str, Any]:
+    """Set every transaction's `txn_id` from what it says now (a correction may change it)."""
+    st = Statement.from_dict(doc)
+    for acct, acct_doc in zip(st.accounts, doc["accounts"], strict=True):
+        for txn_id, t in zip(transaction_ids(st.bank, acct), acct_doc["transactions"],
+                             strict=True):
+            t["txn_id"] = txn_id
+    return doc
+
+
+def transactions_frame(doc: dict[str, Any]) -> pd.DataFrame:
     """One row per transaction; money stays text (exact) rather than float."""
-    rows = [
-        {"account_last4": a["account_last4"], "currency": a["currency"], **t}
-        for a in result.statement.to_dict()["accounts"] for t in a["transactions"]
-    ]
+    rows = [{"account_last4": a["account_last4"], "currency": a["currency"], **t}
+            for a in doc["accounts"] for t in a["transactions"]]
     return pd.DataFrame(rows, columns=COLUMNS).astype("string")
 
 
 def statement_document(result: ParseResult, job: Job) -> dict[str, Any]:
     return {
-        **result.statement.to_dict(),
+        "schema_version": SCHEMA_VERSION,
+        **statement_dict(result),
         "validation": result.validation.to_dict(),
         "layout": result.layout,
         "pages": result.pages,
@@ -42,12 +66,18 @@ def statement_document(result: ParseResult, job: Job) -> dict[str, Any]:
 
 
 def output_files(result: ParseResult, job: Job) -> dict[str, bytes]:
-    frame = transactions_frame(result)
+    return document_files(statement_document(result, job))
+
+
+def document_files(doc: dict[str, Any]) -> dict[str, bytes]:
+    """A statement document's objects: itself, and its transactions as CSV and Parquet
+    (also how a corrected statement's new version is written, its ids recomputed)."""
+    doc = with_transaction_ids(doc)
+    frame = transactions_frame(doc)
     parquet = io.BytesIO()
     frame.to_parquet(parquet, index=False)
-    doc = json.dumps(statement_document(result, job), indent=1, sort_keys=True)
     return {
-        "statement.json": doc.encode() + b"\n",
+        "statement.json": json.dumps(doc, indent=1, sort_keys=True).encode() + b"\n",
         "transactions.csv": frame.to_csv(index=False).encode(),
         "transactions.parquet": parquet.getvalue(),
     }

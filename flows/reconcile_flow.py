@@ -4,7 +4,9 @@ It runs the one sweep (reclaim dead leases, expire overdue queued jobs, notify w
 re-sends undelivered notifications, reads whether the task run of each job's latest attempt
 completed, has
 `reconcile.report` build the accounting, and publishes it: markdown and table artifacts,
-JSON under the results root, and an event per alert.
+JSON under the results root, and an event per alert. Statements the book holds for review
+get a review flow run each where the `review` deployment exists; reviews waiting longer
+than `STMTFLOW_REVIEW_ALERT_HOURS` raise an alert.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from prefect.utilities.asyncutils import run_coro_as_sync
 from flows.config import Settings
 from flows.notify import deliver_pending
 from flows.recover import sweep_and_notify
+from flows.review_flow import start_review_runs
 from reconcile import report as reports
 
 PAGE = 200
@@ -37,6 +40,7 @@ def reconcile_run_name() -> str:
 def reconcile() -> dict[str, Any]:
     settings = Settings.from_env()
     report = build_report(settings, completed_tasks(settings))
+    report["reviews"]["runs_started"] = start_review_runs(settings)
     publish(settings, report)
     get_run_logger().info("accounting: %s, %s", report["state"], report["counts"])
     return report
@@ -47,7 +51,8 @@ def build_report(settings: Settings, completed: set[str]) -> dict[str, Any]:
     resent = deliver_pending(settings)
     return reports.build(settings.ledger(), settings.storage(), operator=settings.operator,
                          queue_limit=settings.queue_limit, capacity=settings.capacity,
-                         completed_tasks=completed, swept=swept, notifications_resent=resent)
+                         review_alert=settings.review_alert, completed_tasks=completed,
+                         swept=swept, notifications_resent=resent)
 
 
 def completed_tasks(settings: Settings) -> set[str]:
@@ -82,6 +87,9 @@ def publish(settings: Settings, report: dict[str, Any]) -> None:
     create_table_artifact(key="job-accounting-unresolved", table=report["unresolved"] or [
         {"job_id": "", "status": "", "owner": "", "investigation": "none unresolved"}],
                           description="Jobs without a terminal record")
+    create_table_artifact(key="job-accounting-reviews", table=report["reviews"]["open"] or [
+        {"review_id": "", "job_id": "", "age_seconds": "", "flow_run_id": "none open"}],
+                          description="Reviews waiting for a decision, oldest first")
     for name, payload in reports.alerts(report):
         emit_event(event=f"stmtflow.alert.{name}",
                    resource={"prefect.resource.id": f"stmtflow.alert.{name}"},

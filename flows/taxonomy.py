@@ -1,7 +1,7 @@
 """The one error taxonomy: every exception maps to (class, reason code), here and only here.
 
 Retries, the ledger, batch state, status output and accounting all ask `classify`; its
-answers are members of the vocabulary (`parsers/vocabulary.py`). An exception this module
+answers are members of the vocabulary (`parsers/codes.py`). An exception this module
 does not know is deterministic `unclassified`: it is not retried blindly, and it stands out
 in every report as a bug to classify.
 """
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from sqlalchemy.exc import DBAPIError, OperationalError
 
+from parsers.codes import ErrorClass, Reason, Status
 from parsers.errors import StatementError
-from parsers.vocabulary import ErrorClass, Reason, Status
 from reconcile.storage import InputCorrupt, OutputUnverified
 
 

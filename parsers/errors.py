@@ -2,12 +2,12 @@
 
 `transient` marks the few parser errors that another attempt may cure (an OCR page that
 ran out of time); every other reason is a property of the file and never retried. Every
-code is a member of the one vocabulary (`parsers/vocabulary.py`).
+code is a member of the one vocabulary (`parsers/codes.py`).
 """
 
 from __future__ import annotations
 
-from parsers.vocabulary import Reason
+from parsers.codes import Reason
 
 
 class StatementError(Exception):

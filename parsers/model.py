@@ -7,11 +7,17 @@ float ever touches an amount.
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from typing import Any
+
+#: The recipe of `transaction_id`; a change of recipe is a new prefix, never a silent change.
+TXN_ID_RECIPE = "txn-v1"
 
 
 @dataclass(frozen=True)
@@ -28,6 +34,12 @@ class Transaction:
             "amount": money(self.amount),
             "balance": None if self.balance is None else money(self.balance),
         }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Transaction:
+        balance = d.get("balance")
+        return cls(date.fromisoformat(d["date"]), d["description"], Decimal(d["amount"]),
+                   None if balance is None else Decimal(balance))
 
 
 @dataclass
@@ -49,6 +61,12 @@ class Account:
             "transactions": [t.to_dict() for t in self.transactions],
         }
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Account:
+        return cls(d["account_last4"], d["currency"], Decimal(d["opening_balance"]),
+                   Decimal(d["closing_balance"]),
+                   [Transaction.from_dict(t) for t in d["transactions"]])
+
 
 @dataclass
 class Statement:
@@ -60,9 +78,59 @@ class Statement:
     def to_dict(self) -> dict[str, Any]:
         return {"bank": self.bank, "accounts": [a.to_dict() for a in self.accounts]}
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Statement:
+        """The statement of a normalised document (`statement.json` or ground truth)."""
+        period = d.get("period") or {}
+        return cls(d["bank"], [Account.from_dict(a) for a in d["accounts"]],
+                   _date_or_none(period.get("start")), _date_or_none(period.get("end")))
+
     @property
     def transaction_count(self) -> int:
         return sum(len(a.transactions) for a in self.accounts)
+
+
+def _date_or_none(text: str | None) -> date | None:
+    return None if text is None else date.fromisoformat(text)
+
+
+def occurrences(transactions: Sequence[Transaction]) -> list[int]:
+    """Which occurrence of its (date, description, amount) each transaction is, from 1.
+
+    Two equal coffees on one day are two transactions (occurrences 1 and 2), and the same
+    coffee read again from an overlapping statement is occurrence 1 again.
+    """
+    seen: Counter[tuple[date, str, Decimal]] = Counter()
+    numbers = []
+    for t in transactions:
+        key = (t.date, _plain(t.description), t.amount)
+        seen[key] += 1
+        numbers.append(seen[key])
+    return numbers
+
+
+def transaction_id(bank: str, account_last4: str, currency: str, t: Transaction,
+                   occurrence: int) -> str:
+    """A transaction's stable id: a digest of what identifies it, never of where it was read.
+
+    Bank, account, currency, date, description (whitespace folded), amount and occurrence
+    within the day: the same transaction read from two overlapping statements, or imported
+    twice, has the same id. The running balance and the job are left out on purpose.
+    """
+    identity = [TXN_ID_RECIPE, bank, account_last4, currency, t.date.isoformat(),
+                _plain(t.description), money(t.amount), str(occurrence)]
+    return hashlib.sha256("\x1f".join(identity).encode()).hexdigest()[:32]
+
+
+def transaction_ids(bank: str, account: Account) -> list[str]:
+    """The ids of an account section's transactions, in their order."""
+    return [transaction_id(bank, account.account_last4, account.currency, t, n)
+            for t, n in zip(account.transactions, occurrences(account.transactions),
+                            strict=True)]
+
+
+def _plain(description: str) -> str:
+    return " ".join(description.split())
 
 
 def money(value: Decimal) -> str:

@@ -6,6 +6,11 @@ be tested on any ledger a property test can invent. A job without a terminal rec
 listed by id as unresolved, never folded into a failure or success total. The state is
 `accounted` only when every accepted job is terminal or has an owned open investigation;
 `investigate` otherwise; `invalid` whenever the records contradict each other.
+
+Reviews are counted by state (open, accepted, corrected, rejected) with their age: how long
+the open ones have waited and how long decided ones waited for their decision. Open reviews
+older than the alert limit are listed as overdue. A statement whose transactions are in the
+book while its review is open or rejected is a contradiction.
 """
 
 from __future__ import annotations
@@ -13,11 +18,12 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
-from parsers.vocabulary import TERMINAL, Reason, Status
+from parsers.codes import TERMINAL, Reason, ReviewState, Status
 from reconcile.ledger import MAX_ATTEMPTS
-from reconcile.records import Investigation, Job
+from reconcile.records import Investigation, Job, Review, utc_now
 
 ACCOUNTED, INVESTIGATE, INVALID = "accounted", "investigate", "invalid"
 KNOWN = frozenset(Status)
@@ -37,6 +43,11 @@ class Records:
     imported: set[str] = field(default_factory=set)
     #: jobs whose latest Prefect task run completed
     completed_tasks: set[str] = field(default_factory=set)
+    reviews: list[Review] = field(default_factory=list)
+    #: an open review older than this is overdue (and raises an alert)
+    review_alert: timedelta = timedelta(hours=48)
+    #: when the records were read: the reference for ages
+    at: datetime = field(default_factory=utc_now)
 
 
 def account(r: Records) -> dict[str, Any]:
@@ -85,6 +96,7 @@ def account(r: Records) -> dict[str, Any]:
         "outputs": r.outputs,
         "notifications": r.notifications,
         "consumer": r.consumer,
+        "reviews": _reviews(r.reviews, r.at, r.review_alert),
         "time_to_completion": _durations(r.jobs),
     }
 
@@ -111,6 +123,8 @@ def _contradictions(r: Records, ids: list[str], succeeded: set[str], failed: set
         if jid in r.completed_tasks and status != Status.SUCCEEDED:
             found.append(f"{jid}: its task run completed but the ledger says {status}")
     found += [f"{d} is in the book but did not succeed" for d in sorted(r.imported - succeeded)]
+    found += [f"{d} has transactions in the book but is not verified"
+              for d in r.consumer.get("unverified_in_book", [])]
     return found
 
 
@@ -122,6 +136,25 @@ def _unresolved(job: Job, inv: Investigation | None) -> dict[str, Any]:
         "worker": job.lease_owner,
         "investigation": {"id": inv.id, "owner": inv.owner,
                           "opened_at": str(inv.opened_at)} if inv else None,
+    }
+
+
+def _reviews(reviews: list[Review], at: datetime, alert: timedelta) -> dict[str, Any]:
+    counts = Counter(r.state for r in reviews)
+    waiting = sorted((r for r in reviews if r.state == ReviewState.OPEN),
+                     key=lambda r: r.created_at)
+    decided = sorted(r.age(at).total_seconds() for r in reviews if r.decided_at is not None)
+    return {
+        "counts": {s.value: counts.get(s, 0) for s in ReviewState},
+        "open": [{"review_id": r.id, "job_id": r.decision_id,
+                  "age_seconds": round(r.age(at).total_seconds(), 1),
+                  "flow_run_id": r.flow_run_id} for r in waiting],
+        "oldest_open_seconds": round(waiting[0].age(at).total_seconds(), 1) if waiting else None,
+        "alert_seconds": alert.total_seconds(),
+        "overdue": [r.id for r in waiting if r.age(at) > alert],
+        "time_to_decision": {"p50": _percentile(decided, 50) if decided else None,
+                             "max": round(decided[-1], 3) if decided else None,
+                             "reviews": len(decided)},
     }
 
 

@@ -1,11 +1,18 @@
-"""The book: the downstream consumer that imports each succeeded statement exactly once.
+"""The book: the downstream consumer that takes in each succeeded statement exactly once.
 
 It polls durable state (succeeded jobs in the ledger, their verified output objects) and
 never depends on notifications. Each success is consumed by decision id (the job id):
-delivered twice, it is imported once and gets one review task. A different output digest
-for a decision already imported, or for input bytes already imported under another digest,
-is quarantined with an alert; nothing is ever replaced. Transactions are keyed per account
-by (date, description, amount, occurrence), so overlapping statements never duplicate one.
+delivered twice, it is taken in once. A different output digest for a decision already
+taken in, or for input bytes already taken in under another digest, is quarantined with an
+alert; nothing is ever replaced. Transactions are keyed per account by their stable id
+(`parsers.model.transaction_id`: bank, account, currency, date, description, amount,
+occurrence within the day), so overlapping statements never duplicate one. Each statement's
+printed balances are kept per account for the exports' balance assertions.
+
+The book holds only verified statements. One that did not validate is held apart: its
+transactions wait in `held_transactions` and a review opens; they enter the book (with the
+same deduplication) only when a person accepts the statement or corrects it so that it
+reconciles (`release`), and a rejected statement's never do (`exclude`).
 """
 
 from __future__ import annotations
@@ -13,17 +20,30 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Engine, func, insert, select
+from sqlalchemy import ColumnElement, Connection, Engine, delete, func, insert, or_, select, update
 
-from parsers.vocabulary import Status
-from reconcile.db import book_deliveries, book_imports, book_transactions, quarantine, review_tasks
+from parsers.codes import VERIFIED, ReviewState, Status
+from parsers.model import Statement, money, occurrences, transaction_ids
+from reconcile.book_records import BookTransaction, StatementBalance
+from reconcile.db import (
+    book_balances,
+    book_deliveries,
+    book_imports,
+    book_transactions,
+    held_transactions,
+    quarantine,
+    reviews,
+)
 from reconcile.ledger import Ledger
 from reconcile.records import Clock, utc_now
+from reconcile.review import open_review
 from reconcile.storage import Storage, sha256
 
-IMPORTED, DUPLICATE, QUARANTINED = "imported", "duplicate", "quarantined"
+IMPORTED, HELD, DUPLICATE, QUARANTINED = "imported", "held", "duplicate", "quarantined"
 
 
 @dataclass(frozen=True)
@@ -36,6 +56,12 @@ class Delivery:
     statement: dict[str, Any]
     #: the digest the ledger recorded for this decision; an object that differs is refused
     recorded_digest: str | None = None
+    #: where the output object is (kept with a review, which reads it again to decide)
+    output_uri: str | None = None
+
+    @property
+    def verified(self) -> bool:
+        return bool(self.statement.get("validation", {}).get("ok", False))
 
 
 class Book:
@@ -44,7 +70,7 @@ class Book:
         self.clock = clock
 
     def consume(self, d: Delivery) -> str:
-        """Import `d` once; return imported, duplicate or quarantined."""
+        """Take `d` in once; return imported, held (for review), duplicate or quarantined."""
         with self.engine.begin() as c:
             known = c.execute(select(book_imports).where(
                 book_imports.c.decision_id == d.decision_id)).mappings().first()
@@ -62,9 +88,13 @@ class Book:
                 outcome = self._quarantine(c, d, same_input["output_digest"], "input_changed")
             elif known is not None or twin is not None:
                 outcome = DUPLICATE
-            else:
-                self._import(c, d)
+            elif d.verified:
+                self._record(c, d, self.clock())
+                add_transactions(c, d.statement, d.decision_id)
                 outcome = IMPORTED
+            else:
+                self._hold(c, d)
+                outcome = HELD
             c.execute(insert(book_deliveries).values(
                 decision_id=d.decision_id, output_digest=d.output_digest, outcome=outcome,
                 at=self.clock()))
@@ -80,51 +110,76 @@ class Book:
                 new_digest=d.output_digest, reason=reason, created_at=self.clock()))
         return QUARANTINED
 
-    def _import(self, c: Any, d: Delivery) -> None:
+    @staticmethod
+    def _record(c: Connection, d: Delivery, at: datetime) -> None:
         st = d.statement
-        for acct in st["accounts"]:
-            keys = [(t["date"], t["description"], t["amount"]) for t in acct["transactions"]]
-            seen: Counter[tuple[str, str, str]] = Counter()
-            for t, key in zip(acct["transactions"], keys, strict=True):
-                seen[key] += 1
-                exists = c.execute(select(book_transactions.c.id).where(
-                    book_transactions.c.account_last4 == acct["account_last4"],
-                    book_transactions.c.currency == acct["currency"],
-                    book_transactions.c.date == t["date"],
-                    book_transactions.c.description == t["description"],
-                    book_transactions.c.amount == t["amount"],
-                    book_transactions.c.occurrence == seen[key])).first()
-                if exists is None:
-                    c.execute(insert(book_transactions).values(
-                        account_last4=acct["account_last4"], currency=acct["currency"],
-                        date=t["date"], description=t["description"], amount=t["amount"],
-                        balance=t["balance"], occurrence=seen[key], decision_id=d.decision_id))
         c.execute(insert(book_imports).values(
             decision_id=d.decision_id, input_sha256=d.input_sha256,
             output_digest=d.output_digest,
             accounts=",".join(a["account_last4"] for a in st["accounts"]),
             transactions=sum(len(a["transactions"]) for a in st["accounts"]),
-            imported_at=self.clock()))
-        if not st.get("validation", {}).get("ok", False):
-            c.execute(insert(review_tasks).values(
-                decision_id=d.decision_id, created_at=self.clock(),
-                problems=json.dumps(st.get("validation", {}).get("problems", []))))
+            imported_at=at))
+
+    def _hold(self, c: Connection, d: Delivery) -> None:
+        """Record the decision, keep its transactions apart, and open its review."""
+        self._record(c, d, self.clock())
+        parsed = Statement.from_dict(d.statement)
+        rows = [{"decision_id": d.decision_id, "bank": parsed.bank, "txn_id": txn_id,
+                 "account_last4": a["account_last4"], "currency": a["currency"],
+                 **{k: t[k] for k in ("date", "description", "amount", "balance")}}
+                for a, section in zip(d.statement["accounts"], parsed.accounts, strict=True)
+                for t, txn_id in zip(a["transactions"], transaction_ids(parsed.bank, section),
+                                     strict=True)]
+        if rows:
+            c.execute(insert(held_transactions), rows)
+        _record_balances(c, d.decision_id, parsed)
+        open_review(c, decision_id=d.decision_id, input_sha256=d.input_sha256,
+                    output_uri=d.output_uri, output_digest=d.output_digest,
+                    problems=d.statement.get("validation", {}).get("problems", []),
+                    at=self.clock())
+
+    # -- a person's decision (called by `reconcile.decisions` inside its transaction) ----
+    @staticmethod
+    def release(c: Connection, decision_id: str, statement: dict[str, Any]) -> None:
+        """A held statement was accepted or corrected: its (final) transactions enter the book."""
+        c.execute(delete(held_transactions).where(
+            held_transactions.c.decision_id == decision_id))
+        c.execute(delete(book_balances).where(book_balances.c.decision_id == decision_id))
+        add_transactions(c, statement, decision_id)
+        c.execute(update(book_imports).where(book_imports.c.decision_id == decision_id).values(
+            transactions=sum(len(a["transactions"]) for a in statement["accounts"])))
+
+    @staticmethod
+    def exclude(c: Connection, decision_id: str) -> None:
+        """A held statement was rejected: its transactions never enter the book."""
+        c.execute(delete(held_transactions).where(
+            held_transactions.c.decision_id == decision_id))
 
     # -- reading ----------------------------------------------------------------------
-    def summary(self) -> dict[str, int]:
+    def summary(self) -> dict[str, Any]:
         with self.engine.connect() as c:
             outcomes = dict(c.execute(select(book_deliveries.c.outcome, func.count()).group_by(
                 book_deliveries.c.outcome)).all())
+            states = dict(c.execute(select(reviews.c.state, func.count()).group_by(
+                reviews.c.state)).all())
             return {
-                "imported": c.execute(select(func.count()).select_from(book_imports)).scalar_one(),
+                "imported": c.execute(select(func.count()).select_from(book_imports).where(
+                    _verified(book_imports.c.decision_id))).scalar_one(),
+                "held": states.get(ReviewState.OPEN, 0),
+                "rejected": states.get(ReviewState.REJECTED, 0),
                 "deliveries": sum(outcomes.values()),
                 "duplicates_suppressed": outcomes.get(DUPLICATE, 0),
                 "quarantined": c.execute(select(func.count()).select_from(quarantine)
                                          ).scalar_one(),
-                "review_tasks": c.execute(select(func.count()).select_from(review_tasks)
-                                          ).scalar_one(),
+                "reviews": sum(states.values()),
                 "transactions": c.execute(select(func.count()).select_from(book_transactions)
                                           ).scalar_one(),
+                "held_transactions": c.execute(select(func.count()).select_from(
+                    held_transactions)).scalar_one(),
+                "unverified_in_book": sorted(c.execute(select(
+                    book_transactions.c.decision_id).distinct().join(
+                    reviews, reviews.c.decision_id == book_transactions.c.decision_id).where(
+                    reviews.c.state.not_in(VERIFIED))).scalars()),
             }
 
     def imported(self) -> set[str]:
@@ -142,13 +197,96 @@ class Book:
             return [dict(r) for r in c.execute(select(quarantine).order_by(quarantine.c.id))
                     .mappings()]
 
-    def transactions(self, account_last4: str | None = None) -> list[dict[str, Any]]:
-        q = select(book_transactions).order_by(
-            book_transactions.c.account_last4, book_transactions.c.date, book_transactions.c.id)
-        if account_last4:
-            q = q.where(book_transactions.c.account_last4 == account_last4)
+    def records(self, account_last4: str | None = None,
+                include_unreviewed: bool = False) -> list[BookTransaction]:
+        """The book's transactions, per account by date; verified ones unless asked."""
+        tables = [(book_transactions, True)]
+        if include_unreviewed:
+            tables.append((held_transactions, False))
+        out = []
         with self.engine.connect() as c:
-            return [dict(r) for r in c.execute(q).mappings()]
+            for table, verified in tables:
+                q = select(table)
+                if not verified:
+                    q = q.where(_waiting(table.c.decision_id))
+                if account_last4:
+                    q = q.where(table.c.account_last4 == account_last4)
+                out += [BookTransaction(
+                    txn_id=r.txn_id, bank=r.bank, account_last4=r.account_last4,
+                    currency=r.currency, date=date.fromisoformat(r.date),
+                    description=r.description, amount=Decimal(r.amount),
+                    balance=None if r.balance is None else Decimal(r.balance),
+                    decision_id=r.decision_id, verified=verified) for r in c.execute(q)]
+        return sorted(out, key=lambda r: (r.bank, r.account_last4, r.date, not r.verified))
+
+    def balances(self, account_last4: str | None = None,
+                 include_unreviewed: bool = False) -> list[StatementBalance]:
+        """Each imported statement's period and printed balances per account, by period end."""
+        b = book_balances.c
+        verified = _verified(b.decision_id)
+        q = select(book_balances, verified.label("verified")).order_by(
+            b.bank, b.account_last4, b.period_end, b.id)
+        if account_last4:
+            q = q.where(b.account_last4 == account_last4)
+        q = q.where(or_(verified, _waiting(b.decision_id)) if include_unreviewed else verified)
+        with self.engine.connect() as c:
+            return [StatementBalance(
+                decision_id=r.decision_id, bank=r.bank, account_last4=r.account_last4,
+                currency=r.currency, period_start=_day(r.period_start),
+                period_end=_day(r.period_end), opening_balance=Decimal(r.opening_balance),
+                closing_balance=Decimal(r.closing_balance), verified=bool(r.verified))
+                for r in c.execute(q)]
+
+
+
+def _verified(decision_id: Any) -> ColumnElement[bool]:
+    """A decision is verified when it needed no review or a person accepted or corrected it."""
+    decided = select(reviews.c.decision_id).where(reviews.c.state.not_in(VERIFIED))
+    return decision_id.not_in(decided)
+
+
+def _waiting(decision_id: Any) -> ColumnElement[bool]:
+    """A decision whose statement still waits for a person's review."""
+    return decision_id.in_(select(reviews.c.decision_id).where(
+        reviews.c.state == ReviewState.OPEN))
+
+
+def _day(text: str | None) -> date | None:
+    return None if text is None else date.fromisoformat(text)
+
+
+def add_transactions(c: Any, statement: dict[str, Any], decision_id: str) -> None:
+    """Insert the statement's transactions the book does not hold yet (per account, by
+    transaction id), and keep its printed balances."""
+    parsed = Statement.from_dict(statement)
+    for acct, section in zip(statement["accounts"], parsed.accounts, strict=True):
+        numbered = zip(acct["transactions"], occurrences(section.transactions),
+                       transaction_ids(parsed.bank, section), strict=True)
+        for t, occurrence, txn_id in numbered:
+            exists = c.execute(select(book_transactions.c.id).where(
+                book_transactions.c.account_last4 == acct["account_last4"],
+                book_transactions.c.txn_id == txn_id)).first()
+            if exists is None:
+                c.execute(insert(book_transactions).values(
+                    account_last4=acct["account_last4"], currency=acct["currency"],
+                    date=t["date"], description=t["description"], amount=t["amount"],
+                    balance=t["balance"], occurrence=occurrence, decision_id=decision_id,
+                    bank=parsed.bank, txn_id=txn_id))
+    _record_balances(c, decision_id, parsed)
+
+
+def _record_balances(c: Any, decision_id: str, st: Statement) -> None:
+    """Keep each account section's period and printed balances; a period the statement does
+    not print is taken from its transactions' dates."""
+    for acct in st.accounts:
+        dates = sorted(t.date for t in acct.transactions)
+        start = st.period_start or (dates[0] if dates else st.period_end)
+        end = st.period_end or (dates[-1] if dates else st.period_start)
+        c.execute(insert(book_balances).values(
+            decision_id=decision_id, bank=st.bank, account_last4=acct.account_last4,
+            currency=acct.currency, period_start=start and start.isoformat(),
+            period_end=end and end.isoformat(), opening_balance=money(acct.opening_balance),
+            closing_balance=money(acct.closing_balance)))
 
 
 def sync(book: Book, ledger: Ledger, storage: Storage) -> Counter[str]:
@@ -167,6 +305,6 @@ def sync(book: Book, ledger: Ledger, storage: Storage) -> Counter[str]:
         if (job.job_id, digest) in delivered:
             continue
         delivery = Delivery(job.job_id, job.sha256, digest, json.loads(data),
-                            recorded_digest=job.output_digest)
+                            recorded_digest=job.output_digest, output_uri=job.output_uri)
         outcomes[book.consume(delivery)] += 1
     return outcomes

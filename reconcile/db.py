@@ -127,8 +127,26 @@ book_transactions = Table(
     #: the n-th identical transaction on that day: two equal coffees stay two rows
     Column("occurrence", Integer, nullable=False),
     Column("decision_id", String(64), nullable=False),
-    UniqueConstraint("account_last4", "currency", "date", "description", "amount", "occurrence",
-                     name="one_row_per_transaction"),
+    Column("bank", String(32), nullable=False),
+    #: `parsers.model.transaction_id`: the same transaction from any statement has this id
+    Column("txn_id", String(32), nullable=False),
+    UniqueConstraint("account_last4", "txn_id", name="one_row_per_transaction_id"),
+)
+
+#: per imported statement and account section: the period and the printed balances
+book_balances = Table(
+    "book_balances", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("decision_id", String(64), nullable=False, index=True),
+    Column("bank", String(32), nullable=False),
+    Column("account_last4", String(8), nullable=False),
+    Column("currency", String(3), nullable=False),
+    Column("period_start", String(10)),
+    Column("period_end", String(10)),
+    Column("opening_balance", String(32), nullable=False),
+    Column("closing_balance", String(32), nullable=False),
+    UniqueConstraint("decision_id", "account_last4", "currency",
+                     name="one_balance_per_statement_account"),
 )
 
 book_deliveries = Table(
@@ -140,11 +158,53 @@ book_deliveries = Table(
     Column("at", DateTime(timezone=True), nullable=False),
 )
 
-review_tasks = Table(
-    "review_tasks", metadata,
-    Column("decision_id", String(64), primary_key=True),
+#: transactions of a statement that needs review, held apart from the book until decided
+held_transactions = Table(
+    "held_transactions", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("decision_id", String(64), nullable=False, index=True),
+    Column("account_last4", String(8), nullable=False),
+    Column("currency", String(3), nullable=False),
+    Column("date", String(10), nullable=False),
+    Column("description", Text, nullable=False),
+    Column("amount", String(32), nullable=False),
+    Column("balance", String(32)),
+    Column("bank", String(32), nullable=False),
+    Column("txn_id", String(32), nullable=False),
+)
+
+#: one per statement that needs review: open until a person accepts, corrects or rejects it
+reviews = Table(
+    "reviews", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("decision_id", String(64), nullable=False, unique=True),
+    Column("input_sha256", String(64), nullable=False),
+    Column("output_uri", Text),
+    Column("output_digest", String(64), nullable=False),
     Column("problems", Text, nullable=False),
+    Column("state", String(16), nullable=False, index=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("decided_at", DateTime(timezone=True)),
+    Column("decided_by", String(128)),
+    Column("note", Text),
+    #: the corrected statement: a new version beside the original, never over it
+    Column("version_uri", Text),
+    Column("version_digest", String(64)),
+    Column("flow_run_id", String(64)),
+)
+
+#: the audit trail: every decision and refused attempt, who, when, and what changed
+review_events = Table(
+    "review_events", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("review_id", Integer, ForeignKey("reviews.id"), nullable=False, index=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("actor", String(128), nullable=False),
+    Column("via", String(64), nullable=False),
+    Column("action", String(16), nullable=False),
+    #: JSON list of {"target", "old", "new"}
+    Column("changes", Text),
+    Column("note", Text),
 )
 
 quarantine = Table(

@@ -34,7 +34,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, and_, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from parsers.vocabulary import BatchState, ErrorClass, Outcome, Reason, Status
+from parsers.codes import BatchState, ErrorClass, Outcome, Reason, Status
 from reconcile.db import attempts, batches, jobs
 from reconcile.records import Attempt, Batch, Clock, Identities, Job, utc_now
 

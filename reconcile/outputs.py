@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from parsers.vocabulary import Status
+from parsers.codes import Status
 from reconcile.records import Job
 from reconcile.storage import Storage
 

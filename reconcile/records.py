@@ -1,9 +1,9 @@
 """Ledger rows as frozen records: the rest of the code reads attributes, not string keys.
 
-Rows become records here, at the ledger's edge (`Job.from_row`, `Batch.from_row`, ...). A
+Rows become records here, at the ledger's edge (`Job.from_row`, `Review.from_row`, ...). A
 record's fields are named after its table's columns, so adding a column is adding a field
 (with a default, so that records built before it still read); statuses, classes, reasons
-and outcomes become members of the vocabulary (`parsers/vocabulary.py`), and every time is
+and outcomes become members of the vocabulary (`parsers/codes.py`), and every time is
 timezone-aware UTC whatever the database hands back (SQLite forgets the zone).
 """
 
@@ -13,10 +13,18 @@ import dataclasses
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Self
 
-from parsers.vocabulary import BatchState, ErrorClass, Outcome, Reason, Status
+from parsers.codes import (
+    BatchState,
+    ErrorClass,
+    Outcome,
+    Reason,
+    ReviewAction,
+    ReviewState,
+    Status,
+)
 
 Clock = Callable[[], datetime]
 
@@ -161,3 +169,67 @@ class Investigation:
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> Self:
         return cls(**_from_row(cls, row, {}))
+
+
+@dataclass(frozen=True)
+class Review:
+    """A statement held apart from the book until a person decides (`reconcile/review.py`)."""
+
+    id: int
+    #: the job whose statement is held
+    decision_id: str
+    input_sha256: str
+    output_uri: str | None
+    output_digest: str
+    problems: tuple[str, ...]
+    state: ReviewState
+    created_at: datetime
+    decided_at: datetime | None = None
+    decided_by: str | None = None
+    note: str | None = None
+    #: the corrected statement, a new version beside the original
+    version_uri: str | None = None
+    version_digest: str | None = None
+    #: the Prefect flow run that asks a person about it
+    flow_run_id: str | None = None
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> Self:
+        return cls(**_from_row(cls, row, {
+            "state": ReviewState, "problems": lambda p: tuple(json.loads(p))}))
+
+    def age(self, at: datetime) -> timedelta:
+        """How long it waited: until its decision, or until `at` while open."""
+        return (self.decided_at or at) - self.created_at
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"review_id": self.id, "job_id": self.decision_id, "state": self.state.value,
+                "problems": list(self.problems), "created_at": self.created_at.isoformat(),
+                "decided_at": self.decided_at.isoformat() if self.decided_at else None,
+                "decided_by": self.decided_by, "note": self.note,
+                "output_uri": self.output_uri, "version_uri": self.version_uri,
+                "flow_run_id": self.flow_run_id}
+
+
+@dataclass(frozen=True)
+class ReviewEvent:
+    """One entry of a review's audit trail: who, through what, when, and what changed."""
+
+    review_id: int
+    at: datetime
+    actor: str
+    via: str
+    action: ReviewAction
+    #: for a correction, each field's {"target", "old", "new"}
+    changes: tuple[dict[str, str | None], ...] = ()
+    note: str | None = None
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> Self:
+        values = _from_row(cls, row, {"action": ReviewAction,
+                                      "changes": lambda c: tuple(json.loads(c))})
+        return cls(**{**values, "changes": values.get("changes") or ()})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"at": self.at.isoformat(), "actor": self.actor, "via": self.via,
+                "action": self.action.value, "changes": list(self.changes), "note": self.note}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from parsers.vocabulary import Outcome, Status
+from parsers.codes import Outcome, Status
 from reconcile.ledger import Ledger
 from reconcile.records import Attempt, Job
 

@@ -1,7 +1,7 @@
 """The reconciliation report: the accounting plus queue health, its alerts and its markdown.
 
 `build` gathers the records (the book polls for new successes, every unfinished job gets an
-investigation, output objects are checked) and accounts for them; `queue_health`,
+investigation, output objects are checked, reviews are read) and accounts for them; `queue_health`,
 `alerts` and `to_markdown` are plain functions of plain values, so that the reconcile flow
 only sweeps, builds, publishes.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from parsers.vocabulary import Status
+from parsers.codes import Status
 from reconcile.accounting import INVALID, Records, account
 from reconcile.book import Book, sync
 from reconcile.investigations import Investigations
@@ -20,6 +20,7 @@ from reconcile.notifications import Notifications
 from reconcile.outputs import check_outputs
 from reconcile.records import Job
 from reconcile.recovery import Swept
+from reconcile.review import ReviewLog
 from reconcile.storage import Storage
 
 #: Alert when the oldest queued job has used this share of its queue-age limit.
@@ -27,7 +28,7 @@ QUEUE_AGE_ALERT = 0.8
 
 
 def build(ledger: Ledger, storage: Storage, *, operator: str | None, queue_limit: timedelta,
-          capacity: int, completed_tasks: set[str], swept: Swept,
+          capacity: int, review_alert: timedelta, completed_tasks: set[str], swept: Swept,
           notifications_resent: int) -> dict[str, Any]:
     book = Book(ledger.engine, ledger.clock)
     consumed = sync(book, ledger, storage)
@@ -45,6 +46,9 @@ def build(ledger: Ledger, storage: Storage, *, operator: str | None, queue_limit
         consumer={**book.summary(), "quarantine": book.quarantined()},
         imported=book.imported(),
         completed_tasks=completed_tasks,
+        reviews=ReviewLog(ledger.engine).all(),
+        review_alert=review_alert,
+        at=ledger.clock(),
     )
     report = account(records)
     report["swept"] = {"expired": len(swept.expired), "reclaimed": swept.reclaimed,
@@ -77,6 +81,11 @@ def alerts(report: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         out.append(("backlog", {"queued": q["queued"], "capacity": q["capacity"]}))
     if report["consumer"].get("quarantined"):
         out.append(("quarantine", {"quarantined": report["consumer"]["quarantined"]}))
+    reviews = report["reviews"]
+    if reviews["overdue"]:
+        out.append(("review-age", {"reviews": reviews["overdue"],
+                                   "oldest_open_seconds": reviews["oldest_open_seconds"],
+                                   "alert_seconds": reviews["alert_seconds"]}))
     if report["unresolved"]:
         out.append(("unresolved", {"jobs": [u["job_id"] for u in report["unresolved"]]}))
     if not report["outputs"].get("ok", True):
@@ -110,10 +119,19 @@ def to_markdown(r: dict[str, Any]) -> str:
         f"{len(o.get('digest_mismatch', []))} digest mismatches, "
         f"{len(o.get('object_without_record', []))} objects without a record",
         f"- notifications: {n.get('delivered', 0)} of {n.get('expected', 0)} delivered",
-        f"- book: {k.get('imported', 0)} imported, {k.get('duplicates_suppressed', 0)} "
-        f"duplicates suppressed, {k.get('quarantined', 0)} quarantined, "
-        f"{k.get('review_tasks', 0)} review tasks",
+        f"- book: {k.get('imported', 0)} imported, {k.get('held', 0)} held for review, "
+        f"{k.get('rejected', 0)} rejected, {k.get('duplicates_suppressed', 0)} "
+        f"duplicates suppressed, {k.get('quarantined', 0)} quarantined",
+        _review_line(r["reviews"]),
         f"- time to completion: p50 {t['p50']} s, p95 {t['p95']} s, max {t['max']} s",
         f"- pinned identities in use: {len(r['pinned_identities'])}",
     ]
     return "\n".join(lines)
+
+
+def _review_line(v: dict[str, Any]) -> str:
+    c = v["counts"]
+    oldest = v["oldest_open_seconds"]
+    age = f" (oldest {oldest / 3600:.1f} h, {len(v['overdue'])} overdue)" if oldest else ""
+    return (f"- reviews: {c['open']} open{age}, {c['accepted']} accepted, {c['corrected']} "
+            f"corrected, {c['rejected']} rejected")

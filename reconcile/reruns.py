@@ -8,7 +8,7 @@ template, say). An input whose bytes already succeeded anywhere is never rerun.
 
 from __future__ import annotations
 
-from parsers.vocabulary import ErrorClass, Status
+from parsers.codes import ErrorClass, Status
 from reconcile.ledger import Ledger
 from reconcile.records import Job
 

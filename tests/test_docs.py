@@ -7,7 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-ROOMS = ("reconcile", "flows", "deployments", "benchmarks")
+ROOMS = ("corpus", "reconcile", "flows", "deployments", "benchmarks")
 
 
 def test_links_in_the_readme_and_docs_resolve() -> None:

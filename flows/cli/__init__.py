@@ -25,6 +25,7 @@ from flows.cli.operate import (
     cmd_recover,
     cmd_setup,
 )
+from flows.cli.review import add_parser as add_review_parser
 from flows.cli.templates import cmd_templates_check, cmd_templates_list
 
 PREFECT_DEFAULTS = {
@@ -67,6 +68,9 @@ def parser(extra: Sequence[Commands] = ()) -> argparse.ArgumentParser:
                    help="add the bad inputs: zero bytes, not a PDF, truncated, password")
     s.add_argument("--all-bad", action="store_true",
                    help="also the decompression bomb, 5,000 pages and a tiny scan")
+    s.add_argument("--varied", action="store_true",
+                   help="draw each statement with a seeded mix of the variations real "
+                        "statements show, recorded in <stem>.variant.json")
     s.set_defaults(func=cmd_sample)
 
     i = sub.add_parser("import", help="import statements as one batch")
@@ -100,9 +104,17 @@ def parser(extra: Sequence[Commands] = ()) -> argparse.ArgumentParser:
     bsub = b.add_subparsers(required=True, metavar="ACTION")
     be = bsub.add_parser("export", help="write the deduplicated transactions")
     be.add_argument("--account", help="last four digits of one account")
-    be.add_argument("--format", choices=["csv", "parquet"], default="csv")
-    be.add_argument("--output", type=Path, help="file to write (default: stdout for csv)")
+    be.add_argument("--format", default="csv",
+                    choices=["csv", "parquet", "beancount", "ledger", "ofx", "qif", "xlsx"])
+    be.add_argument("--output", type=Path,
+                    help="file to write (default: stdout; parquet and xlsx need a file)")
+    be.add_argument("--accounts", type=Path, metavar="FILE",
+                    help="TOML mapping bank:last4 to ledger account names")
+    be.add_argument("--include-unreviewed", action="store_true",
+                    help="also transactions of statements awaiting review, marked as such")
     be.set_defaults(func=cmd_book_export)
+
+    add_review_parser(sub)
 
     inv = sub.add_parser("investigation", help="investigations of unresolved jobs")
     isub = inv.add_subparsers(required=True, metavar="ACTION")

@@ -11,7 +11,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from parsers.vocabulary import BatchState
+from parsers.codes import BatchState
 from reconcile.records import Job
 
 if TYPE_CHECKING:
@@ -19,19 +19,19 @@ if TYPE_CHECKING:
 
 
 def cmd_sample(args: argparse.Namespace) -> int:
+    from corpus import BAD_INPUTS, BASIC_BAD, drawable, generate
     from flows.config import Settings
     from flows.parser import Parser
-    from parsers.corpus import ALL_LAYOUTS, BAD_INPUTS, BASIC_BAD, generate
 
     bad = tuple(BAD_INPUTS) if args.all_bad else BASIC_BAD if args.bad else ()
     if args.banks:
         banks = tuple(b.strip() for b in args.banks.split(",") if b.strip())
     else:  # every bank of the templates in force that the generator can draw
-        in_force = Parser.from_settings(Settings.from_env()).banks
-        banks = tuple(b for b in in_force if b in ALL_LAYOUTS)
-    samples = generate(args.dir, banks, args.statements, args.seed, bad)
+        banks = drawable(Parser.from_settings(Settings.from_env()).banks)
+    samples = generate(args.dir, banks, args.statements, args.seed, bad, varied=args.varied)
     good = sum(1 for s in samples if s.reason is None)
-    print(f"wrote {good} statements and {len(samples) - good} bad inputs to {args.dir}")
+    kind = "varied statements" if args.varied else "statements"
+    print(f"wrote {good} {kind} and {len(samples) - good} bad inputs to {args.dir}")
     return 0
 
 

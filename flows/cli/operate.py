@@ -32,24 +32,24 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
 
 
 def cmd_book_export(args: argparse.Namespace) -> int:
-    import pandas as pd
-
     from flows.config import Settings
+    from flows.exports import export_book
+    from flows.parser import Parser
     from reconcile.book import Book
+    from reconcile.exports import BINARY
 
-    rows = Book(Settings.from_env().engine()).transactions(args.account)
-    columns = ["account_last4", "currency", "date", "description", "amount", "balance"]
-    frame = pd.DataFrame(rows, columns=[*columns, "decision_id"]).astype("string")
-    if args.format == "parquet":
-        if args.output is None:
-            raise ValueError("--format parquet needs --output FILE")
-        frame.to_parquet(args.output, index=False)
-    elif args.output is None:
-        frame.to_csv(sys.stdout, index=False)
+    if args.format in BINARY and args.output is None:
+        raise ValueError(f"--format {args.format} needs --output FILE")
+    settings = Settings.from_env()
+    data = export_book(Book(settings.engine()), args.format,
+                       Parser.from_settings(settings).templates, args.account, args.accounts,
+                       args.include_unreviewed)
+    if args.output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
     else:
-        frame.to_csv(args.output, index=False)
-    if args.output is not None:
-        print(f"wrote {len(frame)} transactions to {args.output}", file=sys.stderr)
+        args.output.write_bytes(data)
+        print(f"wrote {args.format} to {args.output}", file=sys.stderr)
     return 0
 
 

@@ -7,15 +7,14 @@ from typing import Any, NamedTuple
 import pytest
 from faults import Faults, fresh_faults
 
+from corpus import BASIC_BAD, SCANNED, Sample, drawable, generate
 from flows.config import Settings
 from flows.parser import Parser
-from parsers.corpus import BASIC_BAD, Sample, generate
 
-#: the banks the generator draws as scans (slow to read: OCR)
-SCANNED = {"meridian"}
-#: every bank of the templates in force that the generator draws with a text layer
-TEXT_BANKS = tuple(b for b in Parser.from_settings(Settings.from_env({})).banks
-                   if b not in SCANNED)
+#: every bank of the templates in force that the generator draws with a text layer (a scan
+#: is slow to read: OCR)
+TEXT_BANKS = tuple(sorted(set(drawable(Parser.from_settings(Settings.from_env({})).banks))
+                          - SCANNED))
 
 
 @pytest.fixture(autouse=True)

@@ -18,7 +18,7 @@ import fsspec
 from fsspec.implementations.local import LocalFileSystem
 from sqlalchemy import Engine, event
 
-from parsers.vocabulary import Status
+from parsers.codes import Status
 
 Hook = Callable[[str, bytes | None], None]
 

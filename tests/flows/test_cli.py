@@ -121,3 +121,12 @@ def test_reconcile_json_contract_and_book_export(stmtflow_home: Path, inbox,
     one = cli("book", "export", "--account", last4).stdout.strip().splitlines()
     assert len(one) - 1 == sum(len(a["transactions"]) for t in truth for a in t["accounts"]
                                if a["account_last4"] == last4)
+    beancount = tmp_path / "book.beancount"
+    assert cli("book", "export", "--format", "beancount", "--output", str(beancount)
+               ).returncode == 0
+    check = subprocess.run([str(Path(sys.executable).parent / "bean-check"), str(beancount)],
+                           capture_output=True, text=True, check=False, timeout=120)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert beancount.read_text().count("txn_id:") == expected
+    refused = cli("book", "export", "--format", "xlsx")
+    assert refused.returncode == 2 and "--format xlsx needs --output FILE" in refused.stderr

@@ -1,8 +1,10 @@
-"""Settings: every variable read once, from the mapping given, and all of them documented."""
+"""Settings: every variable read once, from the mapping given, and all of them documented;
+one engine per database, created and migrated once even when asked for at once."""
 
 from __future__ import annotations
 
 import re
+import threading
 from datetime import timedelta
 from pathlib import Path
 
@@ -78,3 +80,31 @@ def test_an_unknown_task_runner_or_reader_is_refused() -> None:
         Settings.from_env({"STMTFLOW_TASK_RUNNER": "processes"})
     with pytest.raises(ValueError, match="pdfplumber"):
         Parser.from_settings(Settings.from_env({"STMTFLOW_READER": "tika"}))
+
+
+def test_review_alert_is_read_in_hours() -> None:
+    assert Settings.from_env({}).review_alert == timedelta(hours=48)
+    assert Settings.from_env({"STMTFLOW_REVIEW_ALERT_HOURS": "1.5"}).review_alert == \
+        timedelta(minutes=90)
+
+
+def test_threads_asking_for_a_new_ledger_at_once_share_one_migrated_engine(
+        stmtflow_home: Path) -> None:
+    settings = Settings.from_env()
+    start = threading.Barrier(6)
+    engines, errors = [], []
+
+    def ask() -> None:
+        start.wait()
+        try:
+            engines.append(settings.ledger().engine)
+        except Exception as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=ask) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and len({id(e) for e in engines}) == 1
+    assert settings.ledger().jobs() == []

@@ -16,7 +16,7 @@ from faults import Faults
 
 from flows.config import Settings
 from flows.recover import recover
-from parsers.vocabulary import Outcome, Status
+from parsers.codes import Outcome, Status
 from reconcile.outputs import check_outputs
 from reconcile.records import utc_now
 from reconcile.recovery import abandoned_batches

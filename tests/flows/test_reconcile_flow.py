@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Iterator
 from dataclasses import replace
@@ -13,17 +14,17 @@ from pathlib import Path
 import pytest
 from faults import Faults, first_upload_fails
 
+from corpus import generate
 from flows.config import Settings
 from flows.import_flow import import_batch
 from flows.jobs import accept_batch
 from flows.reconcile_flow import reconcile
 from flows.recover import sweep_and_notify
-from parsers.corpus import generate
-from parsers.vocabulary import Status
+from parsers.codes import Status
 from reconcile.book import Book, Delivery
 from reconcile.investigations import Investigations
 from reconcile.records import utc_now
-from reconcile.report import alerts
+from reconcile.report import alerts, to_markdown
 from reconcile.storage import sha256
 
 #: The fourth job's queue-age limit: it is still queued at the first reconciliation.
@@ -101,7 +102,7 @@ def test_defining_scenario(stmtflow_home: Path, tmp_path: Path, receiver: Receiv
     assert first["unresolved"][0]["investigation"]["owner"] is None
     assert first["counts"]["unresolved"] == 1 and first["counts"]["accepted"] == 4
 
-    # deliver one success twice: one import, one review task
+    # deliver one success twice: taken in once, one review
     book = Book(ledger.engine)
     out = settings.storage().read(jobs[a.job_id].output_uri)
     delivery = Delivery(a.job_id, jobs[a.job_id].sha256, sha256(out), json.loads(out))
@@ -123,8 +124,11 @@ def test_defining_scenario(stmtflow_home: Path, tmp_path: Path, receiver: Receiv
         "failed_exhausted": 0, "expired": 1, "retried": 1, "unresolved": 0, "needs_review": 1,
         "reruns": 0}
     consumer = final["consumer"]
-    assert (consumer["imported"], consumer["duplicates_suppressed"], consumer["quarantined"],
-            consumer["review_tasks"]) == (3, 1, 1, 1)
+    assert (consumer["imported"], consumer["held"], consumer["duplicates_suppressed"],
+            consumer["quarantined"], consumer["reviews"]) == (2, 1, 1, 1, 1)
+    assert final["reviews"]["counts"] == {"open": 1, "accepted": 0, "corrected": 0,
+                                          "rejected": 0}
+    assert [r["job_id"] for r in final["reviews"]["open"]] == [a.job_id]
     assert consumer["quarantine"][0]["decision_id"] == a.job_id
     assert [m["job_id"] for m in final["outputs"]["digest_mismatch"]] == [a.job_id]
     notes = final["notifications"]
@@ -192,3 +196,22 @@ def test_queue_age_raises_an_alert_before_the_limit(stmtflow_home: Path, tmp_pat
     late = reconcile()
     assert late["queue"]["near_expiry"] and late["counts"]["expired"] == 0
     assert [name for name, _ in alerts(late)][:2] == ["queue-age", "backlog"]
+
+
+def test_reviews_waiting_too_long_raise_an_alert(stmtflow_home: Path, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from test_review_flow import imported, misprint
+
+    flagged = misprint(tmp_path / "r", seed=61)
+    monkeypatch.setenv("STMTFLOW_REVIEW_ALERT_HOURS", "1")
+    [review_id] = imported(Settings.from_env(), flagged.pdf)
+    fresh = reconcile()
+    assert fresh["reviews"]["overdue"] == [] and "review-age" not in dict(alerts(fresh))
+    monkeypatch.setenv("STMTFLOW_REVIEW_ALERT_HOURS", "0")
+    late = reconcile()
+    assert late["reviews"]["overdue"] == [review_id]
+    assert dict(alerts(late))["review-age"] == {
+        "reviews": [review_id], "oldest_open_seconds": late["reviews"]["oldest_open_seconds"],
+        "alert_seconds": 0.0}
+    assert re.search(r"- reviews: 1 open \(oldest \d+\.\d h, 1 overdue\), 0 accepted",
+                     to_markdown(late))

@@ -12,7 +12,7 @@ from flows.config import Settings
 from flows.import_flow import WARNINGS, import_batch
 from flows.jobs import accept_batch
 from flows.rerun_flow import rerun_failed
-from parsers.vocabulary import Reason, Status
+from parsers.codes import Reason, Status
 from reconcile.storage import sha256
 
 

@@ -10,12 +10,12 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
+from corpus import generate
 from flows.taxonomy import ChainMismatch, JobExcluded, LeaseLost, TransientError, classify
 from parsers.api import parse_pdf
-from parsers.corpus import generate
+from parsers.codes import Reason, Status
 from parsers.errors import CorruptPdf, OcrTimeout, UnknownBank
 from parsers.template import load_templates
-from parsers.vocabulary import Reason, Status
 from reconcile.storage import InputCorrupt, OutputUnverified
 
 

@@ -9,9 +9,9 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from parsers.vocabulary import Reason, Status
+from parsers.codes import Reason, ReviewState, Status
 from reconcile.accounting import Records, account
-from reconcile.records import Investigation, Job
+from reconcile.records import Investigation, Job, Review
 
 T0 = datetime(2026, 11, 1, tzinfo=UTC)
 
@@ -130,3 +130,31 @@ def test_time_to_completion_percentiles() -> None:
             for s in range(1, 101)]
     t = account(Records(jobs=jobs))["time_to_completion"]
     assert (t["p50"], t["p95"], t["max"], t["jobs"]) == (50, 95, 100, 100)
+
+
+def review(n: int, state: str, opened_hours_ago: float, decided_hours_ago: float | None = None,
+           ) -> Review:
+    at = T0 - timedelta(hours=opened_hours_ago)
+    decided = None if decided_hours_ago is None else T0 - timedelta(hours=decided_hours_ago)
+    return Review(id=n, decision_id=f"j-{n}", input_sha256="in", output_uri="mem://o",
+                  output_digest="d", problems=("x",), state=ReviewState(state), created_at=at,
+                  decided_at=decided, decided_by=None if decided is None else "ana")
+
+
+def test_reviews_are_counted_by_state_with_their_age_and_overdue_ones_listed() -> None:
+    r = Records(jobs=[], at=T0, review_alert=timedelta(hours=24), reviews=[
+        review(1, "open", 30), review(2, "open", 2), review(3, "accepted", 10, 9),
+        review(4, "corrected", 5, 1), review(5, "rejected", 50, 48)])
+    out = account(r)["reviews"]
+    assert out["counts"] == {"open": 2, "accepted": 1, "corrected": 1, "rejected": 1}
+    assert [(o["review_id"], o["age_seconds"]) for o in out["open"]] == [(1, 108000.0),
+                                                                         (2, 7200.0)]
+    assert out["oldest_open_seconds"] == 108000.0
+    assert out["overdue"] == [1]
+    assert out["time_to_decision"] == {"p50": 7200.0, "max": 14400.0, "reviews": 3}
+
+
+def test_unverified_transactions_in_the_book_make_the_records_invalid() -> None:
+    report = account(Records(jobs=[], consumer={"unverified_in_book": ["j-7"]}))
+    assert report["state"] == "invalid"
+    assert report["contradictions"] == ["j-7 has transactions in the book but is not verified"]

@@ -1,11 +1,15 @@
-"""The book imports each decision once, deduplicates overlaps, quarantines changes."""
+"""The book imports each decision once, deduplicates overlaps, quarantines changes, and holds
+statements that need review apart from the verified transactions."""
 
 from __future__ import annotations
 
 import copy
+from datetime import date
+from decimal import Decimal
 
 import pytest
 
+from parsers.model import Transaction, money, transaction_id
 from reconcile.book import Book, Delivery
 from reconcile.db import make_engine
 
@@ -23,13 +27,38 @@ def book(database_url: str) -> Book:
     return Book(make_engine(database_url))
 
 
-def test_same_success_twice_is_one_import_and_one_review(book: Book) -> None:
-    d = Delivery("j-1", "in-1", "out-1", statement(("2026-01-02", "COFFEE", "-4.50"), ok=False))
+def test_same_success_twice_is_one_import(book: Book) -> None:
+    d = Delivery("j-1", "in-1", "out-1", statement(("2026-01-02", "COFFEE", "-4.50")))
     assert book.consume(d) == "imported"
     assert book.consume(copy.deepcopy(d)) == "duplicate"
     s = book.summary()
-    assert (s["imported"], s["review_tasks"], s["duplicates_suppressed"], s["transactions"]) == (
-        1, 1, 1, 1)
+    assert (s["imported"], s["reviews"], s["duplicates_suppressed"], s["transactions"]) == (
+        1, 0, 1, 1)
+
+
+def test_statement_needing_review_is_held_apart_with_one_review(book: Book) -> None:
+    d = Delivery("j-1", "in-1", "out-1", statement(("2026-01-02", "COFFEE", "-4.50"),
+                                                   ("2026-01-03", "Beginning Balance", "0.00"),
+                                                   ok=False))
+    assert book.consume(d) == "held"
+    assert book.consume(copy.deepcopy(d)) == "duplicate"
+    assert book.records() == []
+    unreviewed = book.records(include_unreviewed=True)
+    assert [(t.description, t.verified) for t in unreviewed] == [
+        ("COFFEE", False), ("Beginning Balance", False)]
+    s = book.summary()
+    assert (s["imported"], s["held"], s["reviews"], s["transactions"],
+            s["held_transactions"]) == (0, 1, 1, 0, 2)
+    assert book.imported() == {"j-1"}
+
+
+def test_export_with_unreviewed_marks_each_row(book: Book) -> None:
+    book.consume(Delivery("j-1", "in-1", "o1", statement(("2026-01-02", "RENT", "-900.00"))))
+    book.consume(Delivery("j-2", "in-2", "o2", statement(("2026-01-05", "SALARY", "2500.00"),
+                                                         ok=False)))
+    assert [t.verified for t in book.records(include_unreviewed=True)] == [True, False]
+    assert [t.description for t in book.records()] == ["RENT"]
+    assert book.records("9999", include_unreviewed=True) == []
 
 
 def test_overlapping_statements_do_not_duplicate_transactions(book: Book) -> None:
@@ -39,7 +68,7 @@ def test_overlapping_statements_do_not_duplicate_transactions(book: Book) -> Non
                     ("2026-01-31", "COFFEE", "-4.50"), ("2026-02-01", "SALARY", "2500.00"))
     assert book.consume(Delivery("j-1", "in-1", "o1", dec)) == "imported"
     assert book.consume(Delivery("j-2", "in-2", "o2", jan)) == "imported"
-    rows = [(t["date"], t["description"], t["amount"]) for t in book.transactions("1234")]
+    rows = [(t.date.isoformat(), t.description, money(t.amount)) for t in book.records("1234")]
     assert rows == [("2026-01-30", "RENT", "-900.00")] + [("2026-01-31", "COFFEE", "-4.50")] * 3 \
         + [("2026-02-01", "SALARY", "2500.00")]
 
@@ -50,7 +79,7 @@ def test_changed_output_for_a_decision_is_quarantined_not_replaced(book: Book) -
     other = statement(("2026-01-02", "COFFEE", "-45.00"))
     assert book.consume(Delivery("j-1", "in-1", "out-B", other)) == "quarantined"
     assert book.consume(Delivery("j-1", "in-1", "out-B", other)) == "quarantined"
-    assert [t["amount"] for t in book.transactions()] == ["-4.50"]
+    assert [money(t.amount) for t in book.records()] == ["-4.50"]
     [q] = book.quarantined()
     assert (q["reason"], q["known_digest"], q["new_digest"]) == ("decision_changed", "out-A",
                                                                  "out-B")
@@ -67,4 +96,48 @@ def test_object_differing_from_the_ledger_record_is_refused(book: Book) -> None:
     d = Delivery("j-1", "in-1", "out-X", statement(("2026-01-02", "A", "1.00")),
                  recorded_digest="out-recorded")
     assert book.consume(d) == "quarantined"
-    assert book.transactions() == []
+    assert book.records() == []
+
+
+def test_rows_carry_the_stable_id_of_their_transaction(book: Book) -> None:
+    assert book.consume(Delivery("j-1", "in-1", "o1", statement(
+        ("2026-01-31", "COFFEE", "-4.50"), ("2026-01-31", "COFFEE", "-4.50")))) == "imported"
+    coffee = Transaction(date(2026, 1, 31), "COFFEE", Decimal("-4.50"))
+    assert [(r.txn_id, r.bank, r.amount) for r in book.records()] == [
+        (transaction_id("northwind", "1234", "USD", coffee, n), "northwind", Decimal("-4.50"))
+        for n in (1, 2)]
+
+
+def test_same_last_four_at_two_banks_are_two_accounts(book: Book) -> None:
+    other = statement(("2026-01-02", "COFFEE", "-4.50"))
+    other["bank"] = "bluebird"
+    book.consume(Delivery("j-1", "in-1", "o1", statement(("2026-01-02", "COFFEE", "-4.50"))))
+    book.consume(Delivery("j-2", "in-2", "o2", other))
+    assert sorted(r.bank for r in book.records()) == ["bluebird", "northwind"]
+
+
+def test_statement_balances_are_kept_with_the_period_or_the_transactions_span(
+        book: Book) -> None:
+    printed = statement(("2026-01-05", "A", "-1.00"))
+    printed["period"] = {"start": "2026-01-01", "end": "2026-01-31"}
+    printed["accounts"][0].update(opening_balance="10.00", closing_balance="9.00")
+    card = statement(("2026-02-03", "B", "-2.00"), ("2026-02-20", "C", "-3.00"), last4="4821")
+    card["period"] = {"start": None, "end": "2026-02-25"}
+    book.consume(Delivery("j-1", "in-1", "o1", printed))
+    book.consume(Delivery("j-2", "in-2", "o2", card))
+    assert [(b.decision_id, b.account_last4, b.period_start, b.period_end, b.opening_balance,
+             b.closing_balance) for b in book.balances()] == [
+        ("j-1", "1234", date(2026, 1, 1), date(2026, 1, 31), Decimal("10.00"),
+         Decimal("9.00")),
+        ("j-2", "4821", date(2026, 2, 3), date(2026, 2, 25), Decimal("0.00"), Decimal("0.00"))]
+
+
+def test_statements_awaiting_review_are_read_only_when_asked(book: Book) -> None:
+    book.consume(Delivery("j-1", "in-1", "o1", statement(("2026-01-02", "A", "-1.00"))))
+    book.consume(Delivery("j-2", "in-2", "o2", statement(("2026-01-03", "B", "-2.00"),
+                                                         ok=False)))
+    assert [r.decision_id for r in book.records()] == ["j-1"]
+    assert [b.decision_id for b in book.balances()] == ["j-1"]
+    asked = book.records(include_unreviewed=True)
+    assert [(r.decision_id, r.verified) for r in asked] == [("j-1", True), ("j-2", False)]
+    assert [b.verified for b in book.balances(include_unreviewed=True)] == [True, False]

@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import update
 
-from parsers.vocabulary import ErrorClass, Outcome, Reason, Status
+from parsers.codes import ErrorClass, Outcome, Reason, Status
 from reconcile.db import jobs, make_engine
 from reconcile.ledger import MAX_ATTEMPTS, Claim, Ledger
 from reconcile.records import Identities

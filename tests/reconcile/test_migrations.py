@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from alembic.autogenerate import compare_metadata
-from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from datetime import UTC, date, datetime
+from decimal import Decimal
+from pathlib import Path
 
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.config import Config
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, create_engine, inspect, text
+
+from parsers.model import Transaction, transaction_id
+from reconcile import db
 from reconcile.db import make_engine, metadata
 
 
@@ -21,3 +30,98 @@ def test_migrating_twice_is_a_no_op(database_url: str) -> None:
     make_engine(database_url).dispose()
     engine = make_engine(database_url)
     assert set(metadata.tables) <= set(inspect(engine).get_table_names())
+
+
+def test_review_tasks_become_open_reviews_and_their_rows_leave_the_book(
+        database_url: str) -> None:
+    from parsers.codes import ReviewState
+    from reconcile.book import Book
+    from reconcile.review import ReviewLog
+
+    engine = create_engine(database_url)
+    _upgrade(engine, "0003")
+    t = "2026-11-01 00:00:00+00:00"
+    with engine.begin() as c:
+        for decision in ("j-flagged", "j-clean"):
+            c.execute(text("INSERT INTO book_imports VALUES (:d, :i, :o, '1234', 1, :t)"),
+                      {"d": decision, "i": f"in-{decision}", "o": f"out-{decision}", "t": t})
+            c.execute(text("INSERT INTO book_transactions (account_last4, currency, date, "
+                           "description, amount, balance, occurrence, decision_id) VALUES "
+                           "('1234', 'USD', '2026-01-02', :s, '-4.50', NULL, 1, :d)"),
+                      {"s": f"ROW OF {decision}", "d": decision})
+        c.execute(text("INSERT INTO review_tasks VALUES ('j-flagged', '[\"x\"]', :t)"), {"t": t})
+    db.migrate(engine)
+    [review] = ReviewLog(engine).all()
+    assert (review.decision_id, review.state, review.problems, review.output_digest) == (
+        "j-flagged", ReviewState.OPEN, ("x",), "out-j-flagged")
+    book = Book(engine)
+    assert [r.description for r in book.records()] == ["ROW OF j-clean"]
+    assert [(r.description, r.verified) for r in book.records(
+        include_unreviewed=True) if not r.verified] == [("ROW OF j-flagged", False)]
+    assert "review_tasks" not in inspect(engine).get_table_names()
+
+
+def test_existing_book_rows_get_their_bank_and_stable_id(database_url: str) -> None:
+    engine = create_engine(database_url)
+    _upgrade(engine, "0003")
+    now = datetime.now(UTC)
+    with engine.begin() as c:
+        c.execute(text(
+            "INSERT INTO batches (batch_id, source, created_at, state) "
+            "VALUES ('b-1', 'x', :now, 'COMPLETED')"), {"now": now})
+        c.execute(text(
+            "INSERT INTO jobs (job_id, batch_id, source_uri, input_uri, size, sha256, "
+            "submitted_at, expires_at, chain_revision, ocr_engine, policy_revision, status, "
+            "attempts, needs_review, bank) VALUES ('j-1', 'b-1', 's', 'i', 1, 'd', :now, :now, "
+            "'c', 'o', 'p', 'SUCCEEDED', 1, false, 'northwind')"), {"now": now})
+        for n in (1, 2):
+            c.execute(text(
+                "INSERT INTO book_transactions (account_last4, currency, date, description, "
+                "amount, balance, occurrence, decision_id) VALUES ('1234', 'USD', "
+                "'2026-01-31', 'COFFEE', '-4.50', NULL, :n, 'j-1')"), {"n": n})
+    _upgrade(engine, "head")
+    with engine.connect() as c:
+        rows = c.execute(text("SELECT bank, txn_id FROM book_transactions ORDER BY id")).all()
+    coffee = Transaction(date(2026, 1, 31), "COFFEE", Decimal("-4.50"))
+    assert [tuple(r) for r in rows] == [
+        ("northwind", transaction_id("northwind", "1234", "USD", coffee, n)) for n in (1, 2)]
+    engine.dispose()
+
+
+def test_task_run_ids_come_after_the_review_and_transaction_id_migrations(
+        database_url: str) -> None:
+    from reconcile.ledger import Ledger
+
+    assert ScriptDirectory.from_config(_config()).get_heads() == ["0006"]
+    engine = create_engine(database_url)
+    _upgrade(engine, "0005")
+    now = datetime.now(UTC)
+    with engine.begin() as c:
+        c.execute(text(
+            "INSERT INTO batches (batch_id, source, created_at, state) "
+            "VALUES ('b-1', 'x', :now, 'COMPLETED')"), {"now": now})
+        c.execute(text(
+            "INSERT INTO jobs (job_id, batch_id, source_uri, input_uri, size, sha256, "
+            "submitted_at, expires_at, chain_revision, ocr_engine, policy_revision, status, "
+            "attempts, needs_review) VALUES ('j-1', 'b-1', 's', 'i', 1, 'd', :now, :now, "
+            "'c', 'o', 'p', 'SUCCEEDED', 1, false)"), {"now": now})
+        c.execute(text(
+            "INSERT INTO attempts (job_id, number, lease_owner, started_at, outcome) "
+            "VALUES ('j-1', 1, 'w', :now, 'succeeded')"), {"now": now})
+    _upgrade(engine, "head")
+    [attempt] = Ledger(engine).attempts("j-1")
+    assert (attempt.number, attempt.lease_owner, attempt.task_run_id) == (1, "w", None)
+    engine.dispose()
+
+
+def _config() -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
+    return config
+
+
+def _upgrade(engine: Engine, revision: str) -> None:
+    config = _config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)

@@ -1,17 +1,19 @@
-"""The job vocabulary: every status, error class, reason code and attempt outcome, once.
+"""The codes: every status, error class, reason code, attempt outcome and review state, once.
 
 The database, the JSON the CLI prints and Prefect events carry these exact strings, so each
 enum is a `StrEnum` whose values are the strings already stored: no data migration, and a
 member compares equal to its string. Nothing else spells a status or a reason code; the
 error taxonomy (`flows/taxonomy.py`) maps exceptions onto these members, and a test fails on
-a string literal of one of them anywhere else in the tree.
+a string literal of one of them anywhere else in the tree (migrations aside: each spells
+the values stored at its revision).
 
 Why here, in `parsers/`: the parser raises statement reason codes (`parsers/errors.py`) and
 may import nothing outside `parsers/`, while `reconcile/` may import only `parsers`' leaf
 modules (`parsers.model` and this one). The innermost room is the only place both can reach
 without breaking a door, so the one vocabulary lives in it. It is a leaf: it imports nothing
 but the standard library and holds no behaviour beyond naming. Records built from ledger
-rows (`Job`, `Batch`, `Attempt`) sit at the ledger's edge, in `reconcile/records.py`.
+rows (`Job`, `Batch`, `Attempt`, `Review`) sit at the ledger's edge, in `reconcile/records.py`
+and `reconcile/review.py`.
 """
 
 from __future__ import annotations
@@ -112,3 +114,27 @@ class Reason(StrEnum):
     EXPIRED = "expired"
     LEASE_EXPIRED = "lease_expired"
     RETRIES_EXHAUSTED = "retries_exhausted"
+
+
+class ReviewState(StrEnum):
+    """A review's state; `reconcile/review.py` owns its one transition (`settle`)."""
+
+    OPEN = "open"
+    ACCEPTED = "accepted"
+    CORRECTED = "corrected"
+    REJECTED = "rejected"
+
+
+#: the review states whose statement is in the book
+VERIFIED = (ReviewState.ACCEPTED, ReviewState.CORRECTED)
+
+
+class ReviewAction(StrEnum):
+    """What an event of a review's audit trail records."""
+
+    OPENED = "opened"
+    ACCEPTED = "accepted"
+    CORRECTED = "corrected"
+    REJECTED = "rejected"
+    #: a decision that was not applied (a correction that does not reconcile, say)
+    REFUSED = "refused"

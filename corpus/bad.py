@@ -1,4 +1,4 @@
-"""Bad inputs of layouts.md, each made to trip exactly one reason code."""
+"""Bad inputs, each made to trip exactly one reason code (a `Reason` of `parsers/codes.py`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pypdf
 from reportlab.pdfgen.canvas import Canvas
 
-from parsers.corpus.scan import tiny_scan
+from corpus.scan import tiny_scan
 
 
 def _simple_pdf(text: str = "Statement") -> bytes:

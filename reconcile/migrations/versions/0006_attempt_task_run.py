@@ -1,14 +1,14 @@
 """An attempt names the Prefect task run that made it (when one did).
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0006
+Revises: 0005
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004"
-down_revision = "0003"
+revision = "0006"
+down_revision = "0005"
 
 
 def upgrade() -> None:
