@@ -48,6 +48,7 @@ demo: $(STAMP) tesseract
 
 test: $(STAMP) tesseract hledger postgres
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
 bench: $(STAMP) tesseract

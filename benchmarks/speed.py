@@ -20,7 +20,9 @@ from pathlib import Path
 
 from benchmarks import corpora
 from benchmarks.accuracy import by_bank, read
-from corpus import BANKS, Sample, generate
+from corpus import BANKS, SCANNED, Sample, drawable, generate
+from flows.config import Settings
+from flows.parser import Parser
 from parsers.limits import Limits
 
 
@@ -31,7 +33,7 @@ def page_reading(samples: list[Sample]) -> dict[str, float]:
     from parsers.pdfium_reader import PdfiumReader
     from parsers.reader import PdfplumberReader
 
-    text = [s.pdf.read_bytes() for s in samples if s.bank != "meridian"][:60]
+    text = [s.pdf.read_bytes() for s in samples if s.bank not in SCANNED][:60]
     pages = sum(len(pdfium.PdfDocument(d)) for d in text)
     out = {}
     for name, reader in [("pdfplumber", PdfplumberReader().read), ("pdfium", PdfiumReader().read)]:
@@ -108,8 +110,9 @@ def run(statements: int, seed: int, generate_statements: int, skip_flow: bool) -
 
     if not skip_flow:
         batch = corpora.work() / "batch"
-        generate(batch, BANKS, 40, 99)
-        workers = int(os.environ.get("STMTFLOW_WORKERS", os.cpu_count() or 2))
+        settings = Settings.from_env()
+        generate(batch, drawable(Parser.from_settings(settings).banks), 40, 99)
+        workers = settings.workers
         one, start_one = flow_throughput(1, batch)
         many, start_many = flow_throughput(workers, batch)
         print(f"import flow, 40 files: 1 worker {one:.1f} s ({1000 * one / 40:.0f} ms/file, "

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,8 +27,21 @@ from corpus.truth import Draw
 from corpus.variant import PLAIN, Variant, draw_variant
 from parsers.model import Account
 
-BANKS = ("northwind", "bluebird", "harbor", "alpenbank", "meridian")
-ALL_LAYOUTS = (*BANKS, "cedar")
+#: the bank no template describes: what the generic parser must read, or refuse
+UNKNOWN_BANK = "cedar"
+#: every layout the generator draws, in the order a corpus cycles through them
+ALL_LAYOUTS = tuple(RENDERERS)
+#: the reference layouts, each described by a template of `parsers/templates/`
+BANKS = tuple(b for b in ALL_LAYOUTS if b != UNKNOWN_BANK)
+#: the banks whose statements are drawn as scans (read through OCR)
+SCANNED = frozenset({"meridian"})
+
+
+def drawable(banks: Iterable[str]) -> tuple[str, ...]:
+    """Those of `banks` (the banks of the templates in force, say) the generator can draw,
+    in its own order."""
+    wanted = set(banks)
+    return tuple(b for b in ALL_LAYOUTS if b in wanted)
 
 
 @dataclass(frozen=True)
@@ -65,8 +79,8 @@ def statement(bank: str, variant: Variant = PLAIN, index: int = 0, seed: int = 7
     """Statement `index` of `bank` drawn with exactly `variant` (a scan for Meridian): for a
     test that pins how one variation is read."""
     rng = random.Random(f"{seed}:{index}")
-    drawn = RENDERERS[bank](draw_for(index, rng, bank == "meridian"), variant)
-    if bank != "meridian":
+    drawn = RENDERERS[bank](draw_for(index, rng, bank in SCANNED), variant)
+    if bank not in SCANNED:
         return drawn
     pdf = (scan_with(drawn.pdf, variant.scan, np.random.default_rng(rng.randint(0, 2**32 - 1)))
            if variant.scan else to_scan(drawn.pdf, rng))
@@ -129,7 +143,7 @@ def _signed_figure(bank: str, accounts: list[Account]) -> bool:
 
 
 def _fallback() -> bytes:
-    return RENDERERS["northwind"](draw_for(0, random.Random(0), False), PLAIN).pdf
+    return RENDERERS[BANKS[0]](draw_for(0, random.Random(0), False), PLAIN).pdf
 
 
 def _write(stem: Path, pdf: bytes, truth: str, bank: str, reason: str | None = None,
@@ -140,5 +154,5 @@ def _write(stem: Path, pdf: bytes, truth: str, bank: str, reason: str | None = N
     return Sample(pdf_path, truth_path, bank, reason, variant or {})
 
 
-__all__ = ["ALL_LAYOUTS", "BAD_INPUTS", "BANKS", "BASIC_BAD", "Rendered", "Sample", "Variant",
-           "generate", "statement"]
+__all__ = ["ALL_LAYOUTS", "BAD_INPUTS", "BANKS", "BASIC_BAD", "SCANNED", "UNKNOWN_BANK",
+           "Rendered", "Sample", "Variant", "drawable", "generate", "statement"]

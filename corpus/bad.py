@@ -1,4 +1,4 @@
-"""Bad inputs of layouts.md, each made to trip exactly one reason code."""
+"""Bad inputs, each made to trip exactly one reason code (a `Reason` of `parsers/codes.py`)."""
 
 from __future__ import annotations
 

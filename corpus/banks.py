@@ -1,4 +1,4 @@
-"""The five reference layouts of layouts.md and one unknown bank, rendered from truth.
+"""The five reference layouts (`parsers/templates/`) and one unknown bank, drawn from truth.
 
 Each `render_<bank>(draw, variant)` draws a statement and returns what it printed: the PDF
 bytes, the truth, and the variations the pages actually show. `PLAIN` prints the reference

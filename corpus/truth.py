@@ -1,7 +1,8 @@
 """Ground truth for generated statements: random but reproducible from a seed.
 
 Every number is drawn as `Decimal` cents and every balance computed, so the truth file is
-the statement a perfect parser would return (layouts.md, "Normalised output").
+the statement a perfect parser would return (`bank` and `accounts` of docs/output-schema.md,
+without the transaction ids).
 """
 
 from __future__ import annotations

@@ -1,5 +1,7 @@
 """Deployment settings: read once from `banks.toml`, used by prefect.yaml and by `serve`.
 
+A bank is its template: `banks.toml` holds only what is a deployment's (schedule, timezone,
+inbox) for banks the templates in force describe, and naming any other bank is an error.
 `specs()` is the list of deployments in prefect.yaml's own shape; `render_prefect_yaml()`
 writes the file from it, and a test keeps the committed prefect.yaml equal to the render.
 """
@@ -7,11 +9,15 @@ writes the file from it, and a test keeps the committed prefect.yaml equal to th
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from flows.config import Settings
+from flows.parser import Parser
 
 SOURCE = Path(__file__).with_name("banks.toml")
 PREFECT_YAML = Path(__file__).parent.parent / "prefect.yaml"
@@ -33,12 +39,21 @@ def load(path: Path = SOURCE) -> dict[str, Any]:
     return tomllib.loads(path.read_text())
 
 
-def banks(config: dict[str, Any] | None = None) -> list[Bank]:
+def banks(config: dict[str, Any] | None = None,
+          in_force: Collection[str] | None = None) -> list[Bank]:
+    """The scheduled banks; each must be a bank of the templates in force (`in_force`)."""
     config = config or load()
+    if in_force is None:
+        in_force = Parser.from_settings(Settings.from_env()).banks
+    unknown = sorted(b["id"] for b in config["bank"] if b["id"] not in in_force)
+    if unknown:
+        raise ValueError(f"deployments name banks no template in force describes: "
+                         f"{', '.join(unknown)} (templates: {', '.join(sorted(in_force))})")
     return [Bank(b["id"], b["cron"], b["timezone"], b["inbox"]) for b in config["bank"]]
 
 
-def specs(config: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+def specs(config: dict[str, Any] | None = None,
+          in_force: Collection[str] | None = None) -> list[dict[str, Any]]:
     """Every deployment: one import per bank, the reconciliation, rerun-failed and review."""
     config = config or load()
     defaults = config["defaults"]
@@ -55,7 +70,7 @@ def specs(config: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         "schedules": [{"cron": b.cron, "timezone": b.timezone}],
         "tags": [f"bank:{b.id}", "import"],
         "work_pool": pool(),
-    } for b in banks(config)]
+    } for b in banks(config, in_force)]
     out.append({
         "name": "reconcile",
         "description": "Account for every accepted job and publish the report",

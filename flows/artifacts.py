@@ -6,25 +6,27 @@ from typing import Any
 
 from prefect.artifacts import create_table_artifact
 
+from parsers.codes import Status
 from parsers.model import mask_accounts, mask_digits
+from reconcile.records import Job
 
 
-def job_row(r: dict[str, Any]) -> dict[str, Any]:
+def job_row(r: Job) -> dict[str, Any]:
     """One file of a batch as people may see it: no full account number, no descriptions."""
     return {
-        "file": mask_digits(r["source_uri"].rsplit("/", 1)[-1]),
-        "bank": r.get("bank") or r.get("bank_hint") or "",
-        "account": mask_accounts(r.get("account_last4")),
-        "status": r["status"],
-        "attempts": r["attempts"],
-        "reason": r.get("reason") or "",
-        "transactions": r.get("transactions") if r.get("transactions") is not None else "",
-        "validation": ("needs review" if r.get("needs_review") else "ok")
-        if r["status"] == "SUCCEEDED" else "",
+        "file": mask_digits(r.file_name),
+        "bank": r.bank or r.bank_hint or "",
+        "account": mask_accounts(r.account_last4),
+        "status": r.status,
+        "attempts": r.attempts,
+        "reason": r.reason or "",
+        "transactions": r.transactions if r.transactions is not None else "",
+        "validation": ("needs review" if r.needs_review else "ok")
+        if r.status == Status.SUCCEEDED else "",
     }
 
 
-def publish_batch_table(batch_id: str, rows: list[dict[str, Any]]) -> None:
+def publish_batch_table(batch_id: str, rows: list[Job]) -> None:
     create_table_artifact(
         table=[job_row(r) for r in rows],
         key=f"batch-{batch_id}".lower(),

@@ -14,8 +14,10 @@ if __name__ == "__main__":
 bank given); `extract` returns a transaction per statement row, posted to the account's
 ledger name only (the other leg is the user's to categorise, as beangulp importers do),
 with its stable `txn_id`, plus a `balance` assertion per account on the day after the
-period. A statement that does not validate is never presented as cleared: its transactions
-carry the `!` flag and its problems as metadata, and it asserts no balance. Each file is
+period. The templates, page reader and limits are those of the `STMTFLOW_*` variables, read
+once when the importer is made (or of the `Settings` given). A statement that does not
+validate is never presented as cleared: its transactions carry the `!` flag and its
+problems as metadata, and it asserts no balance. Each file is
 parsed once per importer, however many of these methods beangulp calls.
 No Prefect and no ledger database are involved.
 """
@@ -31,23 +33,27 @@ import beangulp
 from beancount.core import data, flags
 from beancount.core.amount import Amount
 
+from flows.config import Settings
 from flows.exports import account_names
-from parsers.api import ParseResult, parse_pdf
+from flows.parser import Parser
+from parsers.api import ParseResult
 from parsers.errors import StatementError
 from parsers.model import mask_digits, transaction_ids
-from parsers.template import load_templates
 from reconcile.book_records import AccountKey
 
 log = logging.getLogger(__name__)
 
 
 class StatementImporter(beangulp.Importer):
-    def __init__(self, accounts: str | Path | None = None, bank: str | None = None) -> None:
-        known = {t.bank for t in load_templates()}
-        if bank is not None and bank not in known:
-            raise ValueError(f"unknown bank {bank!r}; known banks: {', '.join(sorted(known))}")
+    def __init__(self, accounts: str | Path | None = None, bank: str | None = None,
+                 settings: Settings | None = None) -> None:
+        self.parser = Parser.from_settings(settings or Settings.from_env())
+        if bank is not None and bank not in self.parser.banks:
+            raise ValueError(f"unknown bank {bank!r}; known banks: "
+                             f"{', '.join(self.parser.banks)}")
         self.bank = bank
-        self.names = account_names(None if accounts is None else Path(accounts))
+        self.names = account_names(None if accounts is None else Path(accounts),
+                                   self.parser.templates)
         self._parsed: dict[tuple[str, int, int], ParseResult | None] = {}
 
     @property
@@ -121,7 +127,7 @@ class StatementImporter(beangulp.Importer):
             f.seek(0)
             pdf = f.read()
         try:
-            return parse_pdf(pdf, bank=self.bank)
+            return self.parser.parse(pdf, bank=self.bank)
         except StatementError as exc:
             log.debug("%s: not identified (%s)", _shown(filepath), exc.reason)
             return None

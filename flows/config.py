@@ -1,20 +1,10 @@
-"""Configuration from the environment, with defaults that run on one machine unset.
+"""Configuration: every `STMTFLOW_*` variable read once, at the edge, into `Settings`.
 
-| variable | default | meaning |
-|---|---|---|
-| `STMTFLOW_HOME` | `./.stmtflow` | data directory of the embedded default |
-| `STMTFLOW_DATABASE_URL` | `sqlite:///$STMTFLOW_HOME/ledger.db` | the ledger (any SQLAlchemy URL) |
-| `STMTFLOW_STORAGE` | `$STMTFLOW_HOME/storage` | inputs and results root (any fsspec URL) |
-| `STMTFLOW_S3_ENDPOINT` | unset | S3 endpoint for `s3://` storage and sources |
-| `STMTFLOW_WORKERS` | CPU count | files processed at once |
-| `STMTFLOW_QUEUE_LIMIT_HOURS` | `24` | a job not claimed within this expires |
-| `STMTFLOW_LEASE_SECONDS` | `600` | a claim's lease; a dead worker's job is reclaimed after it |
-| `STMTFLOW_WEBHOOK_URL` | unset | POST a JSON notification here when a job ends |
-| `STMTFLOW_OPERATOR` | unset | owner given to investigations the reconciliation opens |
-| `STMTFLOW_CAPACITY` | `500` | queued jobs beyond this raise a backlog alert |
-| `STMTFLOW_TASK_RUNNER` | `threads` | `dask` runs per-file tasks on a Dask cluster |
-| `STMTFLOW_DASK_ADDRESS` | unset | scheduler of an existing Dask cluster (else a local one) |
-| `STMTFLOW_REVIEW_ALERT_HOURS` | `48` | an open review older than this raises an alert |
+The README's Configuration table is the one list of variables (Prefect's own are Prefect's;
+only where the UI is, for links, is read here). Entry points (the CLI, a
+flow run, a task run on a worker) call `Settings.from_env()`; everything below them takes
+`Settings`, or the parts it builds (ledger, storage, templates, page reader, limits), as
+arguments. Nothing reads the environment when a module is imported.
 """
 
 from __future__ import annotations
@@ -22,14 +12,21 @@ from __future__ import annotations
 import functools
 import os
 import threading
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import Engine
+
+from parsers.limits import Limits
 from reconcile.db import make_engine
 from reconcile.ledger import Ledger
+from reconcile.records import Clock, utc_now
 from reconcile.storage import Storage
+
+TASK_RUNNERS = ("threads", "dask")
 
 
 @dataclass(frozen=True)
@@ -37,31 +34,57 @@ class Settings:
     home: Path
     database_url: str
     storage_url: str
-    s3_endpoint: str | None
-    workers: int
-    queue_limit: timedelta
-    lease: timedelta
-    webhook_url: str | None
-    operator: str | None
-    capacity: int
-    review_alert: timedelta
+    s3_endpoint: str | None = None
+    workers: int = 2
+    queue_limit: timedelta = timedelta(hours=24)
+    lease: timedelta = timedelta(minutes=10)
+    webhook_url: str | None = None
+    operator: str | None = None
+    capacity: int = 500
+    task_runner: str = "threads"
+    dask_address: str | None = None
+    alert_webhook: str | None = None
+    #: an open review older than this raises an alert
+    review_alert: timedelta = timedelta(hours=48)
+    #: the page reader by name: `pdfplumber` or `pdfium`
+    reader: str = "pdfplumber"
+    #: template directories beside the built-in ones
+    template_dirs: tuple[Path, ...] = ()
+    limits: Limits = field(default_factory=Limits)
+    #: the Prefect UI that status links to: Prefect's `PREFECT_UI_URL`, else its API's host
+    ui_url: str | None = None
+    #: where the ledger, the book and the reports read the time (tests move it)
+    clock: Clock = field(default=utc_now, compare=False)
 
     @classmethod
-    def from_env(cls) -> Settings:
-        home = Path(os.environ.get("STMTFLOW_HOME", ".stmtflow")).absolute()
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if env is None else env
+        home = Path(env.get("STMTFLOW_HOME", ".stmtflow")).absolute()
+        task_runner = env.get("STMTFLOW_TASK_RUNNER", "threads")
+        if task_runner not in TASK_RUNNERS:
+            raise ValueError(f"STMTFLOW_TASK_RUNNER must be one of {', '.join(TASK_RUNNERS)}, "
+                             f"not {task_runner!r}")
         return cls(
             home=home,
-            database_url=os.environ.get("STMTFLOW_DATABASE_URL", f"sqlite:///{home}/ledger.db"),
-            storage_url=os.environ.get("STMTFLOW_STORAGE", str(home / "storage")),
-            s3_endpoint=os.environ.get("STMTFLOW_S3_ENDPOINT") or None,
-            workers=int(os.environ.get("STMTFLOW_WORKERS", os.cpu_count() or 2)),
-            queue_limit=timedelta(hours=float(os.environ.get("STMTFLOW_QUEUE_LIMIT_HOURS", 24))),
-            lease=timedelta(seconds=float(os.environ.get("STMTFLOW_LEASE_SECONDS", 600))),
-            webhook_url=os.environ.get("STMTFLOW_WEBHOOK_URL") or None,
-            operator=os.environ.get("STMTFLOW_OPERATOR") or None,
-            capacity=int(os.environ.get("STMTFLOW_CAPACITY", 500)),
-            review_alert=timedelta(hours=float(os.environ.get("STMTFLOW_REVIEW_ALERT_HOURS",
-                                                              48))),
+            database_url=env.get("STMTFLOW_DATABASE_URL", f"sqlite:///{home}/ledger.db"),
+            storage_url=env.get("STMTFLOW_STORAGE", str(home / "storage")),
+            s3_endpoint=env.get("STMTFLOW_S3_ENDPOINT") or None,
+            workers=int(env.get("STMTFLOW_WORKERS", os.cpu_count() or 2)),
+            queue_limit=timedelta(hours=float(env.get("STMTFLOW_QUEUE_LIMIT_HOURS", 24))),
+            lease=timedelta(seconds=float(env.get("STMTFLOW_LEASE_SECONDS", 600))),
+            webhook_url=env.get("STMTFLOW_WEBHOOK_URL") or None,
+            operator=env.get("STMTFLOW_OPERATOR") or None,
+            capacity=int(env.get("STMTFLOW_CAPACITY", 500)),
+            task_runner=task_runner,
+            dask_address=env.get("STMTFLOW_DASK_ADDRESS") or None,
+            alert_webhook=env.get("STMTFLOW_ALERT_WEBHOOK") or None,
+            review_alert=timedelta(hours=float(env.get("STMTFLOW_REVIEW_ALERT_HOURS", 48))),
+            reader=env.get("STMTFLOW_READER", "pdfplumber"),
+            template_dirs=tuple(Path(p) for p in env.get("STMTFLOW_TEMPLATES", "").split(
+                os.pathsep) if p),
+            limits=Limits.from_variables(env),
+            ui_url=env.get("PREFECT_UI_URL") or (
+                env.get("PREFECT_API_URL", "").removesuffix("/api") or None),
         )
 
     def fs_options(self, url: str) -> dict[str, Any]:
@@ -71,8 +94,11 @@ class Settings:
                     "skip_instance_cache": True}
         return {}
 
+    def engine(self) -> Engine:
+        return _engine(self.database_url, self.home)
+
     def ledger(self) -> Ledger:
-        return Ledger(_engine(self.database_url, self.home), lease=self.lease)
+        return Ledger(self.engine(), lease=self.lease, clock=self.clock)
 
     def storage(self) -> Storage:
         return Storage(self.storage_url, self.fs_options(self.storage_url))
@@ -83,13 +109,14 @@ class Settings:
 _ENGINE_LOCK = threading.Lock()
 
 
-def _engine(url: str, home: Path):  # type: ignore[no-untyped-def]
+def _engine(url: str, home: Path) -> Engine:
+    """One engine (and connection pool) per database for the life of the process."""
     with _ENGINE_LOCK:
         return _new_engine(url, home)
 
 
 @functools.cache
-def _new_engine(url: str, home: Path):  # type: ignore[no-untyped-def]
+def _new_engine(url: str, home: Path) -> Engine:
     if url.startswith("sqlite:///"):
         home.mkdir(parents=True, exist_ok=True)
     return make_engine(url)

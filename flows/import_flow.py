@@ -17,16 +17,18 @@ from prefect.artifacts import create_progress_artifact, update_progress_artifact
 from prefect.cache_policies import INPUTS, TASK_SOURCE
 from prefect.client.schemas.objects import TaskRun
 from prefect.futures import PrefectFuture, as_completed
-from prefect.runtime import flow_run
+from prefect.runtime import flow_run, task_run
 from prefect.states import Completed, Failed, State
 
 from flows.artifacts import publish_batch_table
 from flows.config import Settings
-from flows.jobs import accept_batch, process_job
-from flows.runners import task_runner
+from flows.jobs import Worker, accept_batch, process_job
+from flows.runners import SettingsTaskRunner
 from flows.taxonomy import classify
+from parsers.codes import BatchState, Status
 from parsers.model import mask_digits
-from reconcile.ledger import MAX_ATTEMPTS, SUCCEEDED, TERMINAL
+from reconcile.ledger import MAX_ATTEMPTS
+from reconcile.records import Job
 
 WARNINGS = "Completed With Warnings"
 
@@ -40,16 +42,10 @@ def retry_transient(task: Any, task_run: TaskRun, state: State) -> bool:
 @task(retries=MAX_ATTEMPTS - 1, retry_delay_seconds=1, retry_condition_fn=retry_transient,
       task_run_name="parse {name} [{job_id}]", persist_result=True,
       cache_policy=INPUTS + TASK_SOURCE)
-def process_file(job_id: str, name: str) -> dict[str, Any]:
-    """One attempt at one file; the ledger decides whether it may run at all."""
-    return process_job(Settings.from_env(), job_id)
-
-
-def job_id_of(task_run_name: str) -> str | None:
-    """The job id in a task run's name (`parse <file> [<job id>]`), or None."""
-    if task_run_name.endswith("]") and " [" in task_run_name:
-        return task_run_name.rsplit(" [", 1)[1][:-1]
-    return None
+def process_file(job_id: str, name: str) -> Job:
+    """One attempt at one file; the ledger decides whether it may run at all, and records
+    this task run in the attempt's row (how the reconciliation finds a job's task run)."""
+    return process_job(Worker.from_settings(Settings.from_env()), job_id, str(task_run.id))
 
 
 def batch_run_name() -> str:
@@ -58,7 +54,7 @@ def batch_run_name() -> str:
 
 
 @flow(name="import-batch", flow_run_name=batch_run_name, log_prints=True,
-      task_runner=task_runner())
+      task_runner=SettingsTaskRunner())
 def import_batch(source: str | list[str], bank: str | None = None,
                  batch_id: str | None = None) -> State:
     """Accept every file of `source` into a batch, then process the batch.
@@ -75,7 +71,7 @@ def import_batch(source: str | list[str], bank: str | None = None,
 
 
 @flow(name="resume-batch", flow_run_name="resume-{batch_id}", log_prints=True,
-      task_runner=task_runner())
+      task_runner=SettingsTaskRunner())
 def resume_batch(batch_id: str) -> State:
     """Finish a batch whose run died: its unfinished jobs run, finished ones return at once."""
     return run_batch(Settings.from_env(), batch_id)
@@ -89,8 +85,8 @@ def run_batch(settings: Settings, batch_id: str) -> State:
     rows = ledger.jobs(batch_id)
     progress = create_progress_artifact(0.0, key=f"progress-{batch_id}".lower(),
                                         description=f"Files finished in batch {batch_id}")
-    names = [mask_digits(r["source_uri"].rsplit("/", 1)[-1]) for r in rows]
-    futures = list(process_file.map([r["job_id"] for r in rows], names))
+    futures = list(process_file.map([r.job_id for r in rows],
+                                    [mask_digits(r.file_name) for r in rows]))
     for done, _ in enumerate(as_completed(futures), start=1):
         update_progress_artifact(progress, 100.0 * done / max(len(rows), 1))
     return finish_batch(settings, batch_id, futures)
@@ -105,23 +101,23 @@ def finish_batch(settings: Settings, batch_id: str,
     ledger = settings.ledger()
     rows = ledger.jobs(batch_id)
     publish_batch_table(batch_id, rows)
-    unfinished = [r["job_id"] for r in rows if r["status"] not in TERMINAL]
+    unfinished = [r.job_id for r in rows if not r.status.terminal]
     if unfinished:
-        ledger.close_batch(batch_id, "INCOMPLETE")
+        ledger.close_batch(batch_id, BatchState.INCOMPLETE)
         return Failed(message=f"batch {batch_id}: {len(unfinished)} job(s) have no terminal "
                               f"record: {', '.join(unfinished)}", data=batch_id)
     failed_tasks = sum(1 for s in task_states if not s.is_completed())
-    ledger_clean = all(r["status"] == SUCCEEDED and not r["needs_review"] for r in rows)
-    excluded = sum(1 for r in rows if r["status"] != SUCCEEDED)
+    ledger_clean = all(r.status == Status.SUCCEEDED and not r.needs_review for r in rows)
+    excluded = sum(1 for r in rows if r.status != Status.SUCCEEDED)
     if failed_tasks != excluded:
-        ledger.close_batch(batch_id, "INVALID")
+        ledger.close_batch(batch_id, BatchState.INVALID)
         return Failed(message=f"batch {batch_id}: {failed_tasks} task run(s) failed but the "
                               f"ledger excludes {excluded} job(s)", data=batch_id)
     if failed_tasks == 0 and ledger_clean:
-        ledger.close_batch(batch_id, "COMPLETED")
+        ledger.close_batch(batch_id, BatchState.COMPLETED)
         return Completed(message=f"batch {batch_id}: {len(rows)} files imported", data=batch_id)
-    ledger.close_batch(batch_id, "COMPLETED_WITH_WARNINGS")
-    review = sum(1 for r in rows if r["needs_review"])
+    ledger.close_batch(batch_id, BatchState.COMPLETED_WITH_WARNINGS)
+    review = sum(1 for r in rows if r.needs_review)
     return Completed(name=WARNINGS, data=batch_id,
                      message=f"batch {batch_id}: {excluded} excluded, {review} need review, "
                              f"{len(rows) - excluded - review} imported clean")

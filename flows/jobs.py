@@ -7,47 +7,51 @@ re-raised, so the attempt count equals the number of runs on every path.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import socket
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from flows.config import Settings
 from flows.notify import notify_ended
 from flows.outputs import output_files
-from flows.taxonomy import (
-    DETERMINISTIC,
-    TRANSIENT,
-    ChainMismatch,
-    JobExcluded,
-    LeaseLost,
-    TransientError,
-    classify,
-)
-from parsers.api import ParseResult, chain_revision, parse_pdf
+from flows.parser import Parser
+from flows.taxonomy import ChainMismatch, JobExcluded, LeaseLost, TransientError, classify
+from parsers.api import ParseResult
+from parsers.codes import ErrorClass, Reason, Status
 from parsers.model import mask_account
-from parsers.ocr import engine_identity
-from parsers.validate import POLICY_REVISION
-from reconcile.ledger import (
-    EXPIRED,
-    FAILED,
-    MAX_ATTEMPTS,
-    QUEUED,
-    SUCCEEDED,
-    Claim,
-    Identities,
-    Ledger,
-)
-from reconcile.storage import IntegrityError, Storage, list_sources, read_source, sha256
+from reconcile.ledger import MAX_ATTEMPTS, Claim, Ledger
+from reconcile.records import Identities, Job
+from reconcile.storage import Storage, list_sources, read_source
 
 log = logging.getLogger("stmtflow")
 
+#: parse(data, bank hint) -> what the statement says, or a `StatementError`
+Parse = Callable[[bytes, str | None], ParseResult]
 
-def current_identities() -> Identities:
-    return Identities(chain_revision(), engine_identity(), POLICY_REVISION)
+
+@dataclass(frozen=True)
+class Worker:
+    """What one attempt runs with: built from `Settings` at the edge (the task), or handed
+    other parts by a test (a parse that fails, a storage that drops a write)."""
+
+    ledger: Ledger
+    storage: Storage
+    parse: Parse
+    #: the identities this worker runs: a job pinned to others is refused
+    identities: Identities
+    #: notify(job_id) once a job has ended; never changes its outcome
+    notify: Callable[[str], None]
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Worker:
+        parser = Parser.from_settings(settings)
+        return cls(settings.ledger(), settings.storage(), parser.parse, parser.identities(),
+                   functools.partial(notify_ended, settings))
 
 
 @dataclass(frozen=True)
@@ -68,66 +72,67 @@ def accept_batch(settings: Settings, batch_id: str, sources: list[str],
     """Envelope every file of `sources`, bytes first into content-addressed storage."""
     ledger, storage = settings.ledger(), settings.storage()
     ledger.open_batch(batch_id, " ".join(sources), bank)
-    ids = current_identities()
+    ids = Parser.from_settings(settings).identities()
     accepted = []
     for source in sources:
         for uri in list_sources(source, settings.fs_options(source)):
             data = read_source(uri, settings.fs_options(uri))
             input_uri, digest = storage.put_input(data)
-            job_id = ledger.accept(batch_id, source_uri=uri, input_uri=input_uri, size=len(data),
-                                   sha256=digest, bank_hint=bank, ids=ids,
-                                   queue_limit=settings.queue_limit)
-            job = ledger.job(job_id)
-            assert job is not None
-            accepted.append(Accepted(job_id, uri, job["submitted_at"]))
+            job = ledger.accept(batch_id, source_uri=uri, input_uri=input_uri, size=len(data),
+                                sha256=digest, bank_hint=bank, ids=ids,
+                                queue_limit=settings.queue_limit)
+            accepted.append(Accepted(job.job_id, uri, job.submitted_at))
     return accepted
 
 
-def process_job(settings: Settings, job_id: str) -> dict[str, Any]:
-    """Run one attempt of `job_id`; return its terminal record or raise what ended it."""
-    ledger, storage = settings.ledger(), settings.storage()
+def process_job(worker: Worker, job_id: str, task_run_id: str | None = None) -> Job:
+    """Run one attempt of `job_id`; return its terminal record or raise what ended it.
+
+    `task_run_id` names the Prefect task run making the attempt, in its attempt row.
+    """
     owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-    claim = ledger.claim(job_id, owner)
+    claim = worker.ledger.claim(job_id, owner, task_run_id)
     if claim is None:
-        return _unclaimed(settings, ledger, job_id)
+        return _unclaimed(worker, job_id)
     try:
-        job = ledger.job(job_id)
-        assert job is not None
-        record = _run(ledger, storage, claim, job)
+        record = _run(worker, claim)
     except LeaseLost:
         raise
     except Exception as exc:
-        if _record_failure(ledger, claim, exc):
-            notify_ended(settings, job_id)
+        if _record_failure(worker.ledger, claim, exc):
+            worker.notify(job_id)
         raise
-    notify_ended(settings, job_id)
+    worker.notify(job_id)
     return record
 
 
-def _run(ledger: Ledger, storage: Storage, claim: Claim, job: dict[str, Any]) -> dict[str, Any]:
-    pinned = Identities(job["chain_revision"], job["ocr_engine"], job["policy_revision"])
-    mine = current_identities()
-    if pinned != mine:
-        raise ChainMismatch(f"job pinned {pinned}, this worker runs {mine}")
-    data = storage.read(job["input_uri"])
-    if sha256(data) != job["sha256"]:
-        raise IntegrityError("stored input does not match its pinned digest")
-    result = parse_pdf(data, bank=job["bank_hint"])
+def _job(ledger: Ledger, job_id: str) -> Job:
+    job = ledger.job(job_id)
+    if job is None:
+        raise KeyError(f"no job {job_id}")
+    return job
+
+
+def _run(worker: Worker, claim: Claim) -> Job:
+    job = _job(worker.ledger, claim.job_id)
+    if job.identities != worker.identities:
+        raise ChainMismatch(f"job pinned {job.identities}, this worker runs {worker.identities}")
+    data = worker.storage.read_input(job.input_uri, job.sha256)
+    result = worker.parse(data, job.bank_hint)
     files = output_files(result, job)
-    digests = storage.write_outputs(f"results/{job['job_id']}", files,
-                                    token=f"{claim.attempt}-{claim.owner.rsplit(':', 1)[-1]}")
-    won = ledger.succeed(
-        claim, output_uri=storage.uri(f"results/{job['job_id']}/statement.json"),
+    prefix = f"results/{job.job_id}"
+    digests = worker.storage.write_outputs(
+        prefix, files, token=f"{claim.attempt}-{claim.owner.rsplit(':', 1)[-1]}")
+    won = worker.ledger.succeed(
+        claim, output_uri=worker.storage.uri(f"{prefix}/statement.json"),
         output_digest=digests["statement.json"], outputs=digests,
         needs_review=not result.validation.ok, bank=result.statement.bank,
         account_last4=",".join(a.account_last4 for a in result.statement.accounts),
         transactions=result.statement.transaction_count)
     if not won:
-        raise LeaseLost(f"{job['job_id']}: the lease was taken over; nothing committed")
-    _log_success(job["job_id"], claim.attempt, result)
-    record = ledger.job(job["job_id"])
-    assert record is not None
-    return record
+        raise LeaseLost(f"{job.job_id}: the lease was taken over; nothing committed")
+    _log_success(job.job_id, claim.attempt, result)
+    return _job(worker.ledger, job.job_id)
 
 
 def _record_failure(ledger: Ledger, claim: Claim, exc: BaseException) -> bool:
@@ -138,29 +143,28 @@ def _record_failure(ledger: Ledger, claim: Claim, exc: BaseException) -> bool:
     if c.transient and claim.attempt < MAX_ATTEMPTS:
         ledger.retry(claim, c.reason, message)
     elif c.transient:
-        terminal = ledger.fail(claim, TRANSIENT, "retries_exhausted", f"{c.reason}: {message}")
+        terminal = ledger.fail(claim, ErrorClass.TRANSIENT, Reason.RETRIES_EXHAUSTED,
+                               f"{c.reason}: {message}")
     else:
-        terminal = ledger.fail(claim, DETERMINISTIC, c.reason, message)
-    level = logging.ERROR if c.reason == "unclassified" else logging.WARNING
-    log.log(level, "job %s attempt %d: %s (%s)", claim.job_id, claim.attempt, c.reason,
-            c.error_class, exc_info=c.reason == "unclassified")
+        terminal = ledger.fail(claim, ErrorClass.DETERMINISTIC, c.reason, message)
+    unclassified = c.reason == Reason.UNCLASSIFIED
+    log.log(logging.ERROR if unclassified else logging.WARNING, "job %s attempt %d: %s (%s)",
+            claim.job_id, claim.attempt, c.reason, c.error_class, exc_info=unclassified)
     return terminal
 
 
-def _unclaimed(settings: Settings, ledger: Ledger, job_id: str) -> dict[str, Any]:
+def _unclaimed(worker: Worker, job_id: str) -> Job:
     """Why a claim was lost: already finished (a rerun), expired, or held by someone else."""
-    job = ledger.job(job_id)
-    if job is None:
-        raise KeyError(f"no job {job_id}")
-    if job["status"] == QUEUED and ledger.expire(job_id):
-        notify_ended(settings, job_id)
-        job = ledger.job(job_id)
-        assert job is not None
-    if job["status"] == SUCCEEDED:
+    job = _job(worker.ledger, job_id)
+    if job.status == Status.QUEUED and worker.ledger.expire(job_id):
+        worker.notify(job_id)
+        job = _job(worker.ledger, job_id)
+    if job.status == Status.SUCCEEDED:
         return job
-    if job["status"] in (FAILED, EXPIRED):
-        raise JobExcluded(job["status"], job["reason"])
-    raise TransientError("claimed_elsewhere", f"{job_id} is {job['status']} under another lease")
+    if job.status.terminal:
+        raise JobExcluded(job.status, job.reason)
+    raise TransientError(Reason.CLAIMED_ELSEWHERE,
+                         f"{job_id} is {job.status} under another lease")
 
 
 def _log_success(job_id: str, attempt: int, result: ParseResult) -> None:

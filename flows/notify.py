@@ -15,25 +15,25 @@ from typing import Any
 from prefect.events import emit_event
 
 from flows.config import Settings
-from reconcile.ledger import TERMINAL
 from reconcile.notifications import Notifications
+from reconcile.records import Job
 
 log = logging.getLogger("stmtflow")
 
 
-def payload(job: dict[str, Any]) -> dict[str, Any]:
+def payload(job: Job) -> dict[str, Any]:
     """What a notification says: ids, outcome and where the output is; no account data."""
-    return {k: job.get(k) for k in ("job_id", "batch_id", "status", "reason", "attempts",
-                                    "output_uri", "output_digest", "needs_review", "bank")}
+    return {k: getattr(job, k) for k in ("job_id", "batch_id", "status", "reason", "attempts",
+                                         "output_uri", "output_digest", "needs_review", "bank")}
 
 
 def channels(settings: Settings) -> list[str]:
     return ["event", "webhook"] if settings.webhook_url else ["event"]
 
 
-def notify(settings: Settings, job: dict[str, Any]) -> None:
-    store = Notifications(settings.ledger().engine)
-    store.expect(job["job_id"], channels(settings))
+def notify(settings: Settings, job: Job) -> None:
+    store = Notifications(settings.engine(), settings.clock)
+    store.expect(job.job_id, channels(settings))
     for channel in channels(settings):
         _deliver_once(settings, store, job, channel)
 
@@ -41,7 +41,7 @@ def notify(settings: Settings, job: dict[str, Any]) -> None:
 def notify_ended(settings: Settings, job_id: str) -> None:
     """Notify for a job that just ended; a failure here never changes the outcome."""
     job = settings.ledger().job(job_id)
-    if job is None or job["status"] not in TERMINAL:
+    if job is None or not job.status.terminal:
         return
     try:
         notify(settings, job)
@@ -51,7 +51,7 @@ def notify_ended(settings: Settings, job_id: str) -> None:
 
 def deliver_pending(settings: Settings) -> int:
     """Re-send every undelivered notification once; return how many are delivered now."""
-    store = Notifications(settings.ledger().engine)
+    store = Notifications(settings.engine(), settings.clock)
     ledger = settings.ledger()
     delivered = 0
     for job_id, channel in store.pending():
@@ -61,27 +61,26 @@ def deliver_pending(settings: Settings) -> int:
     return delivered
 
 
-def _deliver_once(settings: Settings, store: Notifications, job: dict[str, Any],
-                  channel: str) -> bool:
+def _deliver_once(settings: Settings, store: Notifications, job: Job, channel: str) -> bool:
     try:
         if channel == "event":
             _emit(job)
         else:
             _post(settings.webhook_url or "", payload(job))
     except Exception as exc:  # a notification must never change the job's outcome
-        log.warning("job %s: %s notification not delivered: %s", job["job_id"], channel, exc)
-        store.record(job["job_id"], channel, f"{type(exc).__name__}: {exc}"[:500])
+        log.warning("job %s: %s notification not delivered: %s", job.job_id, channel, exc)
+        store.record(job.job_id, channel, f"{type(exc).__name__}: {exc}"[:500])
         return False
-    store.record(job["job_id"], channel, None)
+    store.record(job.job_id, channel, None)
     return True
 
 
-def _emit(job: dict[str, Any]) -> None:
+def _emit(job: Job) -> None:
     event = emit_event(
-        event=f"stmtflow.job.{job['status'].lower()}",
-        resource={"prefect.resource.id": f"stmtflow.job.{job['job_id']}",
-                  "prefect.resource.name": job["source_uri"].rsplit("/", 1)[-1]},
-        related=[{"prefect.resource.id": f"stmtflow.batch.{job['batch_id']}",
+        event=f"stmtflow.job.{job.status.lower()}",
+        resource={"prefect.resource.id": f"stmtflow.job.{job.job_id}",
+                  "prefect.resource.name": job.file_name},
+        related=[{"prefect.resource.id": f"stmtflow.batch.{job.batch_id}",
                   "prefect.resource.role": "batch"}],
         payload=payload(job),
     )

@@ -7,6 +7,7 @@ and the version policy are documented in docs/output-schema.md.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 from typing import Any
@@ -15,6 +16,7 @@ import pandas as pd
 
 from parsers.api import ParseResult
 from parsers.model import Statement, transaction_ids
+from reconcile.records import Job
 
 #: Version of the `statement.json` layout; raised only when a field is removed, renamed or
 #: changes meaning (docs/output-schema.md). Documents without it predate versioning.
@@ -49,7 +51,7 @@ def transactions_frame(doc: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS).astype("string")
 
 
-def statement_document(result: ParseResult, job: dict[str, Any]) -> dict[str, Any]:
+def statement_document(result: ParseResult, job: Job) -> dict[str, Any]:
     return {
         "schema_version": SCHEMA_VERSION,
         **statement_dict(result),
@@ -57,14 +59,13 @@ def statement_document(result: ParseResult, job: dict[str, Any]) -> dict[str, An
         "layout": result.layout,
         "pages": result.pages,
         "ocr_pages": result.ocr_pages,
-        "job_id": job["job_id"],
-        "input_sha256": job["sha256"],
-        "pinned": {"chain_revision": job["chain_revision"], "ocr_engine": job["ocr_engine"],
-                   "policy_revision": job["policy_revision"]},
+        "job_id": job.job_id,
+        "input_sha256": job.sha256,
+        "pinned": dataclasses.asdict(job.identities),
     }
 
 
-def output_files(result: ParseResult, job: dict[str, Any]) -> dict[str, bytes]:
+def output_files(result: ParseResult, job: Job) -> dict[str, bytes]:
     return document_files(statement_document(result, job))
 
 

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 import pypdfium2 as pdfium
 from PIL import ImageDraw
 
-from parsers.api import default_reader
 from parsers.limits import Limits
 from parsers.lines import Line, page_lines
 from parsers.model import mask_digits
 from parsers.pdfium import LOCK
+from parsers.reader import PageReader
 from reconcile.corrections import RowEvidence
 
 log = logging.getLogger("stmtflow")
@@ -44,10 +44,12 @@ class Sighting:
     text: str
 
 
-def locate(data: bytes, rows: list[RowEvidence]) -> dict[tuple[int, int], Sighting]:
-    """(account, row) -> where that row is printed, for every row that can be found."""
+def locate(data: bytes, rows: list[RowEvidence], reader: PageReader,
+           limits: Limits) -> dict[tuple[int, int], Sighting]:
+    """(account, row) -> where that row is printed, for every row that can be found; `reader`
+    and `limits` are the import's (`flows.parser.Parser`)."""
     try:
-        pages = default_reader().read(data, Limits.from_env())
+        pages = reader.read(data, limits)
     except Exception as exc:  # evidence is best effort: the review goes on without pictures
         log.warning("could not read the input again for evidence: %s", type(exc).__name__)
         return {}

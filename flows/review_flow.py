@@ -31,11 +31,13 @@ from prefect.utilities.asyncutils import run_coro_as_sync
 
 from flows.config import Settings
 from flows.outputs import document_files
+from flows.parser import Parser
 from flows.review_evidence import Sighting, locate, picture
+from parsers.codes import ReviewState
 from parsers.model import mask_account, mask_digits
 from reconcile.corrections import AccountEvidence, RowEvidence, evidence
 from reconcile.decisions import Decisions, Outcome
-from reconcile.review import Review, ReviewState
+from reconcile.records import Review
 
 #: The deployment that runs this flow ("<flow name>/<deployment name>").
 REVIEW_DEPLOYMENT = "review-statement/review"
@@ -74,7 +76,8 @@ def form(description: str, reviewer: str | None) -> type[ReviewDecision]:
 
 def decisions_for(settings: Settings) -> Decisions:
     """The review desk of this installation: corrected versions written like any output."""
-    return Decisions(settings.ledger().engine, settings.storage(), render=document_files)
+    return Decisions(settings.engine(), settings.storage(), render=document_files,
+                     clock=settings.clock)
 
 
 def review_run_name() -> str:
@@ -94,7 +97,8 @@ def review_statement(review_id: int, asks: int = 5, wait_hours: float = 24.0,
     if flow_run.id:
         decisions.log.attach_flow_run(review.id, str(flow_run.id))
     summary = publish_evidence(review, decisions.statement(review),
-                               settings.storage().read(_input_uri(settings, review)))
+                               settings.storage().read(_input_uri(settings, review)),
+                               Parser.from_settings(settings))
     why = ""
     for ask in range(1, asks + 1):
         try:
@@ -130,17 +134,19 @@ def _already(review: Review) -> str:
 
 def _input_uri(settings: Settings, review: Review) -> str:
     job = settings.ledger().job(review.decision_id)
-    assert job is not None, f"review {review.id} names no job"
-    return str(job["input_uri"])
+    if job is None:
+        raise LookupError(f"review {review.id} names no job the ledger holds")
+    return job.input_uri
 
 
 # -- what the operator sees ---------------------------------------------------------------
-def publish_evidence(review: Review, doc: dict[str, Any], pdf: bytes) -> str:
+def publish_evidence(review: Review, doc: dict[str, Any], pdf: bytes, parser: Parser) -> str:
     """Publish the evidence artifact (sums per account, the rows in question with pictures
     of them as printed, every problem); return the text shown above the form, which links
-    to the pictures (the form is too narrow to read them in)."""
+    to the pictures (the form is too narrow to read them in). The rows are found again with
+    the parser in force (its page reader and limits)."""
     accounts, rows = evidence(doc, list(review.problems))
-    seen = locate(pdf, rows)
+    seen = locate(pdf, rows, parser.reader, parser.limits)
     text = evidence_markdown(review, doc, accounts, rows, seen)
     problems = "\n\n**Problems found**\n\n" + "\n".join(f"- {mask_digits(p)}"
                                                          for p in review.problems)

@@ -14,6 +14,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import yaml
 from prefect import get_client
 from prefect.automations import Automation
 from prefect.client.schemas.actions import WorkPoolCreate
@@ -24,14 +25,14 @@ from prefect.events.schemas.events import ResourceSpecification
 from prefect.exceptions import ObjectAlreadyExists, ObjectNotFound
 from prefect.utilities.asyncutils import run_coro_as_sync
 
-from deployments.settings import PREFECT_YAML, load
-
 ZOMBIES = "stmtflow: crash zombie flow runs"
 ALERTS = "stmtflow: alerts to notifications"
+#: the project directory: prefect.yaml and the flows' entrypoints are relative to it
+PROJECT = Path(__file__).resolve().parent.parent
 
 
-def setup(alert_webhook: str | None = None, project: Path = PREFECT_YAML.parent) -> dict[str, Any]:
-    pool = load()["defaults"]["work_pool"]
+def setup(alert_webhook: str | None = None, project: Path = PROJECT) -> dict[str, Any]:
+    pool = work_pool(project / "prefect.yaml")
     created_pool = run_coro_as_sync(_ensure_pool(pool))
     deployed = subprocess.run([sys.executable, "-m", "prefect", "--no-prompt", "deploy", "--all"],
                               cwd=project, capture_output=True, text=True, check=False)
@@ -43,6 +44,15 @@ def setup(alert_webhook: str | None = None, project: Path = PREFECT_YAML.parent)
         automations.append(_replace(alert_automation(alert_webhook)))
     return {"work_pool": pool, "work_pool_created": created_pool,
             "automations": automations, "alerts": bool(alert_webhook)}
+
+
+def work_pool(prefect_yaml: Path) -> str:
+    """The one work pool the deployments of `prefect_yaml` name."""
+    pools = {d["work_pool"]["name"] for d in yaml.safe_load(prefect_yaml.read_text())[
+        "deployments"]}
+    if len(pools) != 1:
+        raise ValueError(f"{prefect_yaml} names {len(pools)} work pools, expected one")
+    return pools.pop()
 
 
 async def _ensure_pool(name: str) -> bool:

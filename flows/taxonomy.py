@@ -1,8 +1,9 @@
 """The one error taxonomy: every exception maps to (class, reason code), here and only here.
 
-Retries, the ledger, batch state, status output and accounting all ask `classify`. An
-exception this module does not know is deterministic `unclassified`: it is not retried
-blindly, and it stands out in every report as a bug to classify.
+Retries, the ledger, batch state, status output and accounting all ask `classify`; its
+answers are members of the vocabulary (`parsers/codes.py`). An exception this module
+does not know is deterministic `unclassified`: it is not retried blindly, and it stands out
+in every report as a bug to classify.
 """
 
 from __future__ import annotations
@@ -13,26 +14,25 @@ from dataclasses import dataclass
 
 from sqlalchemy.exc import DBAPIError, OperationalError
 
+from parsers.codes import ErrorClass, Reason, Status
 from parsers.errors import StatementError
-from reconcile.storage import IntegrityError
-
-TRANSIENT, DETERMINISTIC = "transient", "deterministic"
+from reconcile.storage import InputCorrupt, OutputUnverified
 
 
 @dataclass(frozen=True)
 class Classified:
-    error_class: str
-    reason: str
+    error_class: ErrorClass
+    reason: Reason
 
     @property
     def transient(self) -> bool:
-        return self.error_class == TRANSIENT
+        return self.error_class == ErrorClass.TRANSIENT
 
 
 class TransientError(Exception):
     """Raised by stmtflow itself for a condition that another attempt may cure."""
 
-    def __init__(self, reason: str, message: str) -> None:
+    def __init__(self, reason: Reason, message: str) -> None:
         super().__init__(message)
         self.reason = reason
 
@@ -40,9 +40,9 @@ class TransientError(Exception):
 class JobExcluded(Exception):
     """The job already ended without a result (failed or expired); a rerun task reports it."""
 
-    def __init__(self, status: str, reason: str) -> None:
+    def __init__(self, status: Status, reason: Reason | None) -> None:
         super().__init__(f"{status}: {reason}")
-        self.reason = reason
+        self.reason = reason or Reason.UNCLASSIFIED
 
 
 class LeaseLost(Exception):
@@ -54,33 +54,36 @@ class ChainMismatch(Exception):
 
 
 def classify(exc: BaseException) -> Classified:
+    transient, deterministic = ErrorClass.TRANSIENT, ErrorClass.DETERMINISTIC
     if isinstance(exc, StatementError):
-        return Classified(TRANSIENT if exc.transient else DETERMINISTIC, exc.reason)
+        return Classified(transient if exc.transient else deterministic, exc.reason)
     if isinstance(exc, TransientError):
-        return Classified(TRANSIENT, exc.reason)
+        return Classified(transient, exc.reason)
     if isinstance(exc, JobExcluded):
-        return Classified(DETERMINISTIC, exc.reason)
+        return Classified(deterministic, exc.reason)
     if isinstance(exc, LeaseLost):
-        return Classified(DETERMINISTIC, "lease_lost")
+        return Classified(deterministic, Reason.LEASE_LOST)
     if isinstance(exc, ChainMismatch):
-        return Classified(DETERMINISTIC, "chain_mismatch")
-    if isinstance(exc, IntegrityError):
-        return Classified(TRANSIENT, "output_unverified")
+        return Classified(deterministic, Reason.CHAIN_MISMATCH)
+    if isinstance(exc, InputCorrupt):
+        return Classified(deterministic, Reason.INPUT_CORRUPT)
+    if isinstance(exc, OutputUnverified):
+        return Classified(transient, Reason.OUTPUT_UNVERIFIED)
     if isinstance(exc, (TimeoutError, socket.timeout)):
-        return Classified(TRANSIENT, "timeout")
+        return Classified(transient, Reason.TIMEOUT)
     if isinstance(exc, (ConnectionError, BrokenPipeError)):
-        return Classified(TRANSIENT, "connection")
+        return Classified(transient, Reason.CONNECTION)
     if isinstance(exc, (OperationalError, sqlite3.OperationalError)) or (
         isinstance(exc, DBAPIError) and exc.connection_invalidated
     ):
-        return Classified(TRANSIENT, "database_unavailable")
+        return Classified(transient, Reason.DATABASE_UNAVAILABLE)
     if _is_s3_retryable(exc):
-        return Classified(TRANSIENT, "storage_unavailable")
+        return Classified(transient, Reason.STORAGE_UNAVAILABLE)
     if isinstance(exc, FileNotFoundError):
-        return Classified(DETERMINISTIC, "input_missing")
+        return Classified(deterministic, Reason.INPUT_MISSING)
     if isinstance(exc, OSError):
-        return Classified(TRANSIENT, "io_error")
-    return Classified(DETERMINISTIC, "unclassified")
+        return Classified(transient, Reason.IO_ERROR)
+    return Classified(deterministic, Reason.UNCLASSIFIED)
 
 
 def _is_s3_retryable(exc: BaseException) -> bool:

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from parsers.detect import detect, verify_hint
 from parsers.engine import ParseOutput, TemplateMismatch, run_template
-from parsers.errors import EmptyStatement, UnreadableStatement, UnrecognisedLayout
+from parsers.errors import EmptyStatement, UnknownBank, UnreadableStatement, UnrecognisedLayout
 from parsers.generic import parse_generic
 from parsers.hooks import HOOKS
 from parsers.limits import Limits
@@ -49,11 +48,15 @@ def parse_pdf(
     reader: PageReader | None = None,
     limits: Limits | None = None,
 ) -> ParseResult:
-    """Parse `data`; raise a `StatementError` with a reason code when it cannot be read."""
-    limits = limits or Limits.from_env()
+    """Parse `data`; raise a `StatementError` with a reason code when it cannot be read.
+
+    Configuration is the caller's: without arguments, the built-in templates, the
+    pdfplumber reader and the default limits.
+    """
+    limits = limits or Limits()
     templates = load_templates() if templates is None else templates
     preflight(data, limits)
-    pages = (reader or default_reader()).read(data, limits)
+    pages = (reader or page_reader()).read(data, limits)
     lines = [ln for p in pages for ln in page_lines(p)]
     if not lines:
         raise EmptyStatement("no text on any page, not even after OCR")
@@ -81,18 +84,21 @@ def parse_pdf(
     return ParseResult(out.statement, validation, layout, len(pages), sum(p.ocr for p in pages))
 
 
-def default_reader() -> PageReader:
-    """pdfplumber, or PDFium's faster text page with `STMTFLOW_READER=pdfium`."""
-    choice = os.environ.get("STMTFLOW_READER", "pdfplumber")
-    if choice == "pdfium":
-        return PdfiumReader(ocr=ocr_page)
-    if choice != "pdfplumber":
-        raise ValueError(f"STMTFLOW_READER must be pdfplumber or pdfium, not {choice!r}")
-    return PdfplumberReader(ocr=ocr_page)
+READERS = {"pdfplumber": PdfplumberReader, "pdfium": PdfiumReader}
+
+
+def page_reader(name: str = "pdfplumber") -> PageReader:
+    """The page reader called `name` (pdfplumber, or PDFium's faster text page), with OCR."""
+    if name not in READERS:
+        raise ValueError(f"the page reader must be one of {', '.join(READERS)}, not {name!r}")
+    return READERS[name](ocr=ocr_page)
 
 
 def _read(t: Template, lines: list[Line], ocr: bool) -> tuple[ParseOutput, Validation, str]:
-    out = run_template(t, lines)
+    try:
+        out = run_template(t, lines)
+    except ValueError as exc:  # a capture that is not an amount or a date: not this layout
+        raise TemplateMismatch(f"{t.bank}: {exc}") from exc
     return out, _validate(out, t, ocr), t.bank
 
 
@@ -116,7 +122,7 @@ def _by_bank(templates: list[Template], bank: str) -> Template:
         if t.bank == bank:
             return t
     known = ", ".join(sorted(t.bank for t in templates))
-    raise ValueError(f"unknown bank {bank!r}; known banks: {known}")
+    raise UnknownBank(f"unknown bank {bank!r}; known banks: {known}")
 
 
 @functools.cache
@@ -128,11 +134,11 @@ def _source_digest() -> str:
     return h.hexdigest()
 
 
-def chain_revision(templates: list[Template] | None = None) -> str:
-    """Identity of the parser code, page reader and template set in force: what a job pins."""
-    templates = load_templates() if templates is None else templates
+def chain_revision(templates: list[Template], reader: PageReader) -> str:
+    """Identity of the parser code, the page reader and the templates that run: what a job
+    pins. The reader is named by its class, so the identity is that of the object in use."""
     h = hashlib.sha256(_source_digest().encode())
-    h.update(os.environ.get("STMTFLOW_READER", "pdfplumber").encode())
+    h.update(f"{type(reader).__module__}.{type(reader).__qualname__}".encode())
     for t in sorted(templates, key=lambda t: t.bank):
         h.update(f"{t.bank}:{t.revision}".encode())
     return h.hexdigest()[:16]

@@ -1,17 +1,20 @@
 """Errors a statement can raise while being read, each with its reason code.
 
 `transient` marks the few parser errors that another attempt may cure (an OCR page that
-ran out of time); every other reason is a property of the file and never retried.
+ran out of time); every other reason is a property of the file and never retried. Every
+code is a member of the one vocabulary (`parsers/codes.py`).
 """
 
 from __future__ import annotations
 
+from parsers.codes import Reason
+
 
 class StatementError(Exception):
-    reason: str = "unreadable"
+    reason: Reason = Reason.UNREADABLE
     transient: bool = False
 
-    def __init__(self, message: str, reason: str | None = None) -> None:
+    def __init__(self, message: str, reason: Reason | None = None) -> None:
         super().__init__(message)
         if reason is not None:
             self.reason = reason
@@ -22,61 +25,67 @@ class StatementError(Exception):
 
 
 class EmptyFile(StatementError):
-    reason = "empty"
+    reason = Reason.EMPTY
 
 
 class NotPdf(StatementError):
-    reason = "not_pdf"
+    reason = Reason.NOT_PDF
 
 
 class CorruptPdf(StatementError):
-    reason = "corrupt"
+    reason = Reason.CORRUPT
 
 
 class TruncatedPdf(StatementError):
-    reason = "truncated"
+    reason = Reason.TRUNCATED
 
 
 class EncryptedPdf(StatementError):
-    reason = "encrypted"
+    reason = Reason.ENCRYPTED
 
 
 class TooLarge(StatementError):
-    reason = "too_large"
+    reason = Reason.TOO_LARGE
 
 
 class UnrecognisedLayout(StatementError):
-    reason = "unrecognised_layout"
+    reason = Reason.UNRECOGNISED_LAYOUT
 
 
 class UnreadableStatement(StatementError):
     """The layout was recognised, but a figure it needs (a balance, the period) was not read."""
 
-    reason = "unreadable"
+    reason = Reason.UNREADABLE
 
 
 class BankMismatch(StatementError):
-    reason = "bank_mismatch"
+    reason = Reason.BANK_MISMATCH
+
+
+class UnknownBank(StatementError):
+    """The caller named a bank that no template in force describes."""
+
+    reason = Reason.UNKNOWN_BANK
 
 
 class EmptyStatement(StatementError):
     """A readable PDF with no statement text at all (blank pages, an unreadable scan)."""
 
-    reason = "empty_statement"
+    reason = Reason.EMPTY_STATEMENT
 
 
 class OcrTimeout(StatementError):
-    reason = "ocr_timeout"
+    reason = Reason.OCR_TIMEOUT
     transient = True
 
 
 class ParseTimeout(StatementError):
     """The per-file budget ran out: the file is too slow to read, not unlucky."""
 
-    reason = "too_slow"
+    reason = Reason.TOO_SLOW
 
 
 class UnreadableScan(StatementError):
     """An image-only page with too few pixels for any text to be read."""
 
-    reason = "too_small"
+    reason = Reason.TOO_SMALL

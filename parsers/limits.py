@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -19,11 +19,14 @@ class Limits:
     seconds_per_file: float = 600.0
 
     @classmethod
-    def from_env(cls) -> Limits:
-        """Override any field with `STMTFLOW_LIMIT_<FIELD>` (e.g. `STMTFLOW_LIMIT_MAX_PAGES`)."""
+    def from_variables(cls, variables: Mapping[str, str]) -> Limits:
+        """Override any field with `STMTFLOW_LIMIT_<FIELD>` (e.g. `STMTFLOW_LIMIT_MAX_PAGES`).
+
+        The caller hands in the variables (the environment, read once at the edge).
+        """
         values = {}
         for name, default in cls().__dict__.items():
-            raw = os.environ.get(f"STMTFLOW_LIMIT_{name.upper()}")
+            raw = variables.get(f"STMTFLOW_LIMIT_{name.upper()}")
             if raw is not None:
                 values[name] = type(default)(raw)
         return cls(**values)

@@ -1,7 +1,8 @@
 """The normalised statement: what every parser returns and what ground truth holds.
 
 Money is `Decimal` and dates are `datetime.date` from reading to writing; the JSON form
-(layouts.md, "Normalised output") uses strings so that no float ever touches an amount.
+(`to_dict`: what `statement.json` and `stmtflow parse --json` hold) uses strings so that no
+float ever touches an amount.
 """
 
 from __future__ import annotations

@@ -24,8 +24,6 @@ from parsers.limits import Limits
 from parsers.pdfium import LOCK
 from parsers.reader import Word
 
-os.environ.setdefault("OMP_THREAD_LIMIT", "1")
-
 #: Page segmentation "single column of variable sizes": mode 6 merges ruled table rows.
 TESSERACT_CONFIG = "--psm 4"
 #: Below this confidence a word without any letter or digit is treated as a speck of noise.
@@ -33,6 +31,9 @@ NOISE_CONFIDENCE = 80.0
 
 
 def ocr_page(data: bytes, index: int, limits: Limits) -> list[Word]:
+    # pytesseract hands tesseract this process's environment: one thread unless the
+    # operator chose otherwise (set here, when OCR runs, not when the module is imported)
+    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
     image = render_page(data, index, limits)
     image.format = "PPM"
     try:

@@ -10,8 +10,8 @@ named hook listed under `hooks` (see `hooks.py`). See docs/templates.md for ever
 from __future__ import annotations
 
 import hashlib
-import os
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -117,16 +117,14 @@ def template_from_dict(d: dict[str, Any], source: str = "<dict>", revision: str 
     )
 
 
-def template_dirs() -> list[Path]:
-    """Built-in templates, then every directory in `STMTFLOW_TEMPLATES` (os.pathsep list)."""
-    dirs = [BUILTIN_DIR]
-    extra = os.environ.get("STMTFLOW_TEMPLATES", "")
-    dirs += [Path(p) for p in extra.split(os.pathsep) if p]
-    return dirs
+def template_dirs(extra: Sequence[Path] = ()) -> list[Path]:
+    """Built-in templates, then the `extra` directories (`STMTFLOW_TEMPLATES`, say)."""
+    return [BUILTIN_DIR, *extra]
 
 
-def load_templates(dirs: list[Path] | None = None) -> list[Template]:
-    """Every template in `dirs`; a user template replaces a built-in of the same bank id."""
+def load_templates(dirs: Sequence[Path] | None = None) -> list[Template]:
+    """Every template in `dirs` (the built-ins by default); a later directory's template
+    replaces an earlier one of the same bank id."""
     by_bank: dict[str, Template] = {}
     for directory in dirs if dirs is not None else template_dirs():
         if not directory.is_dir():

@@ -1,11 +1,11 @@
 """Job accounting: every accepted job is counted once, in exactly one class, or listed.
 
 `account` is a pure function of the records (ledger rows, attempt counts, investigations,
-output checks, notifications, the book, Prefect task states), so that it can be tested on
-any ledger a property test can invent. A job without a terminal record is listed by id as
-unresolved, never folded into a failure or success total. The state is `accounted` only
-when every accepted job is terminal or has an owned open investigation; `investigate`
-otherwise; `invalid` whenever the records contradict each other.
+output checks, notifications, the book, which Prefect task runs completed), so that it can
+be tested on any ledger a property test can invent. A job without a terminal record is
+listed by id as unresolved, never folded into a failure or success total. The state is
+`accounted` only when every accepted job is terminal or has an owned open investigation;
+`investigate` otherwise; `invalid` whenever the records contradict each other.
 
 Reviews are counted by state (open, accepted, corrected, rejected) with their age: how long
 the open ones have waited and how long decided ones waited for their decision. Open reviews
@@ -21,45 +21,47 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from reconcile.ledger import EXPIRED, FAILED, MAX_ATTEMPTS, SUCCEEDED, TERMINAL, now
-from reconcile.review import Review, ReviewState
+from parsers.codes import TERMINAL, Reason, ReviewState, Status
+from reconcile.ledger import MAX_ATTEMPTS
+from reconcile.records import Investigation, Job, Review, utc_now
 
 ACCOUNTED, INVESTIGATE, INVALID = "accounted", "investigate", "invalid"
-KNOWN = {"QUEUED", "PROCESSING", "RETRYING", *TERMINAL}
+KNOWN = frozenset(Status)
 
 
 @dataclass
 class Records:
-    jobs: list[dict[str, Any]]
+    jobs: list[Job]
     #: job id -> number of attempt rows in the ledger
     attempt_rows: dict[str, int] = field(default_factory=dict)
-    #: job id -> open investigation (with "id" and "owner")
-    investigations: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: job id -> its open investigation
+    investigations: dict[str, Investigation] = field(default_factory=dict)
     outputs: dict[str, Any] = field(default_factory=dict)
     notifications: dict[str, Any] = field(default_factory=dict)
     consumer: dict[str, Any] = field(default_factory=dict)
     #: decision ids the book imported
     imported: set[str] = field(default_factory=set)
-    #: job id -> Prefect state type of the job's latest task run (e.g. "COMPLETED")
-    task_states: dict[str, str] = field(default_factory=dict)
+    #: jobs whose latest Prefect task run completed
+    completed_tasks: set[str] = field(default_factory=set)
     reviews: list[Review] = field(default_factory=list)
     #: an open review older than this is overdue (and raises an alert)
     review_alert: timedelta = timedelta(hours=48)
     #: when the records were read: the reference for ages
-    at: datetime = field(default_factory=now)
+    at: datetime = field(default_factory=utc_now)
 
 
 def account(r: Records) -> dict[str, Any]:
-    ids = [j["job_id"] for j in r.jobs]
+    ids = [j.job_id for j in r.jobs]
     by_status: dict[str, set[str]] = {s: set() for s in KNOWN}
     for j in r.jobs:
-        by_status.setdefault(j["status"], set()).add(j["job_id"])
+        by_status.setdefault(j.status, set()).add(j.job_id)
     accepted = set(ids)
-    succeeded, failed, expired = by_status[SUCCEEDED], by_status[FAILED], by_status[EXPIRED]
+    succeeded = by_status[Status.SUCCEEDED]
+    failed, expired = by_status[Status.FAILED], by_status[Status.EXPIRED]
     terminal = succeeded | failed | expired
     contradictions = _contradictions(r, ids, succeeded, failed, expired)
     unresolved = sorted(accepted - terminal)
-    latest = {j["job_id"]: j for j in r.jobs}
+    latest = {j.job_id: j for j in r.jobs}
     listed = [_unresolved(latest[j], r.investigations.get(j)) for j in unresolved]
     if contradictions:
         state = INVALID
@@ -67,8 +69,8 @@ def account(r: Records) -> dict[str, Any]:
         state = ACCOUNTED
     else:
         state = INVESTIGATE
-    exhausted = {j["job_id"] for j in r.jobs
-                 if j["status"] == FAILED and j.get("reason") == "retries_exhausted"}
+    exhausted = {j.job_id for j in r.jobs
+                 if j.status == Status.FAILED and j.reason == Reason.RETRIES_EXHAUSTED}
     return {
         "state": state,
         "counts": {
@@ -79,17 +81,17 @@ def account(r: Records) -> dict[str, Any]:
             "failed_deterministic": len(failed - exhausted),
             "failed_exhausted": len(failed & exhausted),
             "expired": len(expired),
-            "retried": len({j["job_id"] for j in r.jobs if (j.get("attempts") or 0) > 1}),
+            "retried": len({j.job_id for j in r.jobs if j.attempts > 1}),
             "unresolved": len(unresolved),
-            "needs_review": len({j["job_id"] for j in r.jobs
-                                 if j["status"] == SUCCEEDED and j.get("needs_review")}),
-            "reruns": len({j["job_id"] for j in r.jobs if j.get("rerun_of")}),
+            "needs_review": len({j.job_id for j in r.jobs
+                                 if j.status == Status.SUCCEEDED and j.needs_review}),
+            "reruns": len({j.job_id for j in r.jobs if j.rerun_of}),
         },
-        "lineage": [{"job_id": j["job_id"], "rerun_of": j["rerun_of"], "status": j["status"]}
-                    for j in r.jobs if j.get("rerun_of")],
+        "lineage": [{"job_id": j.job_id, "rerun_of": j.rerun_of, "status": j.status}
+                    for j in r.jobs if j.rerun_of],
         "unresolved": listed,
         "contradictions": contradictions,
-        "inputs": {"distinct_digests": len({j.get("sha256") for j in r.jobs})},
+        "inputs": {"distinct_digests": len({j.sha256 for j in r.jobs})},
         "pinned_identities": _identities(r.jobs),
         "outputs": r.outputs,
         "notifications": r.notifications,
@@ -105,20 +107,20 @@ def _contradictions(r: Records, ids: list[str], succeeded: set[str], failed: set
     found += [f"{j} is in two terminal classes" for j in
               (succeeded & failed) | (succeeded & expired) | (failed & expired)]
     for j in r.jobs:
-        jid, status, attempts = j["job_id"], j["status"], j.get("attempts") or 0
+        jid, status, attempts = j.job_id, j.status, j.attempts
         if status not in KNOWN:
             found.append(f"{jid} has unknown status {status!r}")
-        if status == SUCCEEDED and not (j.get("output_uri") and j.get("output_digest")):
+        if status == Status.SUCCEEDED and not (j.output_uri and j.output_digest):
             found.append(f"{jid} succeeded without an output record")
-        if status in TERMINAL and j.get("finished_at") is None:
+        if status in TERMINAL and j.finished_at is None:
             found.append(f"{jid} is {status} without a finish time")
-        if status == EXPIRED and attempts:
+        if status == Status.EXPIRED and attempts:
             found.append(f"{jid} expired after {attempts} attempt(s): it was processed")
-        if status in (SUCCEEDED, FAILED) and not 1 <= attempts <= MAX_ATTEMPTS:
+        if status in (Status.SUCCEEDED, Status.FAILED) and not 1 <= attempts <= MAX_ATTEMPTS:
             found.append(f"{jid} is {status} after {attempts} attempts")
         if jid in r.attempt_rows and r.attempt_rows[jid] != attempts:
             found.append(f"{jid} counts {attempts} attempts but {r.attempt_rows[jid]} ran")
-        if r.task_states.get(jid) == "COMPLETED" and status != SUCCEEDED:
+        if jid in r.completed_tasks and status != Status.SUCCEEDED:
             found.append(f"{jid}: its task run completed but the ledger says {status}")
     found += [f"{d} is in the book but did not succeed" for d in sorted(r.imported - succeeded)]
     found += [f"{d} has transactions in the book but is not verified"
@@ -126,14 +128,14 @@ def _contradictions(r: Records, ids: list[str], succeeded: set[str], failed: set
     return found
 
 
-def _unresolved(job: dict[str, Any], inv: dict[str, Any] | None) -> dict[str, Any]:
+def _unresolved(job: Job, inv: Investigation | None) -> dict[str, Any]:
     return {
-        "job_id": job["job_id"],
-        "status": job["status"],
-        "owner": inv["owner"] if inv else None,
-        "worker": job.get("lease_owner"),
-        "investigation": {"id": inv["id"], "owner": inv["owner"],
-                          "opened_at": str(inv["opened_at"])} if inv else None,
+        "job_id": job.job_id,
+        "status": job.status,
+        "owner": inv.owner if inv else None,
+        "worker": job.lease_owner,
+        "investigation": {"id": inv.id, "owner": inv.owner,
+                          "opened_at": str(inv.opened_at)} if inv else None,
     }
 
 
@@ -156,16 +158,16 @@ def _reviews(reviews: list[Review], at: datetime, alert: timedelta) -> dict[str,
     }
 
 
-def _identities(jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    counts = Counter((j.get("chain_revision"), j.get("ocr_engine"), j.get("policy_revision"))
-                     for j in jobs)
-    return [{"chain_revision": c, "ocr_engine": o, "policy_revision": p, "jobs": n}
-            for (c, o, p), n in sorted(counts.items(), key=lambda kv: -kv[1])]
+def _identities(jobs: list[Job]) -> list[dict[str, Any]]:
+    counts = Counter(j.identities for j in jobs)
+    return [{"chain_revision": i.chain_revision, "ocr_engine": i.ocr_engine,
+             "policy_revision": i.policy_revision, "jobs": n}
+            for i, n in sorted(counts.items(), key=lambda kv: -kv[1])]
 
 
-def _durations(jobs: list[dict[str, Any]]) -> dict[str, float | None]:
-    seconds = sorted((j["finished_at"] - j["submitted_at"]).total_seconds() for j in jobs
-                     if j.get("finished_at") is not None and j.get("submitted_at") is not None)
+def _durations(jobs: list[Job]) -> dict[str, float | None]:
+    seconds = sorted((j.finished_at - j.submitted_at).total_seconds() for j in jobs
+                     if j.finished_at is not None)
     if not seconds:
         return {"p50": None, "p95": None, "max": None, "jobs": 0}
     return {"p50": _percentile(seconds, 50), "p95": _percentile(seconds, 95),

@@ -20,12 +20,13 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import ColumnElement, Connection, Engine, delete, func, insert, or_, select, update
 
+from parsers.codes import VERIFIED, ReviewState, Status
 from parsers.model import Statement, money, occurrences, transaction_ids
 from reconcile.book_records import BookTransaction, StatementBalance
 from reconcile.db import (
@@ -37,8 +38,9 @@ from reconcile.db import (
     quarantine,
     reviews,
 )
-from reconcile.ledger import SUCCEEDED, Ledger, now
-from reconcile.review import VERIFIED, ReviewState, open_review
+from reconcile.ledger import Ledger
+from reconcile.records import Clock, utc_now
+from reconcile.review import open_review
 from reconcile.storage import Storage, sha256
 
 IMPORTED, HELD, DUPLICATE, QUARANTINED = "imported", "held", "duplicate", "quarantined"
@@ -63,8 +65,9 @@ class Delivery:
 
 
 class Book:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, clock: Clock = utc_now) -> None:
         self.engine = engine
+        self.clock = clock
 
     def consume(self, d: Delivery) -> str:
         """Take `d` in once; return imported, held (for review), duplicate or quarantined."""
@@ -86,7 +89,7 @@ class Book:
             elif known is not None or twin is not None:
                 outcome = DUPLICATE
             elif d.verified:
-                self._record(c, d)
+                self._record(c, d, self.clock())
                 add_transactions(c, d.statement, d.decision_id)
                 outcome = IMPORTED
             else:
@@ -94,7 +97,7 @@ class Book:
                 outcome = HELD
             c.execute(insert(book_deliveries).values(
                 decision_id=d.decision_id, output_digest=d.output_digest, outcome=outcome,
-                at=now()))
+                at=self.clock()))
         return outcome
 
     def _quarantine(self, c: Any, d: Delivery, known: str, reason: str) -> str:
@@ -104,22 +107,22 @@ class Book:
         if exists is None:
             c.execute(insert(quarantine).values(
                 decision_id=d.decision_id, input_sha256=d.input_sha256, known_digest=known,
-                new_digest=d.output_digest, reason=reason, created_at=now()))
+                new_digest=d.output_digest, reason=reason, created_at=self.clock()))
         return QUARANTINED
 
     @staticmethod
-    def _record(c: Connection, d: Delivery) -> None:
+    def _record(c: Connection, d: Delivery, at: datetime) -> None:
         st = d.statement
         c.execute(insert(book_imports).values(
             decision_id=d.decision_id, input_sha256=d.input_sha256,
             output_digest=d.output_digest,
             accounts=",".join(a["account_last4"] for a in st["accounts"]),
             transactions=sum(len(a["transactions"]) for a in st["accounts"]),
-            imported_at=now()))
+            imported_at=at))
 
     def _hold(self, c: Connection, d: Delivery) -> None:
         """Record the decision, keep its transactions apart, and open its review."""
-        self._record(c, d)
+        self._record(c, d, self.clock())
         parsed = Statement.from_dict(d.statement)
         rows = [{"decision_id": d.decision_id, "bank": parsed.bank, "txn_id": txn_id,
                  "account_last4": a["account_last4"], "currency": a["currency"],
@@ -132,7 +135,8 @@ class Book:
         _record_balances(c, d.decision_id, parsed)
         open_review(c, decision_id=d.decision_id, input_sha256=d.input_sha256,
                     output_uri=d.output_uri, output_digest=d.output_digest,
-                    problems=d.statement.get("validation", {}).get("problems", []))
+                    problems=d.statement.get("validation", {}).get("problems", []),
+                    at=self.clock())
 
     # -- a person's decision (called by `reconcile.decisions` inside its transaction) ----
     @staticmethod
@@ -290,17 +294,17 @@ def sync(book: Book, ledger: Ledger, storage: Storage) -> Counter[str]:
     outcomes: Counter[str] = Counter()
     delivered = book.delivered()
     for job in ledger.jobs():
-        if job["status"] != SUCCEEDED:
+        if job.status != Status.SUCCEEDED or job.output_uri is None:
             continue
         try:
-            data = storage.read(job["output_uri"])
+            data = storage.read(job.output_uri)
         except FileNotFoundError:
             outcomes["missing_object"] += 1
             continue
         digest = sha256(data)
-        if (job["job_id"], digest) in delivered:
+        if (job.job_id, digest) in delivered:
             continue
-        delivery = Delivery(job["job_id"], job["sha256"], digest, json.loads(data),
-                            recorded_digest=job["output_digest"], output_uri=job["output_uri"])
+        delivery = Delivery(job.job_id, job.sha256, digest, json.loads(data),
+                            recorded_digest=job.output_digest, output_uri=job.output_uri)
         outcomes[book.consume(delivery)] += 1
     return outcomes

@@ -79,6 +79,8 @@ attempts = Table(
     Column("error_class", String(16)),
     Column("reason", String(64)),
     Column("message", Text),
+    #: the Prefect task run that made the attempt, when one did
+    Column("task_run_id", String(64)),
 )
 
 

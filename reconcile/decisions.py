@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
+from parsers.codes import ReviewAction, ReviewState
 from reconcile.book import Book
 from reconcile.corrections import (
     Applied,
@@ -27,8 +28,8 @@ from reconcile.corrections import (
     parse_change,
     problems,
 )
-from reconcile.ledger import now
-from reconcile.review import Action, Review, ReviewLog, ReviewState, record, settle
+from reconcile.records import Clock, Review, utc_now
+from reconcile.review import ReviewLog, record, settle
 from reconcile.storage import Storage, sha256
 
 #: Render a statement document as its output objects ({name: bytes}, with `statement.json`).
@@ -58,10 +59,12 @@ def statement_json(doc: dict[str, Any]) -> dict[str, bytes]:
 
 
 class Decisions:
-    def __init__(self, engine: Engine, storage: Storage, render: Render = statement_json) -> None:
+    def __init__(self, engine: Engine, storage: Storage, render: Render = statement_json,
+                 clock: Clock = utc_now) -> None:
         self.engine = engine
         self.storage = storage
         self.render = render
+        self.clock = clock
         self.log = ReviewLog(engine)
 
     def review(self, ref: int | str) -> Review:
@@ -93,9 +96,11 @@ class Decisions:
             return self._refuse(review, by, via, "not accepted: as read, the statement does "
                                 "not reconcile; correct it or reject it", found)
         with self.engine.begin() as c:
-            if not settle(c, review.id, ReviewState.ACCEPTED, by=by, note=note):
+            at = self.clock()
+            if not settle(c, review.id, ReviewState.ACCEPTED, by=by, at=at, note=note):
                 return self._already(self.review(review.id))
-            record(c, review.id, actor=by, via=via, action=Action.ACCEPTED, note=note)
+            record(c, review.id, actor=by, via=via, action=ReviewAction.ACCEPTED, at=at,
+                   note=note)
             Book.release(c, review.decision_id, doc)
         return Outcome(True, self.review(review.id), f"accepted by {by}")
 
@@ -118,10 +123,11 @@ class Decisions:
         version = self._version(review, doc, fixed, applied, by, note)
         uri, digest = self._write(review, version)
         with self.engine.begin() as c:
-            if not settle(c, review.id, ReviewState.CORRECTED, by=by, note=note,
+            at = self.clock()
+            if not settle(c, review.id, ReviewState.CORRECTED, by=by, at=at, note=note,
                           version_uri=uri, version_digest=digest):
                 return self._already(self.review(review.id))
-            record(c, review.id, actor=by, via=via, action=Action.CORRECTED,
+            record(c, review.id, actor=by, via=via, action=ReviewAction.CORRECTED, at=at,
                    changes=[a.to_dict() for a in applied], note=note)
             Book.release(c, review.decision_id, version)
         return Outcome(True, self.review(review.id),
@@ -136,9 +142,11 @@ class Decisions:
         if not note.strip():
             return self._refuse(review, by, via, "not rejected: say why in a note", ())
         with self.engine.begin() as c:
-            if not settle(c, review.id, ReviewState.REJECTED, by=by, note=note):
+            at = self.clock()
+            if not settle(c, review.id, ReviewState.REJECTED, by=by, at=at, note=note):
                 return self._already(self.review(review.id))
-            record(c, review.id, actor=by, via=via, action=Action.REJECTED, note=note)
+            record(c, review.id, actor=by, via=via, action=ReviewAction.REJECTED, at=at,
+                   note=note)
             Book.exclude(c, review.decision_id)
         return Outcome(True, self.review(review.id), f"rejected by {by}: {note}")
 
@@ -151,29 +159,29 @@ class Decisions:
     def _refuse(self, review: Review, by: str, via: str, message: str, found: Sequence[str],
                 applied: Sequence[Applied] = ()) -> Outcome:
         with self.engine.begin() as c:
-            record(c, review.id, actor=by, via=via, action=Action.REFUSED,
+            record(c, review.id, actor=by, via=via, action=ReviewAction.REFUSED, at=self.clock(),
                    changes=[a.to_dict() for a in applied] or None,
                    note="\n".join([message, *found]))
         return Outcome(False, review, message, tuple(found), tuple(applied))
 
-    @staticmethod
-    def _version(review: Review, original: dict[str, Any], fixed: dict[str, Any],
+    def _version(self, review: Review, original: dict[str, Any], fixed: dict[str, Any],
                  applied: list[Applied], by: str, note: str | None) -> dict[str, Any]:
         """The corrected statement: validated, and carrying what was changed, by whom."""
         return {**fixed,
                 "validation": {"ok": True, "problems": [],
                                "repairs": original.get("validation", {}).get("repairs", [])},
                 "review": {"review_id": review.id, "decision": ReviewState.CORRECTED.value,
-                           "by": by, "at": now().isoformat(), "note": note,
+                           "by": by, "at": self.clock().isoformat(), "note": note,
                            "changes": [a.to_dict() for a in applied],
                            "problems_before": list(review.problems),
                            "corrects": {"uri": review.output_uri,
                                         "sha256": review.output_digest}}}
 
     def _write(self, review: Review, version: dict[str, Any]) -> tuple[str, str]:
+        if review.output_uri is None:
+            raise DecisionError(f"review {review.id}: no output object is recorded")
         files = self.render(version)
         digest = sha256(files["statement.json"])
-        assert review.output_uri is not None
         base = self.storage.key(review.output_uri).rsplit("/", 1)[0]
         prefix = f"{base}/corrected/{digest[:16]}"
         uri = self.storage.uri(f"{prefix}/statement.json")

@@ -7,26 +7,25 @@ it is terminal or has an open investigation with an owner.
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import Engine, insert, select, update
 
 from reconcile.db import investigations
-from reconcile.ledger import now
+from reconcile.records import Clock, Investigation, utc_now
 
 
 class Investigations:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, clock: Clock = utc_now) -> None:
         self.engine = engine
+        self.clock = clock
 
-    def open_for(self, job_id: str, owner: str | None) -> dict[str, Any]:
+    def open_for(self, job_id: str, owner: str | None) -> Investigation:
         """The job's open investigation, opened now if it has none."""
         current = self.open_by_job().get(job_id)
         if current is not None:
             return current
         with self.engine.begin() as c:
             c.execute(insert(investigations).values(job_id=job_id, owner=owner,
-                                                    opened_at=now()))
+                                                    opened_at=self.clock()))
         return self.open_by_job()[job_id]
 
     def assign(self, investigation_id: int, owner: str) -> bool:
@@ -39,15 +38,15 @@ class Investigations:
         with self.engine.begin() as c:
             return c.execute(update(investigations).where(
                 investigations.c.id == investigation_id, investigations.c.closed_at.is_(None),
-            ).values(closed_at=now(), note=note)).rowcount == 1
+            ).values(closed_at=self.clock(), note=note)).rowcount == 1
 
-    def open_by_job(self) -> dict[str, dict[str, Any]]:
+    def open_by_job(self) -> dict[str, Investigation]:
         with self.engine.connect() as c:
             rows = c.execute(select(investigations).where(
                 investigations.c.closed_at.is_(None)).order_by(investigations.c.id)).mappings()
-            return {r["job_id"]: dict(r) for r in rows}
+            return {r["job_id"]: Investigation.from_row(r) for r in rows}
 
-    def all(self) -> list[dict[str, Any]]:
+    def all(self) -> list[Investigation]:
         with self.engine.connect() as c:
-            return [dict(r) for r in c.execute(select(investigations).order_by(
+            return [Investigation.from_row(r) for r in c.execute(select(investigations).order_by(
                 investigations.c.id)).mappings()]

@@ -1,9 +1,26 @@
 """The job ledger: every job status change is one guarded UPDATE here, checked by row count.
 
-No other module writes a job's status. Each transition is named after what it does
-(`claim`, `succeed`, `fail`, `retry`, `expire`, `reclaim`) and returns whether it won: the
-database is the lock, so two claimants can race and exactly one wins, and a worker whose
-lease was taken over commits nothing (its guarded update matches zero rows).
+No other module writes a job's status. Each transition is named after what it does and
+returns whether it won: the database is the lock, so two claimants can race and exactly one
+wins, and a worker whose lease was taken over commits nothing (its guarded update matches
+zero rows). Reads return records (`reconcile/records.py`), never rows.
+
+A job's life (the guard of each transition in brackets)::
+
+    accept ──► QUEUED ──expire [now ≥ expires_at]──────────────────────────► EXPIRED
+                 │
+                 │ claim [QUEUED and now < expires_at, or RETRYING]: attempts + 1, lease
+                 ▼
+    ┌──────► PROCESSING ──succeed [same owner, same attempt]─────────────────► SUCCEEDED
+    │            │  │  └──fail [same owner, same attempt]─────────────────────► FAILED
+    │            │  └──reclaim [lease_until < now] on the last attempt ───────► FAILED
+    │            │
+    │            │ retry [same owner, same attempt], or reclaim [lease_until < now]
+    │            ▼
+    └─claim── RETRYING
+
+SUCCEEDED, FAILED and EXPIRED are terminal: no guard admits them, so they never change.
+Time comes from the injected `clock`, so leases and expiry are tested without sleeping.
 """
 
 from __future__ import annotations
@@ -11,31 +28,17 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine, and_, func, insert, or_, select, update
+from sqlalchemy import Connection, Engine, and_, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from parsers.codes import BatchState, ErrorClass, Outcome, Reason, Status
 from reconcile.db import attempts, batches, jobs
+from reconcile.records import Attempt, Batch, Clock, Identities, Job, utc_now
 
-QUEUED, PROCESSING, RETRYING = "QUEUED", "PROCESSING", "RETRYING"
-SUCCEEDED, FAILED, EXPIRED = "SUCCEEDED", "FAILED", "EXPIRED"
-TERMINAL = (SUCCEEDED, FAILED, EXPIRED)
 MAX_ATTEMPTS = 3
-
-
-def now() -> datetime:
-    return datetime.now(UTC)
-
-
-@dataclass(frozen=True)
-class Identities:
-    """What a job pins at acceptance and every attempt must run with."""
-
-    chain_revision: str
-    ocr_engine: str
-    policy_revision: str
 
 
 @dataclass(frozen=True)
@@ -46,9 +49,11 @@ class Claim:
 
 
 class Ledger:
-    def __init__(self, engine: Engine, lease: timedelta = timedelta(minutes=10)) -> None:
+    def __init__(self, engine: Engine, lease: timedelta = timedelta(minutes=10),
+                 clock: Clock = utc_now) -> None:
         self.engine = engine
         self.lease = lease
+        self.clock = clock
 
     # -- acceptance -------------------------------------------------------------------
     def open_batch(self, batch_id: str, source: str, bank: str | None,
@@ -57,14 +62,14 @@ class Ledger:
             exists = c.execute(select(batches.c.batch_id).where(batches.c.batch_id == batch_id))
             if exists.first() is None:
                 c.execute(insert(batches).values(batch_id=batch_id, source=source, bank=bank,
-                                                 created_at=now(), state=PROCESSING,
-                                                 rerun_of=rerun_of))
+                                                 created_at=self.clock(),
+                                                 state=BatchState.PROCESSING, rerun_of=rerun_of))
 
     def accept(self, batch_id: str, *, source_uri: str, input_uri: str, size: int, sha256: str,
                bank_hint: str | None, ids: Identities, queue_limit: timedelta,
-               rerun_of: str | None = None) -> str:
+               rerun_of: str | None = None) -> Job:
         """Write the job envelope; the same bytes in the same batch return the same job."""
-        submitted = now()
+        submitted = self.clock()
         job_id = "j-" + uuid.uuid4().hex[:16]
         try:
             with self.engine.begin() as c:
@@ -73,67 +78,77 @@ class Ledger:
                     input_uri=input_uri, size=size, sha256=sha256, bank_hint=bank_hint,
                     submitted_at=submitted, expires_at=submitted + queue_limit,
                     chain_revision=ids.chain_revision, ocr_engine=ids.ocr_engine,
-                    policy_revision=ids.policy_revision, status=QUEUED, attempts=0,
+                    policy_revision=ids.policy_revision, status=Status.QUEUED, attempts=0,
                     needs_review=False, rerun_of=rerun_of))
-        except IntegrityError:
+        except IntegrityError:  # one_job_per_input_per_batch: these bytes are already here
             with self.engine.connect() as c:
-                row = c.execute(select(jobs.c.job_id).where(
-                    jobs.c.batch_id == batch_id, jobs.c.sha256 == sha256)).one()
-            return str(row.job_id)
-        return job_id
+                job_id = c.execute(select(jobs.c.job_id).where(
+                    jobs.c.batch_id == batch_id, jobs.c.sha256 == sha256)).scalar_one()
+        job = self.job(job_id)
+        if job is None:
+            raise LookupError(f"{job_id} vanished right after acceptance")
+        return job
 
     def set_flow_run(self, batch_id: str, flow_run_id: str) -> None:
         with self.engine.begin() as c:
             c.execute(update(batches).where(batches.c.batch_id == batch_id)
                       .values(flow_run_id=flow_run_id))
 
-    def close_batch(self, batch_id: str, state: str) -> None:
+    def close_batch(self, batch_id: str, state: BatchState) -> None:
         with self.engine.begin() as c:
             c.execute(update(batches).where(batches.c.batch_id == batch_id).values(state=state))
 
     # -- transitions ------------------------------------------------------------------
-    def claim(self, job_id: str, owner: str) -> Claim | None:
-        """QUEUED|RETRYING -> PROCESSING with a lease, attempts + 1; None if not won."""
-        t = now()
+    def claim(self, job_id: str, owner: str, task_run_id: str | None = None) -> Claim | None:
+        """QUEUED|RETRYING -> PROCESSING with a lease, attempts + 1; None if not won.
+
+        The attempt row names the Prefect task run making it, when there is one.
+        """
+        t = self.clock()
         with self.engine.begin() as c:
             won = c.execute(
                 update(jobs)
                 .where(jobs.c.job_id == job_id,
-                       or_(jobs.c.status == RETRYING,
-                           and_(jobs.c.status == QUEUED, jobs.c.expires_at > t)))
-                .values(status=PROCESSING, attempts=jobs.c.attempts + 1, lease_owner=owner,
-                        lease_until=t + self.lease)
+                       or_(jobs.c.status == Status.RETRYING,
+                           and_(jobs.c.status == Status.QUEUED, jobs.c.expires_at > t)))
+                .values(status=Status.PROCESSING, attempts=jobs.c.attempts + 1,
+                        lease_owner=owner, lease_until=t + self.lease)
             ).rowcount == 1
             if not won:
                 return None
             number = c.execute(select(jobs.c.attempts).where(jobs.c.job_id == job_id)).scalar_one()
             c.execute(insert(attempts).values(job_id=job_id, number=number, lease_owner=owner,
-                                              started_at=t))
+                                              started_at=t, task_run_id=task_run_id))
         return Claim(job_id, owner, number)
 
     def succeed(self, claim: Claim, *, output_uri: str, output_digest: str,
                 outputs: dict[str, str], needs_review: bool, bank: str, account_last4: str,
                 transactions: int) -> bool:
-        return self._finish(claim, SUCCEEDED, "succeeded", None, None, None, dict(
+        """PROCESSING -> SUCCEEDED with the verified output's record, under the claim."""
+        return self._finish(claim, Status.SUCCEEDED, Outcome.SUCCEEDED, None, None, None, dict(
             output_uri=output_uri, output_digest=output_digest, outputs=json.dumps(outputs),
             needs_review=needs_review, bank=bank, account_last4=account_last4,
             transactions=transactions))
 
-    def fail(self, claim: Claim, error_class: str, reason: str, message: str) -> bool:
-        return self._finish(claim, FAILED, "failed", error_class, reason, message, {})
+    def fail(self, claim: Claim, error_class: ErrorClass, reason: Reason, message: str) -> bool:
+        """PROCESSING -> FAILED, under the claim."""
+        return self._finish(claim, Status.FAILED, Outcome.FAILED, error_class, reason, message,
+                            {})
 
-    def retry(self, claim: Claim, reason: str, message: str) -> bool:
+    def retry(self, claim: Claim, reason: Reason, message: str) -> bool:
         """PROCESSING -> RETRYING after a transient failure (the attempt is over, not the job)."""
-        return self._finish(claim, RETRYING, "retry", "transient", reason, message, {})
+        return self._finish(claim, Status.RETRYING, Outcome.RETRY, ErrorClass.TRANSIENT, reason,
+                            message, {})
 
-    def _finish(self, claim: Claim, status: str, outcome: str, error_class: str | None,
-                reason: str | None, message: str | None, extra: dict[str, Any]) -> bool:
-        t = now()
-        terminal = {"finished_at": t} if status in TERMINAL else {}
+    def _finish(self, claim: Claim, status: Status, outcome: Outcome,
+                error_class: ErrorClass | None, reason: Reason | None, message: str | None,
+                extra: dict[str, Any]) -> bool:
+        t = self.clock()
+        terminal = {"finished_at": t} if status.terminal else {}
         with self.engine.begin() as c:
             won = c.execute(
                 update(jobs)
-                .where(jobs.c.job_id == claim.job_id, jobs.c.status == PROCESSING,
+                .where(jobs.c.job_id == claim.job_id, jobs.c.status == Status.PROCESSING,
                        jobs.c.lease_owner == claim.owner, jobs.c.attempts == claim.attempt)
                 .values(status=status, error_class=error_class, reason=reason,
                         message=message, lease_owner=None, lease_until=None,
@@ -146,8 +161,8 @@ class Ledger:
 
     def expire(self, job_id: str | None = None) -> list[str]:
         """QUEUED past its expiry -> EXPIRED (never processed); returns the jobs expired."""
-        t = now()
-        cond = [jobs.c.status == QUEUED, jobs.c.expires_at <= t]
+        t = self.clock()
+        cond = [jobs.c.status == Status.QUEUED, jobs.c.expires_at <= t]
         if job_id is not None:
             cond.append(jobs.c.job_id == job_id)
         with self.engine.connect() as c:
@@ -156,8 +171,9 @@ class Ledger:
         for candidate in due:
             with self.engine.begin() as c:
                 won = c.execute(update(jobs).where(jobs.c.job_id == candidate, *cond).values(
-                    status=EXPIRED, error_class="deterministic", reason="expired",
-                    message="not claimed before its queue-age limit", finished_at=t)).rowcount
+                    status=Status.EXPIRED, error_class=ErrorClass.DETERMINISTIC,
+                    reason=Reason.EXPIRED, message="not claimed before its queue-age limit",
+                    finished_at=t)).rowcount
             if won:
                 expired.append(candidate)
         return expired
@@ -167,53 +183,56 @@ class Ledger:
 
         The dead attempt counts: it ran, so it is in `attempts` and ends as `crashed`.
         """
-        t = now()
+        t = self.clock()
         reclaimed = []
         with self.engine.begin() as c:
             stale = c.execute(select(jobs.c.job_id, jobs.c.attempts, jobs.c.lease_owner).where(
-                jobs.c.status == PROCESSING, jobs.c.lease_until < t)).all()
+                jobs.c.status == Status.PROCESSING, jobs.c.lease_until < t)).all()
+        message = "the worker holding the lease stopped answering"
         for row in stale:
             last = row.attempts >= MAX_ATTEMPTS
             values: dict[str, Any] = dict(
-                status=FAILED if last else RETRYING, lease_owner=None, lease_until=None,
-                error_class="transient", reason="retries_exhausted" if last else "lease_expired",
-                message="the worker holding the lease stopped answering")
+                status=Status.FAILED if last else Status.RETRYING, lease_owner=None,
+                lease_until=None, error_class=ErrorClass.TRANSIENT,
+                reason=Reason.RETRIES_EXHAUSTED if last else Reason.LEASE_EXPIRED,
+                message=message)
             if last:
                 values["finished_at"] = t
             with self.engine.begin() as c:
                 won = c.execute(update(jobs).where(
-                    jobs.c.job_id == row.job_id, jobs.c.status == PROCESSING,
+                    jobs.c.job_id == row.job_id, jobs.c.status == Status.PROCESSING,
                     jobs.c.lease_owner == row.lease_owner, jobs.c.lease_until < t,
                 ).values(**values)).rowcount == 1
                 if won:
-                    self._end_attempt(c, row.job_id, row.attempts, t, "crashed", "transient",
-                                      "lease_expired", values["message"])
+                    self._end_attempt(c, row.job_id, row.attempts, t, Outcome.CRASHED,
+                                      ErrorClass.TRANSIENT, Reason.LEASE_EXPIRED, message)
                     reclaimed.append(row.job_id)
         return reclaimed
 
     @staticmethod
-    def _end_attempt(c: Any, job_id: str, number: int, t: datetime, outcome: str,
-                     error_class: str | None, reason: str | None, message: str | None) -> None:
+    def _end_attempt(c: Connection, job_id: str, number: int, t: datetime, outcome: Outcome,
+                     error_class: ErrorClass | None, reason: Reason | None,
+                     message: str | None) -> None:
         c.execute(update(attempts).where(attempts.c.job_id == job_id, attempts.c.number == number)
                   .values(ended_at=t, outcome=outcome, error_class=error_class, reason=reason,
                           message=message))
 
     # -- reading ----------------------------------------------------------------------
-    def job(self, job_id: str) -> dict[str, Any] | None:
+    def job(self, job_id: str) -> Job | None:
         with self.engine.connect() as c:
             row = c.execute(select(jobs).where(jobs.c.job_id == job_id)).mappings().first()
-        return dict(row) if row else None
+        return Job.from_row(row) if row else None
 
-    def jobs(self, batch_id: str | None = None) -> list[dict[str, Any]]:
+    def jobs(self, batch_id: str | None = None) -> list[Job]:
         q = select(jobs).order_by(jobs.c.submitted_at, jobs.c.source_uri)
         if batch_id is not None:
             q = q.where(jobs.c.batch_id == batch_id)
         with self.engine.connect() as c:
-            return [dict(r) for r in c.execute(q).mappings()]
+            return [Job.from_row(r) for r in c.execute(q).mappings()]
 
-    def attempts(self, job_id: str) -> list[dict[str, Any]]:
+    def attempts(self, job_id: str) -> list[Attempt]:
         with self.engine.connect() as c:
-            return [dict(r) for r in c.execute(select(attempts).where(
+            return [Attempt.from_row(r) for r in c.execute(select(attempts).where(
                 attempts.c.job_id == job_id).order_by(attempts.c.number)).mappings()]
 
     def attempt_counts(self) -> dict[str, int]:
@@ -222,11 +241,20 @@ class Ledger:
             return dict(c.execute(select(attempts.c.job_id, func.count()).group_by(
                 attempts.c.job_id)).all())
 
-    def batch(self, batch_id: str) -> dict[str, Any] | None:
+    def last_attempts(self) -> dict[str, Attempt]:
+        """Each job's latest attempt, in one query."""
+        latest = select(attempts.c.job_id, func.max(attempts.c.number).label("number")).group_by(
+            attempts.c.job_id).subquery()
+        with self.engine.connect() as c:
+            rows = c.execute(select(attempts).join(latest, and_(
+                attempts.c.job_id == latest.c.job_id, attempts.c.number == latest.c.number)))
+            return {r["job_id"]: Attempt.from_row(r) for r in rows.mappings()}
+
+    def batch(self, batch_id: str) -> Batch | None:
         with self.engine.connect() as c:
             row = c.execute(select(batches).where(batches.c.batch_id == batch_id)).mappings()
             first = row.first()
-        return dict(first) if first else None
+        return Batch.from_row(first) if first else None
 
     def reruns_of(self, job_id: str) -> list[str]:
         with self.engine.connect() as c:
@@ -242,15 +270,15 @@ class Ledger:
         """Digests of every input that some job has imported successfully."""
         with self.engine.connect() as c:
             return {r for (r,) in c.execute(select(jobs.c.sha256).where(
-                jobs.c.status == SUCCEEDED))}
+                jobs.c.status == Status.SUCCEEDED))}
 
     def latest_batch(self) -> str | None:
         with self.engine.connect() as c:
             return c.execute(select(batches.c.batch_id).order_by(
                 batches.c.created_at.desc()).limit(1)).scalar()
 
-    def counts(self, batch_id: str) -> dict[str, int]:
+    def counts(self, batch_id: str) -> dict[Status, int]:
         with self.engine.connect() as c:
             rows = c.execute(select(jobs.c.status, func.count()).where(
                 jobs.c.batch_id == batch_id).group_by(jobs.c.status)).all()
-        return {status: n for status, n in rows}
+        return {Status(status): n for status, n in rows}

@@ -12,12 +12,13 @@ from sqlalchemy import Engine, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from reconcile.db import notifications
-from reconcile.ledger import now
+from reconcile.records import Clock, utc_now
 
 
 class Notifications:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, clock: Clock = utc_now) -> None:
         self.engine = engine
+        self.clock = clock
 
     def expect(self, job_id: str, channels: list[str]) -> None:
         """Note that `job_id` owes a notification on each channel (idempotent)."""
@@ -25,15 +26,15 @@ class Notifications:
             try:
                 with self.engine.begin() as c:
                     c.execute(insert(notifications).values(
-                        job_id=job_id, channel=channel, attempts=0, created_at=now()))
-            except IntegrityError:
+                        job_id=job_id, channel=channel, attempts=0, created_at=self.clock()))
+            except IntegrityError:  # already expected on this channel
                 continue
 
     def record(self, job_id: str, channel: str, error: str | None) -> None:
         """One delivery attempt: delivered when `error` is None."""
         values: dict[str, Any] = {"attempts": notifications.c.attempts + 1, "last_error": error}
         if error is None:
-            values["delivered_at"] = now()
+            values["delivered_at"] = self.clock()
         with self.engine.begin() as c:
             c.execute(update(notifications).where(
                 notifications.c.job_id == job_id, notifications.c.channel == channel,

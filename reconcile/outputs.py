@@ -6,27 +6,27 @@ A success whose object is missing or differs from the recorded digest, and an ob
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from reconcile.ledger import SUCCEEDED
+from parsers.codes import Status
+from reconcile.records import Job
 from reconcile.storage import Storage
 
 
-def check_outputs(jobs: list[dict[str, Any]], storage: Storage) -> dict[str, Any]:
+def check_outputs(jobs: list[Job], storage: Storage) -> dict[str, Any]:
     missing, mismatch = [], []
-    succeeded = {j["job_id"] for j in jobs if j["status"] == SUCCEEDED}
+    succeeded = {j.job_id for j in jobs if j.status == Status.SUCCEEDED}
     for j in jobs:
-        if j["status"] != SUCCEEDED or not j.get("output_uri"):
+        if j.status != Status.SUCCEEDED or not j.output_uri:
             continue
-        prefix = j["output_uri"].rsplit("/", 1)[0]
-        recorded = json.loads(j.get("outputs") or "{}") or {"statement.json": j["output_digest"]}
+        prefix = j.output_uri.rsplit("/", 1)[0]
+        recorded = dict(j.outputs) or {"statement.json": j.output_digest}
         for name, digest in recorded.items():
             found = storage.digest_of(f"{prefix}/{name}")
             if found is None:
-                missing.append({"job_id": j["job_id"], "object": name})
+                missing.append({"job_id": j.job_id, "object": name})
             elif found != digest:
-                mismatch.append({"job_id": j["job_id"], "object": name})
+                mismatch.append({"job_id": j.job_id, "object": name})
     orphans = sorted(set(storage.list_keys("results")) - succeeded)
     return {
         "checked": len(succeeded),

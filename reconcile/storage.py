@@ -16,8 +16,17 @@ import fsspec
 from fsspec.core import url_to_fs
 
 
-class IntegrityError(OSError):
-    """An object read back does not have the digest it was written with (transient)."""
+class DigestMismatch(OSError):
+    """An object's bytes do not have the digest they should."""
+
+
+class OutputUnverified(DigestMismatch):
+    """An object read back after writing differs from what was written (another try may
+    write it whole)."""
+
+
+class InputCorrupt(DigestMismatch):
+    """A stored input no longer has the digest its job pinned (every try reads the same)."""
 
 
 def sha256(data: bytes) -> str:
@@ -29,7 +38,8 @@ class Storage:
         self.fs, self.root = url_to_fs(root, **(options or {}))
         self.url = root.rstrip("/")
 
-    def _path(self, key: str) -> str:
+    def path(self, key: str) -> str:
+        """The filesystem path of `key` (what `self.fs` takes)."""
         return posixpath.join(self.root, key)
 
     def uri(self, key: str) -> str:
@@ -44,12 +54,19 @@ class Storage:
         """Store `data` content-addressed; return (uri, sha256). Idempotent."""
         digest = sha256(data)
         key = f"inputs/sha256/{digest}.pdf"
-        if not self.fs.exists(self._path(key)):
+        if not self.fs.exists(self.path(key)):
             self._write_verified(key, data, digest, token="accept")
         return self.uri(key), digest
 
     def read(self, uri: str) -> bytes:
-        return self.fs.cat_file(self._path(self.key(uri)))
+        return self.fs.cat_file(self.path(self.key(uri)))
+
+    def read_input(self, uri: str, digest: str) -> bytes:
+        """A stored input, refused when its bytes are no longer the ones pinned by `digest`."""
+        data = self.read(uri)
+        if sha256(data) != digest:
+            raise InputCorrupt(f"{self.key(uri)}: stored input does not match its pinned digest")
+        return data
 
     def write_outputs(self, prefix: str, files: dict[str, bytes], token: str) -> dict[str, str]:
         """Write each file under `prefix`, verified; return {name: sha256}."""
@@ -62,14 +79,14 @@ class Storage:
 
     def digest_of(self, uri: str) -> str | None:
         """The sha256 of the object at `uri`, or None when there is none."""
-        path = self._path(self.key(uri))
+        path = self.path(self.key(uri))
         if not self.fs.exists(path):
             return None
         return sha256(self.fs.cat_file(path))
 
     def list_keys(self, prefix: str) -> list[str]:
         """Names directly under `prefix` (e.g. the job ids under `results`)."""
-        path = self._path(prefix)
+        path = self.path(prefix)
         if not self.fs.exists(path):
             return []
         return sorted(p.rstrip("/").rsplit("/", 1)[-1] for p in self.fs.ls(path, detail=False))
@@ -80,18 +97,18 @@ class Storage:
         return self.uri(key)
 
     def _write_verified(self, key: str, data: bytes, digest: str, token: str) -> None:
-        final = self._path(key)
+        final = self.path(key)
         tmp = f"{final}.tmp-{token}"
         parent = posixpath.dirname(final)
         if parent:
             self.fs.makedirs(parent, exist_ok=True)
         self.fs.pipe_file(tmp, data)
         if sha256(self.fs.cat_file(tmp)) != digest:
-            raise IntegrityError(f"{key}: temporary object does not match what was written")
+            raise OutputUnverified(f"{key}: temporary object does not match what was written")
         self.fs.mv(tmp, final)
         self.fs.invalidate_cache()
         if sha256(self.fs.cat_file(final)) != digest:
-            raise IntegrityError(f"{key}: committed object does not match what was written")
+            raise OutputUnverified(f"{key}: committed object does not match what was written")
 
 
 def list_sources(source: str, options: dict[str, Any] | None = None) -> list[str]:

@@ -11,18 +11,18 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from flows.cli.batch import cmd_import, cmd_parse, cmd_sample, cmd_status
 from flows.cli.operate import (
     cmd_book_export,
-    cmd_deployments_render,
     cmd_investigation_assign,
     cmd_investigation_close,
     cmd_investigation_list,
     cmd_reconcile,
     cmd_recover,
-    cmd_serve,
     cmd_setup,
 )
 from flows.cli.review import add_parser as add_review_parser
@@ -36,8 +36,12 @@ PREFECT_DEFAULTS = {
 }
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+#: adds more commands to the parser's subcommands (`deployments/cli.py` adds its own)
+Commands = Callable[[Any], None]
+
+
+def main(argv: list[str] | None = None, extra: Sequence[Commands] = ()) -> int:
+    args = parser(extra).parse_args(argv)
     for key, value in PREFECT_DEFAULTS.items():
         os.environ.setdefault(key, value)
     try:
@@ -50,14 +54,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
-def _parser() -> argparse.ArgumentParser:
+def parser(extra: Sequence[Commands] = ()) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="stmtflow", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(required=True, metavar="COMMAND")
 
     s = sub.add_parser("sample", help="write generated statements with their ground truth")
     s.add_argument("dir", type=Path)
-    s.add_argument("--banks", default="northwind,bluebird,harbor,alpenbank,meridian",
-                   help="comma-separated bank ids (also: cedar, a bank no template knows)")
+    s.add_argument("--banks", help="comma-separated bank ids (default: every bank of the "
+                   "templates in force; also: cedar, a bank no template knows)")
     s.add_argument("--statements", type=int, default=10)
     s.add_argument("--seed", type=int, default=7)
     s.add_argument("--bad", action="store_true",
@@ -126,18 +130,9 @@ def _parser() -> argparse.ArgumentParser:
     ic.set_defaults(func=cmd_investigation_close)
 
     se = sub.add_parser("setup", help="work pool, deployments and automations on a server")
-    se.add_argument("--alert-webhook", default=os.environ.get("STMTFLOW_ALERT_WEBHOOK"),
-                    help="URL that alert notifications are posted to")
+    se.add_argument("--alert-webhook", help="URL that alert notifications are posted to "
+                    "(default: STMTFLOW_ALERT_WEBHOOK)")
     se.set_defaults(func=cmd_setup)
-
-    sv = sub.add_parser("serve", help="serve every deployment with its schedule, no work pool")
-    sv.set_defaults(func=cmd_serve)
-
-    dp = sub.add_parser("deployments", help="deployment settings")
-    dsub = dp.add_subparsers(required=True, metavar="ACTION")
-    dr = dsub.add_parser("render", help="write prefect.yaml from deployments/banks.toml")
-    dr.add_argument("--check", action="store_true", help="only report whether it is current")
-    dr.set_defaults(func=cmd_deployments_render)
 
     t = sub.add_parser("templates", help="bank templates")
     tsub = t.add_subparsers(required=True, metavar="ACTION")
@@ -147,4 +142,6 @@ def _parser() -> argparse.ArgumentParser:
     tc.add_argument("template", type=Path)
     tc.add_argument("sample", type=Path)
     tc.set_defaults(func=cmd_templates_check)
+    for add in extra:
+        add(sub)
     return p

@@ -1,4 +1,7 @@
-"""`python -m flows.cli`: the same as the `stmtflow` command."""
+"""`python -m flows.cli`: the `stmtflow` command without `serve` and `deployments`.
+
+The full command, deployment commands included, is `stmtflow` (`python -m deployments.cli`).
+"""
 
 import sys
 

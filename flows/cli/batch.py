@@ -4,21 +4,31 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import threading
 import time
 import uuid
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from parsers.codes import BatchState
+from reconcile.records import Job
+
+if TYPE_CHECKING:
+    from flows.config import Settings
 
 
 def cmd_sample(args: argparse.Namespace) -> int:
-    from corpus import BAD_INPUTS, BASIC_BAD, generate
+    from corpus import BAD_INPUTS, BASIC_BAD, drawable, generate
+    from flows.config import Settings
+    from flows.parser import Parser
 
     bad = tuple(BAD_INPUTS) if args.all_bad else BASIC_BAD if args.bad else ()
-    samples = generate(args.dir, tuple(b.strip() for b in args.banks.split(",") if b.strip()),
-                       args.statements, args.seed, bad, varied=args.varied)
+    if args.banks:
+        banks = tuple(b.strip() for b in args.banks.split(",") if b.strip())
+    else:  # every bank of the templates in force that the generator can draw
+        banks = drawable(Parser.from_settings(Settings.from_env()).banks)
+    samples = generate(args.dir, banks, args.statements, args.seed, bad, varied=args.varied)
     good = sum(1 for s in samples if s.reason is None)
     kind = "varied statements" if args.varied else "statements"
     print(f"wrote {good} {kind} and {len(samples) - good} bad inputs to {args.dir}")
@@ -28,12 +38,10 @@ def cmd_sample(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     from flows.config import Settings
     from flows.import_flow import WARNINGS, import_batch
-    from parsers.template import load_templates
     from reconcile.storage import list_sources
 
     settings = Settings.from_env()
-    if args.bank and args.bank not in {t.bank for t in load_templates()}:
-        raise ValueError(f"unknown bank {args.bank!r}")
+    _check_bank(settings, args.bank)
     # fail fast, before any server starts, when there is nothing to import
     if not any(list_sources(s, settings.fs_options(s)) for s in args.source):
         raise FileNotFoundError(f"no PDF files in {' '.join(args.source)}")
@@ -49,9 +57,10 @@ def cmd_import(args: argparse.Namespace) -> int:
         watcher.join()
     rows = settings.ledger().jobs(batch_id)
     if state.is_completed():
-        label = "COMPLETED_WITH_WARNINGS" if state.name == WARNINGS else "COMPLETED"
+        label = BatchState.COMPLETED_WITH_WARNINGS if state.name == WARNINGS \
+            else BatchState.COMPLETED
     else:
-        label = "FAILED"
+        label = BatchState.FAILED
     report = {"batch_id": batch_id, "state": label, "seconds": round(time.monotonic() - started, 1),
               "message": state.message, "jobs": [_job_json(r) for r in rows]}
     if args.json:
@@ -61,10 +70,16 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0 if state.is_completed() else 1
 
 
-def _progress(settings: Any, batch_id: str, stop: threading.Event) -> None:
-    """Print how far the batch is while it runs, from the ledger (the durable truth)."""
-    from reconcile.ledger import TERMINAL
+def _check_bank(settings: Settings, bank: str | None) -> None:
+    """A bank named on the command line must be one of the templates in force."""
+    from flows.parser import Parser
 
+    if bank is not None and bank not in (banks := Parser.from_settings(settings).banks):
+        raise ValueError(f"unknown bank {bank!r}; known banks: {', '.join(banks)}")
+
+
+def _progress(settings: Settings, batch_id: str, stop: threading.Event) -> None:
+    """Print how far the batch is while it runs, from the ledger (the durable truth)."""
     ledger = settings.ledger()
     last = ""
     while not stop.wait(0.5):
@@ -72,7 +87,7 @@ def _progress(settings: Any, batch_id: str, stop: threading.Event) -> None:
         total = sum(counts.values())
         if not total:
             continue
-        done = sum(n for s, n in counts.items() if s in TERMINAL)
+        done = sum(n for s, n in counts.items() if s.terminal)
         line = (f"[{done}/{total}] " + ", ".join(f"{n} {s.lower()}" for s, n in
                                                  sorted(counts.items())))
         if line != last:
@@ -83,10 +98,10 @@ def _progress(settings: Any, batch_id: str, stop: threading.Event) -> None:
         print(file=sys.stderr)
 
 
-def _job_json(r: dict[str, Any]) -> dict[str, Any]:
-    return {"job_id": r["job_id"], "source": r["source_uri"], "status": r["status"],
-            "attempts": r["attempts"], "reason": r["reason"], "output": r["output_uri"],
-            "needs_review": bool(r["needs_review"]), "sha256": r["sha256"]}
+def _job_json(r: Job) -> dict[str, Any]:
+    return {"job_id": r.job_id, "source": r.source_uri, "status": r.status,
+            "attempts": r.attempts, "reason": r.reason, "output": r.output_uri,
+            "needs_review": r.needs_review, "sha256": r.sha256}
 
 
 def _print_batch(report: dict[str, Any]) -> None:
@@ -104,15 +119,18 @@ def _print_batch(report: dict[str, Any]) -> None:
 def cmd_status(args: argparse.Namespace) -> int:
     from flows.config import Settings
 
-    ledger = Settings.from_env().ledger()
+    settings = Settings.from_env()
+    ledger = settings.ledger()
     target = args.id or ledger.latest_batch()
     if target is None:
         print("no batches yet: run `stmtflow import SOURCE`")
         return 0
     job = ledger.job(target)
     if job is not None:
-        data = {**job, "attempt_log": ledger.attempts(target), "reruns": ledger.reruns_of(target),
-                "ui": _ui_link((ledger.batch(job["batch_id"]) or {}).get("flow_run_id"))}
+        batch = ledger.batch(job.batch_id)
+        data = {**job.to_dict(), "attempt_log": [a.to_dict() for a in ledger.attempts(target)],
+                "reruns": ledger.reruns_of(target),
+                "ui": _ui_link(settings, batch.flow_run_id if batch else None)}
         print(json.dumps(data, indent=1, default=str) if args.json else _format_job(data))
         return 0
     batch = ledger.batch(target)
@@ -120,9 +138,9 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"stmtflow: no batch or job {target!r}", file=sys.stderr)
         return 1
     rows = ledger.jobs(target)
-    report = {**batch, "counts": ledger.counts(target), "ui": _ui_link(batch["flow_run_id"]),
-              "reruns": ledger.rerun_batches(target),
-              "jobs": [{**_job_json(r), "account_last4": r["account_last4"]} for r in rows]}
+    report = {**batch.to_dict(), "counts": ledger.counts(target),
+              "ui": _ui_link(settings, batch.flow_run_id), "reruns": ledger.rerun_batches(target),
+              "jobs": [{**_job_json(r), "account_last4": r.account_last4} for r in rows]}
     if args.json:
         print(json.dumps(report, indent=1, default=str))
     else:
@@ -156,19 +174,21 @@ def _format_job(d: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _ui_link(flow_run_id: str | None) -> str | None:
-    ui = os.environ.get("PREFECT_UI_URL")
-    if not ui and os.environ.get("PREFECT_API_URL"):
-        ui = os.environ["PREFECT_API_URL"].removesuffix("/api")
+def _ui_link(settings: Settings, flow_run_id: str | None) -> str | None:
+    """The flow run in the Prefect UI, when the settings name a UI (or an API)."""
+    ui = settings.ui_url
     return f"{ui.rstrip('/')}/runs/flow-run/{flow_run_id}" if ui and flow_run_id else None
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
-    from parsers.api import parse_pdf
+    from flows.config import Settings
+    from flows.parser import Parser
     from parsers.errors import StatementError
 
+    settings = Settings.from_env()
+    _check_bank(settings, args.bank)
     try:
-        result = parse_pdf(args.file.read_bytes(), bank=args.bank)
+        result = Parser.from_settings(settings).parse(args.file.read_bytes(), bank=args.bank)
     except StatementError as exc:
         if args.json:
             print(json.dumps({"error": exc.reason, "message": exc.message}))

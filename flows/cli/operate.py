@@ -1,4 +1,4 @@
-"""Commands for operators: recover, reconcile, the book, investigations, deployments."""
+"""Commands for operators: recover, reconcile, the book, investigations, setup."""
 
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ def cmd_recover(args: argparse.Namespace) -> int:
 
 
 def cmd_reconcile(args: argparse.Namespace) -> int:
-    from flows.reconcile_flow import reconcile, to_markdown
+    from flows.reconcile_flow import reconcile
+    from reconcile.report import to_markdown
 
     report = reconcile()
     print(json.dumps(report, indent=1, default=str) if args.json else to_markdown(report))
@@ -33,13 +34,16 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
 def cmd_book_export(args: argparse.Namespace) -> int:
     from flows.config import Settings
     from flows.exports import export_book
+    from flows.parser import Parser
     from reconcile.book import Book
     from reconcile.exports import BINARY
 
     if args.format in BINARY and args.output is None:
         raise ValueError(f"--format {args.format} needs --output FILE")
-    data = export_book(Book(Settings.from_env().ledger().engine), args.format, args.account,
-                       args.accounts, args.include_unreviewed)
+    settings = Settings.from_env()
+    data = export_book(Book(settings.engine()), args.format,
+                       Parser.from_settings(settings).templates, args.account, args.accounts,
+                       args.include_unreviewed)
     if args.output is None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
@@ -53,9 +57,9 @@ def cmd_investigation_list(args: argparse.Namespace) -> int:
     from flows.config import Settings
     from reconcile.investigations import Investigations
 
-    for i in Investigations(Settings.from_env().ledger().engine).all():
-        state = f"closed {i['closed_at']}: {i['note']}" if i["closed_at"] else "open"
-        print(f"{i['id']:>5}  {i['job_id']}  owner {i['owner'] or '-'}  {state}")
+    for i in Investigations(Settings.from_env().engine()).all():
+        state = f"closed {i.closed_at}: {i.note}" if i.closed_at else "open"
+        print(f"{i.id:>5}  {i.job_id}  owner {i.owner or '-'}  {state}")
     return 0
 
 
@@ -63,7 +67,7 @@ def cmd_investigation_assign(args: argparse.Namespace) -> int:
     from flows.config import Settings
     from reconcile.investigations import Investigations
 
-    done = Investigations(Settings.from_env().ledger().engine).assign(args.id, args.owner)
+    done = Investigations(Settings.from_env().engine()).assign(args.id, args.owner)
     print(f"investigation {args.id}: {'assigned to ' + args.owner if done else 'not open'}")
     return 0 if done else 1
 
@@ -72,37 +76,18 @@ def cmd_investigation_close(args: argparse.Namespace) -> int:
     from flows.config import Settings
     from reconcile.investigations import Investigations
 
-    done = Investigations(Settings.from_env().ledger().engine).close(args.id, args.note)
+    done = Investigations(Settings.from_env().engine()).close(args.id, args.note)
     print(f"investigation {args.id}: {'closed' if done else 'not open'}")
     return 0 if done else 1
 
 
 def cmd_setup(args: argparse.Namespace) -> int:
+    from flows.config import Settings
     from flows.setup import setup
 
-    result = setup(args.alert_webhook)
+    result = setup(args.alert_webhook or Settings.from_env().alert_webhook)
     print(json.dumps(result, indent=1))
     if not result["alerts"]:
         print("no --alert-webhook: alert events are emitted but not turned into notifications",
               file=sys.stderr)
-    return 0
-
-
-def cmd_serve(args: argparse.Namespace) -> int:
-    from deployments.serve import serve
-
-    serve()
-    return 0
-
-
-def cmd_deployments_render(args: argparse.Namespace) -> int:
-    from deployments.settings import PREFECT_YAML, render_prefect_yaml
-
-    text = render_prefect_yaml()
-    current = PREFECT_YAML.read_text() if PREFECT_YAML.exists() else ""
-    if args.check:
-        print("prefect.yaml is current" if text == current else "prefect.yaml is out of date")
-        return 0 if text == current else 1
-    PREFECT_YAML.write_text(text)
-    print(f"wrote {PREFECT_YAML}")
     return 0

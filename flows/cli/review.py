@@ -55,22 +55,23 @@ def add_parser(sub: Any) -> None:
 
 def cmd_review_list(args: argparse.Namespace) -> int:
     from flows.config import Settings
+    from parsers.codes import ReviewState
     from parsers.model import mask_accounts, mask_digits
     from reconcile.book import Book, sync
-    from reconcile.ledger import now
-    from reconcile.review import ReviewLog, ReviewState
+    from reconcile.review import ReviewLog
 
     settings = Settings.from_env()
     ledger = settings.ledger()
-    sync(Book(ledger.engine), ledger, settings.storage())  # take in new successes first
-    at = now()
+    sync(Book(ledger.engine, settings.clock), ledger, settings.storage())  # new successes
+    at = settings.clock()
     rows = []
     for r in ReviewLog(ledger.engine).all(None if args.all else ReviewState.OPEN):
-        job = ledger.job(r.decision_id) or {}
+        job = ledger.job(r.decision_id)
         rows.append({**r.to_dict(), "problems": len(r.problems),
                      "age_hours": round(r.age(at).total_seconds() / 3600, 2),
-                     "bank": job.get("bank"), "accounts": mask_accounts(job.get("account_last4")),
-                     "file": mask_digits(str(job.get("source_uri", "")).rsplit("/", 1)[-1])})
+                     "bank": job and job.bank,
+                     "accounts": mask_accounts(job and job.account_last4),
+                     "file": mask_digits(job.file_name if job else "")})
     if args.json:
         print(json.dumps(rows, indent=1, default=str))
         return 0
@@ -93,8 +94,9 @@ def cmd_review_show(args: argparse.Namespace) -> int:
     desk = decisions_for(settings)
     review = desk.review(args.id)
     accounts, rows = evidence(desk.statement(review), list(review.problems))
-    job = settings.ledger().job(review.decision_id) or {}
-    data = {**review.to_dict(), "source": job.get("source_uri"), "input": job.get("input_uri"),
+    job = settings.ledger().job(review.decision_id)
+    data = {**review.to_dict(), "source": job and job.source_uri,
+            "input": job and job.input_uri,
             "accounts": [{**asdict(a), "reconciles": a.reconciles} for a in accounts],
             "rows": [asdict(r) for r in rows],
             "history": [e.to_dict() for e in desk.log.events(review.id)]}
@@ -103,6 +105,7 @@ def cmd_review_show(args: argparse.Namespace) -> int:
 
 
 def _format(d: dict[str, Any]) -> str:
+    from parsers.codes import ReviewState
     from parsers.model import mask_account, mask_digits
 
     lines = [f"review {d['review_id']} ({d['state']}): job {d['job_id']}",
@@ -130,7 +133,7 @@ def _format(d: dict[str, Any]) -> str:
         note = (e["note"] or "").splitlines()[0] if e["note"] else ""
         lines.append(f"    {e['at'][:19]} {e['action']} by {e['actor']} ({e['via']})"
                      f"{': ' + changes if changes else ''}{' - ' + note if note else ''}")
-    if d["state"] == "open":
+    if d["state"] == ReviewState.OPEN:
         lines.append(f"  decide: stmtflow review accept {d['review_id']} | correct "
                      f"{d['review_id']} --set ROW.FIELD=VALUE | reject {d['review_id']} "
                      "--note TEXT")

@@ -58,8 +58,10 @@ def _statement(book: BookExport, key: AccountKey, trnrs: ET.Element, kind: str) 
         _sub(acct, "BANKID", key.bank[:9] or "unknown")
         _sub(acct, "ACCTID", key.last4)
         _sub(acct, "ACCTTYPE", "CHECKING")
-    span = book.span(key)
-    assert span is not None  # every account has a transaction or a statement
+    latest, span = book.latest_balance(key), book.span(key)
+    if latest is None or latest.period_end is None or span is None:
+        raise ValueError(f"the book holds no statement balance for {key.bank} "
+                         f"****{key.last4}; OFX needs one")
     tranlist = _sub(rs, "BANKTRANLIST")
     _sub(tranlist, "DTSTART", _day(span[0]))
     _sub(tranlist, "DTEND", _day(span[1]))
@@ -71,10 +73,6 @@ def _statement(book: BookExport, key: AccountKey, trnrs: ET.Element, kind: str) 
         _sub(trn, "FITID", t.txn_id)
         _sub(trn, "NAME", t.description[:NAME_MAX].rstrip())
         _sub(trn, "MEMO", (("" if t.verified else REVIEW_MEMO) + t.description)[:MEMO_MAX])
-    latest = book.latest_balance(key)
-    if latest is None or latest.period_end is None:
-        raise ValueError(f"the book holds no statement balance for {key.bank} "
-                         f"****{key.last4}; OFX needs one")
     ledger = _sub(rs, "LEDGERBAL")
     _sub(ledger, "BALAMT", money(latest.closing_balance))
     _sub(ledger, "DTASOF", _day(latest.period_end))

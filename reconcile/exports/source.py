@@ -74,13 +74,12 @@ class BookExport:
 
     def opening(self, key: AccountKey) -> Opening | None:
         """The earliest statement's opening balance, dated no later than any transaction."""
-        dated = [b for b in self.balances_of(key) if b.period_start is not None]
+        dated = [(b.period_start, b.decision_id, b) for b in self.balances_of(key)
+                 if b.period_start is not None]
         if not dated:
             return None
-        first = min(dated, key=lambda b: (b.period_start, b.decision_id))
-        assert first.period_start is not None
-        txns = self.transactions_of(key)
-        when = min([first.period_start, *(t.date for t in txns)])
+        start, _, first = min(dated, key=lambda d: d[:2])
+        when = min([start, *(t.date for t in self.transactions_of(key))])
         return Opening(key, when, first.opening_balance, first.currency, first.decision_id,
                        first.verified)
 

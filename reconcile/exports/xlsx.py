@@ -25,8 +25,8 @@ WIDTHS = {"Description": 48, "Transaction id": 34, "Source job": 24, "Account": 
 
 def render(book: BookExport) -> bytes:
     wb = Workbook()
-    assert wb.active is not None
-    wb.remove(wb.active)
+    for empty in wb.worksheets:  # the sheet a new workbook starts with
+        wb.remove(empty)
     for key in book.accounts():
         ws = _sheet(wb, sheet_title(f"{key.bank} {key.last4}"), COLUMNS)
         for t in book.transactions_of(key):

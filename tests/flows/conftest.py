@@ -1,14 +1,20 @@
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
+from faults import Faults, fresh_faults
 
-from corpus import BASIC_BAD, Sample, generate
+from corpus import BASIC_BAD, SCANNED, Sample, drawable, generate
+from flows.config import Settings
+from flows.parser import Parser
 
-TEXT_BANKS = ("northwind", "bluebird", "harbor", "alpenbank")
+#: every bank of the templates in force that the generator draws with a text layer (a scan
+#: is slow to read: OCR)
+TEXT_BANKS = tuple(sorted(set(drawable(Parser.from_settings(Settings.from_env({})).banks))
+                          - SCANNED))
 
 
 @pytest.fixture(autouse=True)
@@ -26,6 +32,14 @@ def inbox(tmp_path: Path) -> Inbox:
     """Eight text-layer statements of four banks plus the four basic bad inputs."""
     folder = tmp_path / "inbox"
     return Inbox(folder, generate(folder, TEXT_BANKS, 8, seed=31, bad=BASIC_BAD))
+
+
+@pytest.fixture
+def faults(stmtflow_home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Faults]:
+    """Storage on the `faulty://` filesystem: the local one, with the faults a test hooks."""
+    monkeypatch.setenv("STMTFLOW_STORAGE", f"faulty://{stmtflow_home / 'storage'}")
+    yield fresh_faults()
+    fresh_faults()
 
 
 @pytest.fixture

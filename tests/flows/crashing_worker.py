@@ -1,9 +1,10 @@
 """A worker process that stops dead at a chosen point, for the kill -9 tests.
 
-Run as `python crashing_worker.py MODE TARGET_SHA MARKER BATCH SOURCE`: it imports SOURCE
-as batch BATCH, and when the file with TARGET_SHA reaches MODE (`mid-parse`: inside the
-parser; `after-upload`: outputs written, terminal record not yet) it touches MARKER and
-waits to be killed.
+Run as `python crashing_worker.py MODE TARGET_SHA MARKER BATCH SOURCE` with storage on
+`faulty://`: it accepts SOURCE as batch BATCH, then imports it, and when the file with
+TARGET_SHA reaches MODE it touches MARKER and waits to be killed. `mid-attempt`: the job is
+claimed and its worker is reading the stored input; `after-upload`: its outputs are written
+and verified, the terminal record not yet.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ import sys
 import time
 from pathlib import Path
 
-from flows import jobs
+from faults import fresh_faults
+
+from flows.config import Settings
 from flows.import_flow import import_batch
-from reconcile.storage import Storage, sha256
+from flows.jobs import accept_batch
 
 
 def main(mode: str, target: str, marker: str, batch_id: str, source: str) -> None:
@@ -22,22 +25,25 @@ def main(mode: str, target: str, marker: str, batch_id: str, source: str) -> Non
         Path(marker).touch()
         time.sleep(600)
 
-    real_parse, real_write = jobs.parse_pdf, Storage.write_outputs
+    accept_batch(Settings.from_env(), batch_id, [source], None)  # before any fault is armed
+    faults = fresh_faults()
+    outputs_of_target: list[str] = []
 
-    def parse(data: bytes, **kw):
-        if mode == "mid-parse" and sha256(data) == target:
+    def on_read(path: str, data: bytes | None) -> None:
+        if mode == "mid-attempt" and path.endswith(f"/inputs/sha256/{target}.pdf"):
             hang()
-        return real_parse(data, **kw)
-
-    def write(self, prefix, files, token):
-        digests = real_write(self, prefix, files, token)
-        doc = files["statement.json"].decode()
-        if mode == "after-upload" and f'"input_sha256": "{target}"' in doc:
+        # the last object write_outputs writes and reads back
+        if mode == "after-upload" and outputs_of_target and path.endswith(
+                f"{outputs_of_target[0]}/transactions.parquet"):
             hang()
-        return digests
 
-    jobs.parse_pdf = parse
-    Storage.write_outputs = write
+    def on_write(path: str, data: bytes | None) -> None:
+        if "/statement.json.tmp-" in path and data and f'"input_sha256": "{target}"'.encode() \
+                in data:
+            outputs_of_target.append(path.rsplit("/", 1)[0])
+
+    faults.on_read.append(on_read)
+    faults.on_write.append(on_write)
     import_batch(source, batch_id=batch_id)
 
 

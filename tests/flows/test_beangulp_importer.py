@@ -17,7 +17,7 @@ from corpus import BAD_INPUTS, statement
 from flows.beangulp_importer import StatementImporter
 from flows.exports import account_names
 from parsers.model import Statement, transaction_ids
-from parsers.template import BUILTIN_DIR
+from parsers.template import BUILTIN_DIR, load_templates
 from reconcile.book_records import AccountKey
 from reconcile.exports import AccountNames
 
@@ -58,7 +58,7 @@ def downloads(tmp_path: Path) -> Downloads:
     mapping.write_text(f'[accounts]\n"bluebird:{savings}" = "Assets:Bluebird:Savings"\n')
     script = tmp_path / "import.py"
     script.write_text(IMPORT_PY.format(accounts=str(mapping)))
-    return Downloads(folder, truths, script, account_names(mapping))
+    return Downloads(folder, truths, script, account_names(mapping, load_templates()))
 
 
 def ingest(script: Path, *args: str) -> subprocess.CompletedProcess[str]:

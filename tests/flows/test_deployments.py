@@ -17,7 +17,7 @@ import pytest
 from prefect.settings import PREFECT_API_URL, temporary_settings
 
 from corpus import BASIC_BAD, generate
-from deployments.settings import PREFECT_YAML, render_prefect_yaml, specs
+from deployments.settings import PREFECT_YAML, load, render_prefect_yaml, specs
 from flows.setup import ALERTS, ZOMBIES
 
 ROOT = PREFECT_YAML.parent
@@ -25,6 +25,24 @@ ROOT = PREFECT_YAML.parent
 
 def test_prefect_yaml_is_rendered_from_the_bank_settings() -> None:
     assert PREFECT_YAML.read_text() == render_prefect_yaml()
+
+
+def test_the_stmtflow_command_has_the_deployment_commands(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from deployments.cli import main
+
+    assert main(["deployments", "render", "--check"]) == 0
+    assert "prefect.yaml is current" in capsys.readouterr().out
+
+
+def test_a_schedule_for_a_bank_no_template_describes_is_refused() -> None:
+    config = load()
+    config["bank"].append({"id": "cedar", "cron": "0 6 1 * *", "timezone": "UTC",
+                           "inbox": "inbox/cedar"})
+    with pytest.raises(ValueError, match="cedar"):
+        specs(config)
+    in_force = [b["id"] for b in config["bank"]]
+    assert "import-cedar" in {s["name"] for s in specs(config, in_force)}
 
 
 def test_serve_builds_every_deployment_with_its_schedule() -> None:
@@ -44,7 +62,7 @@ def test_serve_registers_every_deployment_with_its_schedule(stmtflow_home: Path)
     from prefect.utilities.asyncutils import run_coro_as_sync
 
     env = {**os.environ, "PREFECT_API_URL": str(PREFECT_API_URL.value())}
-    proc = subprocess.Popen([sys.executable, "-m", "flows.cli", "serve"], env=env, cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, "-m", "deployments.cli", "serve"], env=env, cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     async def read():
@@ -153,4 +171,4 @@ def test_setup_deploys_everything_and_a_worker_imports_an_inbox(
                        database_url=f"sqlite:///{home}/ledger.db", storage_url=f"{home}/storage")
     jobs = settings.ledger().jobs()
     assert len(jobs) == len(samples)
-    assert sorted(j["status"] for j in jobs) == ["FAILED"] * 4 + ["SUCCEEDED"] * 3
+    assert sorted(j.status for j in jobs) == ["FAILED"] * 4 + ["SUCCEEDED"] * 3

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from flows.cli import _parser
+from flows.cli import parser
 from flows.exports import card_banks
 from parsers.template import load_templates
 from reconcile.exports import FORMATS
 
 
 def test_a_bank_whose_template_checks_a_card_summary_is_a_card() -> None:
-    assert card_banks() == {"harbor"}
-    plain = next(t for t in load_templates() if t.bank == "northwind")
+    templates = load_templates()
+    assert card_banks(templates) == {"harbor"}
+    plain = next(t for t in templates if t.bank == "northwind")
     assert card_banks([plain]) == frozenset()
 
 
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
 def test_book_export_offers_every_format(fmt: str) -> None:
-    args = _parser().parse_args(["book", "export", "--format", fmt, "--include-unreviewed"])
+    args = parser().parse_args(["book", "export", "--format", fmt, "--include-unreviewed"])
     assert (args.format, args.include_unreviewed) == (fmt, True)

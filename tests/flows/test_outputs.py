@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pandas as pd
@@ -11,13 +12,17 @@ import pandas as pd
 from corpus import statement
 from flows.outputs import SCHEMA_VERSION, output_files
 from parsers.api import ParseResult
+from parsers.codes import Status
 from parsers.model import transaction_ids
 from parsers.validate import Validation
 from reconcile.book import Book, Delivery
 from reconcile.db import make_engine
+from reconcile.records import Job
 
-JOB = {"job_id": "j-1", "sha256": "d" * 64, "chain_revision": "c", "ocr_engine": "o",
-       "policy_revision": "p"}
+T0 = datetime(2026, 11, 1, tzinfo=UTC)
+JOB = Job(job_id="j-1", batch_id="b-1", source_uri="file:///s.pdf", input_uri="mem://i",
+          size=1, sha256="d" * 64, submitted_at=T0, expires_at=T0, chain_revision="c",
+          ocr_engine="o", policy_revision="p", status=Status.PROCESSING)
 
 
 def result(bank: str, index: int = 1) -> ParseResult:

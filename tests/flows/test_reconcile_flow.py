@@ -5,25 +5,35 @@ from __future__ import annotations
 import json
 import re
 import threading
-import time
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from dataclasses import replace
+from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from faults import Faults, first_upload_fails
 
 from corpus import generate
 from flows.config import Settings
 from flows.import_flow import import_batch
 from flows.jobs import accept_batch
 from flows.reconcile_flow import reconcile
+from flows.recover import sweep_and_notify
+from parsers.codes import Status
 from reconcile.book import Book, Delivery
 from reconcile.investigations import Investigations
-from reconcile.storage import Storage, sha256
+from reconcile.records import utc_now
+from reconcile.report import alerts, to_markdown
+from reconcile.storage import sha256
 
-#: The fourth job's queue-age limit: long enough for the batch and a first reconciliation.
-QUEUE_SECONDS = 20
+#: The fourth job's queue-age limit: it is still queued at the first reconciliation.
+QUEUE_LIMIT = timedelta(hours=1)
+
+
+def later(settings: Settings, by: timedelta) -> Settings:
+    """The same settings with a clock `by` ahead: what a sweep at that time does."""
+    return replace(settings, clock=lambda: utc_now() + by)
 
 
 class Receiver:
@@ -60,40 +70,30 @@ def receiver(monkeypatch: pytest.MonkeyPatch) -> Iterator[Receiver]:
 
 
 def test_defining_scenario(stmtflow_home: Path, tmp_path: Path, receiver: Receiver,
-                           monkeypatch: pytest.MonkeyPatch) -> None:
+                           faults: Faults) -> None:
     scan = generate(tmp_path / "a", ("meridian",), 2, seed=5)[1]   # reads, needs review
     plain = generate(tmp_path / "b", ("northwind",), 1, seed=6)[0]
     retried = generate(tmp_path / "c", ("bluebird",), 1, seed=7)[0]
     late = generate(tmp_path / "d", ("harbor",), 1, seed=8)[0]
 
-    # the fourth job is accepted with a short queue-age limit and never processed
-    monkeypatch.setenv("STMTFLOW_QUEUE_LIMIT_HOURS", str(QUEUE_SECONDS / 3600))
-    [d] = accept_batch(Settings.from_env(), "b-late", [str(late.pdf)], None)
-    monkeypatch.setenv("STMTFLOW_QUEUE_LIMIT_HOURS", "24")
+    # the fourth job is accepted with a shorter queue-age limit and never processed
     settings = Settings.from_env()
+    [d] = accept_batch(replace(settings, queue_limit=QUEUE_LIMIT), "b-late", [str(late.pdf)],
+                       None)
     a, b, c = accept_batch(settings, "b-main", [str(scan.pdf), str(plain.pdf),
                                                 str(retried.pdf)], None)
     receiver.drop.add(b.job_id)
-
-    real_write = Storage.write_outputs
-    def upload_fails_once(self, prefix, files, token):
-        if prefix.endswith(c.job_id) and not upload_fails_once.failed:
-            upload_fails_once.failed = True
-            raise ConnectionError("injected: upload reset")
-        return real_write(self, prefix, files, token)
-    upload_fails_once.failed = False
-    monkeypatch.setattr(Storage, "write_outputs", upload_fails_once)
+    faults.on_write.append(first_upload_fails(f"/results/{c.job_id}/"))
 
     state = import_batch([str(scan.pdf), str(plain.pdf), str(retried.pdf)], batch_id="b-main",
                          return_state=True)
     assert state.is_completed()
     ledger = settings.ledger()
-    jobs = {j["job_id"]: j for j in ledger.jobs()}
-    assert jobs[a.job_id]["needs_review"], "the scan of this seed must need review"
-    assert (jobs[b.job_id]["status"], jobs[b.job_id]["attempts"]) == ("SUCCEEDED", 1)
-    assert (jobs[c.job_id]["status"], jobs[c.job_id]["attempts"]) == ("SUCCEEDED", 2)
-    assert {k: jobs[c.job_id][k] for k in ("chain_revision", "ocr_engine")} == {
-        k: jobs[a.job_id][k] for k in ("chain_revision", "ocr_engine")}
+    jobs = {j.job_id: j for j in ledger.jobs()}
+    assert jobs[a.job_id].needs_review, "the scan of this seed must need review"
+    assert (jobs[b.job_id].status, jobs[b.job_id].attempts) == (Status.SUCCEEDED, 1)
+    assert (jobs[c.job_id].status, jobs[c.job_id].attempts) == (Status.SUCCEEDED, 2)
+    assert jobs[c.job_id].identities == jobs[a.job_id].identities
 
     # while the fourth job is queued: investigate, with it listed and nothing folded away
     first = reconcile()
@@ -104,8 +104,8 @@ def test_defining_scenario(stmtflow_home: Path, tmp_path: Path, receiver: Receiv
 
     # deliver one success twice: taken in once, one review
     book = Book(ledger.engine)
-    out = settings.storage().read(jobs[a.job_id]["output_uri"])
-    delivery = Delivery(a.job_id, jobs[a.job_id]["sha256"], sha256(out), json.loads(out))
+    out = settings.storage().read(jobs[a.job_id].output_uri)
+    delivery = Delivery(a.job_id, jobs[a.job_id].sha256, sha256(out), json.loads(out))
     assert book.consume(delivery) == "duplicate"
 
     # one job's output changes after it was consumed: quarantined, never replaced
@@ -114,8 +114,8 @@ def test_defining_scenario(stmtflow_home: Path, tmp_path: Path, receiver: Receiv
     settings.storage().write_outputs(f"results/{a.job_id}",
                                      {"statement.json": json.dumps(changed).encode()}, "late")
 
-    expires = ledger.job(d.job_id)["expires_at"].replace(tzinfo=UTC)
-    time.sleep(max(0.0, (expires - datetime.now(UTC)).total_seconds() + 0.2))
+    # two hours on, a sweep expires the fourth job (and notifies it)
+    assert sweep_and_notify(later(settings, 2 * QUEUE_LIMIT)).expired == [d.job_id]
     final = reconcile()
     assert final["state"] == "accounted"
     assert final["unresolved"] == []
@@ -164,32 +164,35 @@ def test_missing_object_and_object_without_record_are_found(stmtflow_home: Path,
     settings = Settings.from_env()
     storage = settings.storage()
     first, second = settings.ledger().jobs("b-o")
-    storage.fs.rm(storage._path(storage.key(first["output_uri"])))
+    storage.fs.rm(storage.path(storage.key(first.output_uri)))
     storage.put("results/j-nobody/statement.json", b"{}")
     report = reconcile()
     assert report["outputs"]["missing_object"] == [
-        {"job_id": first["job_id"], "object": "statement.json"}]
+        {"job_id": first.job_id, "object": "statement.json"}]
     assert report["outputs"]["object_without_record"] == ["j-nobody"]
     assert report["outputs"]["ok"] is False
-    assert second["job_id"] not in json.dumps(report["outputs"]["missing_object"])
+    assert second.job_id not in json.dumps(report["outputs"]["missing_object"])
 
 
-def test_queue_age_and_backlog_raise_alerts(stmtflow_home: Path, tmp_path: Path,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    from flows.reconcile_flow import alerts
-
+def test_backlog_raises_an_alert(stmtflow_home: Path, tmp_path: Path,
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
     samples = generate(tmp_path / "q", ("northwind",), 2, seed=9)
-    limit = 12.0
-    monkeypatch.setenv("STMTFLOW_QUEUE_LIMIT_HOURS", str(limit / 3600))
     monkeypatch.setenv("STMTFLOW_CAPACITY", "1")
-    first, _ = accept_batch(Settings.from_env(), "b-backlog", [str(s.pdf) for s in samples],
-                            None)
+    accept_batch(Settings.from_env(), "b-backlog", [str(s.pdf) for s in samples], None)
     calm = reconcile()
     assert not calm["queue"]["near_expiry"] and calm["queue"]["over_capacity"]
     assert [name for name, _ in alerts(calm)] == ["backlog", "unresolved"]
-    # wait until past 80 % of the queue-age limit, but not past the limit
-    due = first.submitted_at.replace(tzinfo=UTC).timestamp() + 0.85 * limit
-    time.sleep(max(0.0, due - time.time()))
+
+
+def test_queue_age_raises_an_alert_before_the_limit(stmtflow_home: Path, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    samples = generate(tmp_path / "q", ("northwind",), 2, seed=9)
+    monkeypatch.setenv("STMTFLOW_QUEUE_LIMIT_HOURS", "1")
+    monkeypatch.setenv("STMTFLOW_CAPACITY", "1")
+    settings = Settings.from_env()
+    # accepted 85 % of the queue-age limit ago: past the alert, not past the limit
+    accept_batch(later(settings, -0.85 * settings.queue_limit), "b-old",
+                 [str(s.pdf) for s in samples], None)
     late = reconcile()
     assert late["queue"]["near_expiry"] and late["counts"]["expired"] == 0
     assert [name for name, _ in alerts(late)][:2] == ["queue-age", "backlog"]
@@ -198,8 +201,6 @@ def test_queue_age_and_backlog_raise_alerts(stmtflow_home: Path, tmp_path: Path,
 def test_reviews_waiting_too_long_raise_an_alert(stmtflow_home: Path, tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     from test_review_flow import imported, misprint
-
-    from flows.reconcile_flow import alerts, to_markdown
 
     flagged = misprint(tmp_path / "r", seed=61)
     monkeypatch.setenv("STMTFLOW_REVIEW_ALERT_HOURS", "1")

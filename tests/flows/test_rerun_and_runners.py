@@ -6,68 +6,53 @@ import json
 from pathlib import Path
 
 import pytest
+from faults import Faults, input_read_fails
 
-from flows import jobs as jobs_module
 from flows.config import Settings
 from flows.import_flow import WARNINGS, import_batch
 from flows.jobs import accept_batch
 from flows.rerun_flow import rerun_failed
+from parsers.codes import Reason, Status
 from reconcile.storage import sha256
 
 
-@pytest.fixture
-def parses(monkeypatch: pytest.MonkeyPatch) -> dict:
-    """Counts parses per input; inputs listed in `doomed` time out on every attempt."""
-    state: dict = {"count": {}, "doomed": set()}
-    real = jobs_module.parse_pdf
-
-    def counting(data: bytes, **kw):
-        key = sha256(data)
-        state["count"][key] = state["count"].get(key, 0) + 1
-        if key in state["doomed"]:
-            raise TimeoutError("injected: storage read timed out")
-        return real(data, **kw)
-
-    monkeypatch.setattr(jobs_module, "parse_pdf", counting)
-    return state
-
-
 def test_rerun_failed_reruns_only_what_failed_with_pinned_identities(
-        stmtflow_home: Path, inbox, parses: dict) -> None:
+        stmtflow_home: Path, inbox, faults: Faults) -> None:
     good = [s for s in inbox.samples if s.reason is None]
     doomed = {sha256(s.pdf.read_bytes()) for s in good[:2]}
-    parses["doomed"] |= doomed
+    accept_batch(Settings.from_env(), "b-orig", [str(inbox.folder)], None)
+    outage = input_read_fails(doomed, lambda: TimeoutError("injected: storage read timed out"))
+    faults.on_read.append(outage)
     state = import_batch(str(inbox.folder), batch_id="b-orig", return_state=True)
     assert state.name == WARNINGS
     ledger = Settings.from_env().ledger()
-    original = {j["sha256"]: j for j in ledger.jobs("b-orig")}
-    assert all(original[d]["reason"] == "retries_exhausted" for d in doomed)
+    original = {j.sha256: j for j in ledger.jobs("b-orig")}
+    assert all(original[d].reason == Reason.RETRIES_EXHAUSTED for d in doomed)
 
-    parses["doomed"].clear()  # the outage is over
-    before = dict(parses["count"])
+    faults.on_read.remove(outage)  # the outage is over
+    before = dict(faults.input_reads)
     rerun = rerun_failed("b-orig", return_state=True)
     assert rerun.is_completed()
     [rerun_batch] = ledger.rerun_batches("b-orig")
     reruns = ledger.jobs(rerun_batch)
-    assert {j["sha256"] for j in reruns} == doomed  # not the bad files, not the good ones
+    assert {j.sha256 for j in reruns} == doomed  # not the bad files, not the good ones
     for j in reruns:
-        old = original[j["sha256"]]
-        assert (j["status"], j["attempts"], j["rerun_of"]) == ("SUCCEEDED", 1, old["job_id"])
-        assert {k: j[k] for k in ("chain_revision", "ocr_engine", "policy_revision")} == {
-            k: old[k] for k in ("chain_revision", "ocr_engine", "policy_revision")}
-    assert {k: parses["count"][k] - before.get(k, 0) for k in parses["count"]
-            if parses["count"][k] != before.get(k, 0)} == dict.fromkeys(doomed, 1)
+        old = original[j.sha256]
+        assert (j.status, j.attempts, j.rerun_of) == (Status.SUCCEEDED, 1, old.job_id)
+        assert j.identities == old.identities
+    reads = faults.input_reads
+    assert {k: reads[k] - before.get(k, 0) for k in reads
+            if reads[k] != before.get(k, 0)} == dict.fromkeys(doomed, 1)
     # the old terminal records are as they were
-    assert all(ledger.job(original[d]["job_id"])["status"] == "FAILED" for d in doomed)
-    # a second rerun finds nothing to do and parses nothing
-    after = dict(parses["count"])
+    assert all(ledger.job(original[d].job_id).status == Status.FAILED for d in doomed)
+    # a second rerun finds nothing to do and reads nothing
+    after = dict(reads)
     assert rerun_failed("b-orig", return_state=True).is_completed()
-    assert parses["count"] == after
+    assert reads == after
     assert len(ledger.rerun_batches("b-orig")) == 1
 
 
-def test_rerun_with_current_identities_refreshes_the_pins(stmtflow_home: Path, inbox,
-                                                          parses: dict) -> None:
+def test_rerun_with_current_identities_refreshes_the_pins(stmtflow_home: Path, inbox) -> None:
     from sqlalchemy import update
 
     from reconcile.db import jobs
@@ -80,18 +65,21 @@ def test_rerun_with_current_identities_refreshes_the_pins(stmtflow_home: Path, i
         c.execute(update(jobs).where(jobs.c.job_id == accepted.job_id).values(
             chain_revision="older-parser"))
     import_batch(str(sample.pdf), batch_id="b-old", return_state=True)
-    assert ledger.job(accepted.job_id)["reason"] == "chain_mismatch"
+    assert ledger.job(accepted.job_id).reason == Reason.CHAIN_MISMATCH
+    # a deterministic failure is not rerun unless asked for
+    assert rerun_failed("b-old", return_state=True).is_completed()
+    assert ledger.rerun_batches("b-old") == []
     # a rerun keeps the old pins by default, and is refused again
     rerun_failed("b-old", include_deterministic=True, return_state=True)
     [pinned] = ledger.jobs("b-old-r1")
-    assert (pinned["status"], pinned["reason"], pinned["chain_revision"]) == (
-        "FAILED", "chain_mismatch", "older-parser")
+    assert (pinned.status, pinned.reason, pinned.chain_revision) == (
+        Status.FAILED, Reason.CHAIN_MISMATCH, "older-parser")
     # asked for the current identities, it runs on this worker's parser and succeeds
     rerun_failed("b-old", current_identities=True, include_deterministic=True,
                  return_state=True)
     [fresh] = ledger.jobs("b-old-r2")
-    assert fresh["status"] == "SUCCEEDED" and fresh["rerun_of"] == pinned["job_id"]
-    assert fresh["chain_revision"] != "older-parser"
+    assert fresh.status == Status.SUCCEEDED and fresh.rerun_of == pinned.job_id
+    assert fresh.chain_revision != "older-parser"
 
 
 def test_dask_runner_gives_the_same_ledger_and_outputs(stmtflow_home: Path, inbox,
@@ -112,27 +100,27 @@ def test_dask_runner_gives_the_same_ledger_and_outputs(stmtflow_home: Path, inbo
         storage = settings.storage()
         out = {}
         for j in settings.ledger().jobs(batch):
-            doc = json.loads(storage.read(j["output_uri"])) if j["output_uri"] else None
-            out[j["sha256"]] = (j["status"], j["attempts"], j["reason"], j["needs_review"],
-                                doc and {k: doc[k] for k in ("bank", "accounts", "validation")})
+            doc = json.loads(storage.read(j.output_uri)) if j.output_uri else None
+            out[j.sha256] = (j.status, j.attempts, j.reason, j.needs_review,
+                             doc and {k: doc[k] for k in ("bank", "accounts", "validation")})
         return out
 
     assert outcome("b-dask") == outcome("b-threads")
 
 
 def test_rerunning_a_batch_takes_finished_files_from_persisted_results(
-        stmtflow_home: Path, inbox, parses: dict, task_runs) -> None:
+        stmtflow_home: Path, inbox, faults: Faults, task_runs) -> None:
     first = import_batch(str(inbox.folder), return_state=True)
     run_id = str(first.state_details.flow_run_id).replace("-", "")
     batch_id = f"b-{run_id[:16]}"  # named after the flow run, so a Retry resumes it
     ledger = Settings.from_env().ledger()
     assert len(ledger.jobs(batch_id)) == len(inbox.samples)
-    parsed = sum(parses["count"].values())
+    read = sum(faults.input_reads.values())
     again = import_batch(str(inbox.folder), batch_id=batch_id, return_state=True)
     assert again.name == first.name
-    assert sum(parses["count"].values()) == parsed  # nothing parsed twice
+    assert sum(faults.input_reads.values()) == read  # nothing read, so nothing parsed, twice
     states = [t.state.name for t in task_runs(again)]
     good = sum(1 for s in inbox.samples if s.reason is None)
     assert sorted(states).count("Cached") == good
-    assert all(j["attempts"] == 1 for j in ledger.jobs(batch_id))
+    assert all(j.attempts == 1 for j in ledger.jobs(batch_id))
 

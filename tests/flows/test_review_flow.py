@@ -24,9 +24,10 @@ from corpus import banks, generate
 from flows.config import Settings
 from flows.import_flow import import_batch
 from flows.review_flow import REVIEW_DEPLOYMENT, review_statement, start_review_runs
+from parsers.codes import ReviewAction, ReviewState
 from parsers.model import Statement
 from reconcile.book import Book, sync
-from reconcile.review import Action, ReviewLog, ReviewState
+from reconcile.review import ReviewLog
 
 
 class Misprint(NamedTuple):
@@ -171,7 +172,8 @@ def test_correction_through_the_form_enters_the_book_and_rejection_never_does(
     review = ReviewLog(settings.ledger().engine).get(first)
     assert (review.state, review.decided_by) == (ReviewState.CORRECTED, "ana")
     events = ReviewLog(settings.ledger().engine).events(first)
-    assert [e.action for e in events] == [Action.OPENED, Action.REFUSED, Action.CORRECTED]
+    assert [e.action for e in events] == [ReviewAction.OPENED, ReviewAction.REFUSED,
+                                          ReviewAction.CORRECTED]
     assert events[-1].via == f"flow-run {paused.id}"
     truth_rows = fixed.truth["accounts"][0]["transactions"]
     assert events[-1].changes[0]["new"] == fixed.amount
@@ -201,7 +203,7 @@ def _job_of(settings: Settings, sample: Any) -> str:
     from reconcile.storage import sha256
 
     digest = sha256(sample.pdf.read_bytes())
-    return next(j["job_id"] for j in settings.ledger().jobs() if j["sha256"] == digest)
+    return next(j.job_id for j in settings.ledger().jobs() if j.sha256 == digest)
 
 
 def test_evidence_artifact_pictures_the_questioned_row(stmtflow_home: Path,
@@ -247,8 +249,8 @@ def test_a_decision_from_the_command_line_ends_the_waiting_run(stmtflow_home: Pa
     final = run.final()
     assert final.is_completed() and "already corrected by cy" in final.message
     events = ReviewLog(settings.ledger().engine).events(review_id)
-    assert [(e.action, e.via) for e in events] == [(Action.OPENED, "book"),
-                                                    (Action.CORRECTED, "cli")]
+    assert [(e.action, e.via) for e in events] == [(ReviewAction.OPENED, "book"),
+                                                    (ReviewAction.CORRECTED, "cli")]
 
 
 def test_reconciliation_starts_one_review_run_per_open_review(stmtflow_home: Path,

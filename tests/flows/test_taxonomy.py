@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from pathlib import Path
 
@@ -9,9 +10,13 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
+from corpus import generate
 from flows.taxonomy import ChainMismatch, JobExcluded, LeaseLost, TransientError, classify
-from parsers.errors import CorruptPdf, OcrTimeout
-from reconcile.storage import IntegrityError
+from parsers.api import parse_pdf
+from parsers.codes import Reason, Status
+from parsers.errors import CorruptPdf, OcrTimeout, UnknownBank
+from parsers.template import load_templates
+from reconcile.storage import InputCorrupt, OutputUnverified
 
 
 def test_database_is_locked_is_transient(tmp_path: Path) -> None:
@@ -44,7 +49,7 @@ def test_s3_server_errors_are_transient_and_client_errors_are_not() -> None:
 
     assert classify(error(503, "SlowDown")).transient
     assert classify(error(500, "InternalError")).transient
-    assert classify(error(403, "AccessDenied")).reason == "unclassified"
+    assert classify(error(403, "AccessDenied")).reason == Reason.UNCLASSIFIED
 
 
 @pytest.mark.parametrize(("exc", "error_class", "reason"), [
@@ -52,11 +57,13 @@ def test_s3_server_errors_are_transient_and_client_errors_are_not() -> None:
     (OcrTimeout("x"), "transient", "ocr_timeout"),
     (TimeoutError("read"), "transient", "timeout"),
     (ConnectionResetError("reset"), "transient", "connection"),
-    (IntegrityError("digest"), "transient", "output_unverified"),
+    (OutputUnverified("digest"), "transient", "output_unverified"),
+    (InputCorrupt("digest"), "deterministic", "input_corrupt"),
+    (UnknownBank("cedar"), "deterministic", "unknown_bank"),
     (ChainMismatch("x"), "deterministic", "chain_mismatch"),
     (LeaseLost("x"), "deterministic", "lease_lost"),
-    (JobExcluded("FAILED", "encrypted"), "deterministic", "encrypted"),
-    (TransientError("claimed_elsewhere", "x"), "transient", "claimed_elsewhere"),
+    (JobExcluded(Status.FAILED, Reason.ENCRYPTED), "deterministic", "encrypted"),
+    (TransientError(Reason.CLAIMED_ELSEWHERE, "x"), "transient", "claimed_elsewhere"),
     (FileNotFoundError("gone"), "deterministic", "input_missing"),
     (KeyError("surprise"), "deterministic", "unclassified"),
 ])
@@ -64,3 +71,20 @@ def test_every_error_has_one_class_and_reason(exc: BaseException, error_class: s
                                               reason: str) -> None:
     c = classify(exc)
     assert (c.error_class, c.reason) == (error_class, reason)
+
+
+def test_a_bank_no_template_describes_is_deterministic_unknown_bank(tmp_path: Path) -> None:
+    sample = generate(tmp_path, ("northwind",), 1, seed=3)[0]
+    with pytest.raises(UnknownBank) as info:
+        parse_pdf(sample.pdf.read_bytes(), bank="cedar")
+    c = classify(info.value)
+    assert (c.error_class, c.reason) == ("deterministic", "unknown_bank")
+
+
+def test_a_template_capture_that_is_not_an_amount_is_not_this_layout(tmp_path: Path) -> None:
+    sample = generate(tmp_path, ("northwind",), 1, seed=3)[0]
+    northwind = next(t for t in load_templates() if t.bank == "northwind")
+    broken = dataclasses.replace(northwind, fields={
+        **northwind.fields, "opening": r"^(?P<opening>Beginning) Balance"})
+    result = parse_pdf(sample.pdf.read_bytes(), bank="northwind", templates=[broken])
+    assert result.layout == "generic" and result.validation.ok

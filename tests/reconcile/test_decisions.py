@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from parsers.codes import ReviewAction, ReviewState
 from parsers.model import money
 from reconcile.book import Book, Delivery
 from reconcile.corrections import problems
 from reconcile.db import make_engine
 from reconcile.decisions import DecisionError, Decisions
-from reconcile.review import Action, ReviewState
 from reconcile.storage import Storage, sha256
 
 
@@ -62,7 +62,7 @@ def test_accepting_what_does_not_reconcile_is_refused_and_recorded(desk: Desk) -
     assert desk.decisions.review("j-1").state == ReviewState.OPEN
     assert desk.book.records() == []
     events = desk.decisions.log.events(out.review.id)
-    assert [e.action for e in events] == [Action.OPENED, Action.REFUSED]
+    assert [e.action for e in events] == [ReviewAction.OPENED, ReviewAction.REFUSED]
     assert events[1].actor == "ana" and "does not reconcile" in (events[1].note or "")
 
 
@@ -113,7 +113,7 @@ def test_correction_that_reconciles_is_a_new_version_and_enters_the_book(desk: D
     assert version["review"]["corrects"] == {"uri": uri, "sha256": sha256(original)}
     assert [money(t.amount) for t in desk.book.records()] == ["-10.00", "-20.00"]
     [_, corrected] = desk.decisions.log.events(review.id)
-    assert (corrected.action, corrected.actor, corrected.via) == (Action.CORRECTED, "ana",
+    assert (corrected.action, corrected.actor, corrected.via) == (ReviewAction.CORRECTED, "ana",
                                                                   "flow-run 42")
     assert corrected.changes == ({"target": "account1.2.amount", "old": "-25.00",
                                   "new": "-20.00"},)
@@ -138,7 +138,7 @@ def test_only_the_first_of_two_decisions_wins(desk: Desk) -> None:
     second = desk.decisions.reject(1, by="bo", via="cli", note="also")
     assert first.applied and not second.applied
     actions = [e.action for e in desk.decisions.log.events(1)]
-    assert actions == [Action.OPENED, Action.REJECTED]
+    assert actions == [ReviewAction.OPENED, ReviewAction.REJECTED]
 
 
 def test_a_statement_that_changed_after_it_was_held_is_not_decided(desk: Desk) -> None:
@@ -156,4 +156,4 @@ def test_an_unreadable_correction_is_refused_and_recorded(desk: Desk) -> None:
     desk.hold("j-1", MISREAD)
     out = desk.decisions.correct("j-1", ["2.amount=twenty"], by="ana", via="cli")
     assert not out.applied and "not an amount" in out.message
-    assert desk.decisions.log.events(out.review.id)[-1].action == Action.REFUSED
+    assert desk.decisions.log.events(out.review.id)[-1].action == ReviewAction.REFUSED

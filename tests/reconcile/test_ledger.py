@@ -1,32 +1,46 @@
-"""Ledger transitions: the database is the lock, terminal records never change."""
+"""Ledger transitions: the database is the lock, terminal records never change.
+
+Time is the ledger's injected clock: leases run out and queues expire when a test moves it,
+never by sleeping.
+"""
 
 from __future__ import annotations
 
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import update
 
+from parsers.codes import ErrorClass, Outcome, Reason, Status
 from reconcile.db import jobs, make_engine
-from reconcile.ledger import (
-    EXPIRED,
-    FAILED,
-    MAX_ATTEMPTS,
-    PROCESSING,
-    QUEUED,
-    RETRYING,
-    SUCCEEDED,
-    Identities,
-    Ledger,
-)
+from reconcile.ledger import MAX_ATTEMPTS, Claim, Ledger
+from reconcile.records import Identities
 
 IDS = Identities("chain-1", "tesseract:5.3.0+eng:abc", "balances-v1")
+LEASE = timedelta(minutes=5)
 
 
-def new_ledger(url: str, lease: timedelta = timedelta(minutes=5)) -> Ledger:
-    return Ledger(make_engine(url), lease=lease)
+class ManualClock:
+    """A clock that moves only when told to, or by `tick` on every reading."""
+
+    def __init__(self, tick: timedelta = timedelta(0)) -> None:
+        self.now = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
+        self.tick = tick
+        self._lock = threading.Lock()
+
+    def __call__(self) -> datetime:
+        with self._lock:
+            now, self.now = self.now, self.now + self.tick
+            return now
+
+    def advance(self, by: timedelta) -> None:
+        with self._lock:
+            self.now += by
+
+
+def new_ledger(url: str, clock: ManualClock | None = None) -> Ledger:
+    return Ledger(make_engine(url), lease=LEASE, clock=clock or ManualClock())
 
 
 def accept(ledger: Ledger, n: int, batch: str = "b-1",
@@ -34,10 +48,10 @@ def accept(ledger: Ledger, n: int, batch: str = "b-1",
     ledger.open_batch(batch, "test", None)
     return [ledger.accept(batch, source_uri=f"file:///{i}.pdf", input_uri=f"mem://{i}",
                           size=1, sha256=f"{i:064x}", bank_hint=None, ids=IDS,
-                          queue_limit=limit) for i in range(n)]
+                          queue_limit=limit).job_id for i in range(n)]
 
 
-def succeed(ledger: Ledger, claim) -> bool:
+def succeed(ledger: Ledger, claim: Claim) -> bool:
     return ledger.succeed(claim, output_uri="mem://out", output_digest="d", outputs={},
                           needs_review=False, bank="x", account_last4="1234", transactions=0)
 
@@ -49,19 +63,31 @@ def test_same_bytes_in_same_batch_is_one_job(database_url: str) -> None:
     assert len(ledger.jobs("b-1")) == 3
 
 
+def test_rows_come_back_as_records_with_aware_times(database_url: str) -> None:
+    clock = ManualClock()
+    ledger = new_ledger(database_url, clock)
+    [job_id] = accept(ledger, 1)
+    job = ledger.job(job_id)
+    assert job is not None and job.status is Status.QUEUED
+    assert job.submitted_at == clock.now and job.expires_at == clock.now + timedelta(hours=1)
+    assert job.identities == IDS
+    batch = ledger.batch("b-1")
+    assert batch is not None and batch.created_at.tzinfo is not None
+
+
 def test_two_claimants_exactly_one_wins(database_url: str) -> None:
     ledger = new_ledger(database_url)
     [job] = accept(ledger, 1)
     barrier = threading.Barrier(2)
 
-    def race(owner: str):
+    def race(owner: str) -> Claim | None:
         barrier.wait()
         return ledger.claim(job, owner)
 
     with ThreadPoolExecutor(2) as pool:
         results = list(pool.map(race, ["a", "b"]))
     assert sum(r is not None for r in results) == 1
-    assert ledger.job(job)["attempts"] == 1
+    assert ledger.job(job).attempts == 1
 
 
 def test_claim_race_sixteen_workers_five_hundred_jobs(database_url: str) -> None:
@@ -76,7 +102,7 @@ def test_claim_race_sixteen_workers_five_hundred_jobs(database_url: str) -> None
             if claim is not None:
                 with lock:
                     wins.append((job, claim.attempt))
-                assert ledger.retry(claim, "timeout", "injected") if claim.attempt < 2 \
+                assert ledger.retry(claim, Reason.TIMEOUT, "injected") if claim.attempt < 2 \
                     else succeed(ledger, claim)
 
     threads = [threading.Thread(target=worker, args=(n,)) for n in range(16)]
@@ -87,98 +113,115 @@ def test_claim_race_sixteen_workers_five_hundred_jobs(database_url: str) -> None
     # every job: claimed once for attempt 1 and once for attempt 2, never twice per attempt
     assert sorted(wins) == sorted((j, a) for j in ids for a in (1, 2))
     rows = ledger.jobs("b-1")
-    assert {r["status"] for r in rows} == {SUCCEEDED}
-    assert all(r["attempts"] == 2 == len(ledger.attempts(r["job_id"])) for r in rows)
+    assert {r.status for r in rows} == {Status.SUCCEEDED}
+    assert all(r.attempts == 2 == len(ledger.attempts(r.job_id)) for r in rows)
 
 
 def test_deterministic_failure_counts_one_attempt(database_url: str) -> None:
     ledger = new_ledger(database_url)
     [job] = accept(ledger, 1)
     claim = ledger.claim(job, "w")
-    assert ledger.fail(claim, "deterministic", "corrupt", "broken xref")
+    assert ledger.fail(claim, ErrorClass.DETERMINISTIC, Reason.CORRUPT, "broken xref")
     row = ledger.job(job)
-    assert (row["status"], row["attempts"], row["reason"]) == (FAILED, 1, "corrupt")
+    assert (row.status, row.attempts, row.reason) == (Status.FAILED, 1, Reason.CORRUPT)
     assert ledger.claim(job, "w2") is None  # terminal records never change
 
 
 def test_stale_worker_commits_nothing(database_url: str) -> None:
-    ledger = new_ledger(database_url, lease=timedelta(milliseconds=50))
+    clock = ManualClock()
+    ledger = new_ledger(database_url, clock)
     [job] = accept(ledger, 1)
-    stale = ledger.claim(job, "paused-worker")
-    time.sleep(0.1)
+    stale = ledger.claim(job, "paused-worker", task_run_id="run-1")
+    assert ledger.reclaim() == []  # its lease still runs
+    clock.advance(LEASE + timedelta(seconds=1))
     assert ledger.reclaim() == [job]
     fresh = ledger.claim(job, "second-worker")
     assert fresh is not None and fresh.attempt == 2
     assert succeed(ledger, fresh)
     assert not succeed(ledger, stale)
-    assert not ledger.fail(stale, "transient", "timeout", "late")
+    assert not ledger.fail(stale, ErrorClass.TRANSIENT, Reason.TIMEOUT, "late")
     row = ledger.job(job)
-    assert (row["status"], row["attempts"]) == (SUCCEEDED, 2)
-    assert [a["outcome"] for a in ledger.attempts(job)] == ["crashed", "succeeded"]
+    assert (row.status, row.attempts) == (Status.SUCCEEDED, 2)
+    assert [(a.outcome, a.task_run_id) for a in ledger.attempts(job)] == [
+        (Outcome.CRASHED, "run-1"), (Outcome.SUCCEEDED, None)]
 
 
 def test_crash_on_the_last_attempt_fails_the_job(database_url: str) -> None:
-    ledger = new_ledger(database_url, lease=timedelta(milliseconds=20))
+    clock = ManualClock()
+    ledger = new_ledger(database_url, clock)
     [job] = accept(ledger, 1)
     for _ in range(MAX_ATTEMPTS):
         assert ledger.claim(job, "w") is not None
-        time.sleep(0.05)
+        clock.advance(LEASE + timedelta(seconds=1))
         ledger.reclaim()
     row = ledger.job(job)
-    assert (row["status"], row["attempts"], row["reason"]) == (FAILED, 3, "retries_exhausted")
+    assert (row.status, row.attempts, row.reason) == (
+        Status.FAILED, 3, Reason.RETRIES_EXHAUSTED)
+    assert ledger.last_attempts()[job].outcome == Outcome.CRASHED
+    assert ledger.last_attempts()[job].number == 3
 
 
 def test_expired_job_is_never_claimed(database_url: str) -> None:
-    ledger = new_ledger(database_url)
-    [job] = accept(ledger, 1, limit=timedelta(milliseconds=30))
-    time.sleep(0.06)
+    clock = ManualClock()
+    ledger = new_ledger(database_url, clock)
+    [job] = accept(ledger, 1, limit=timedelta(minutes=30))
+    assert ledger.expire() == []
+    clock.advance(timedelta(minutes=30))
     assert ledger.claim(job, "w") is None
     assert ledger.expire() == [job]
     row = ledger.job(job)
-    assert (row["status"], row["attempts"]) == (EXPIRED, 0)
+    assert (row.status, row.attempts) == (Status.EXPIRED, 0)
     assert ledger.claim(job, "w") is None
 
 
 def test_expiry_boundary_no_job_both_expired_and_processed(database_url: str) -> None:
-    """Claimers and the expirer race at the limit: each job ends in exactly one of the two."""
-    ledger = new_ledger(database_url)
-    ids = accept(ledger, 200, limit=timedelta(milliseconds=150))
+    """Claimers and the expirer race while the clock crosses the limit: each job ends in
+    exactly one of the two."""
+    clock = ManualClock()
+    ledger = new_ledger(database_url, clock)
+    limit = timedelta(milliseconds=150)
+    ids = accept(ledger, 200, limit=limit)
+    # from now on every claim and every expiry pass moves the clock by a millisecond, so the
+    # limit falls in the middle of the race
+    over = clock.now + 2 * limit
+    clock.tick = timedelta(milliseconds=1)
     claimed: set[str] = set()
+    done = threading.Event()
 
     def claimer() -> None:
         for job in ids:
             if ledger.claim(job, "w") is not None:
                 claimed.add(job)
+        done.set()
 
     def expirer() -> None:
-        for _ in range(40):
+        while not done.is_set() and clock.now < over:
             ledger.expire()
-            time.sleep(0.01)
 
     threads = [threading.Thread(target=claimer), threading.Thread(target=expirer)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    clock.advance(timedelta(seconds=1))
     ledger.expire()
-    time.sleep(0.2)
-    ledger.expire()
-    rows = {r["job_id"]: r for r in ledger.jobs("b-1")}
+    rows = {r.job_id: r for r in ledger.jobs("b-1")}
     for job, row in rows.items():
         if job in claimed:
-            assert row["status"] == PROCESSING and row["attempts"] == 1
+            assert row.status == Status.PROCESSING and row.attempts == 1
         else:
-            assert row["status"] == EXPIRED and row["attempts"] == 0
+            assert row.status == Status.EXPIRED and row.attempts == 0
 
 
 def test_retrying_job_is_not_expired(database_url: str) -> None:
-    ledger = new_ledger(database_url)
-    [job] = accept(ledger, 1, limit=timedelta(milliseconds=30))
+    clock = ManualClock()
+    ledger = new_ledger(database_url, clock)
+    [job] = accept(ledger, 1, limit=timedelta(minutes=30))
     claim = ledger.claim(job, "w")
-    assert ledger.retry(claim, "timeout", "transient")
-    time.sleep(0.05)
+    assert ledger.retry(claim, Reason.TIMEOUT, "transient")
+    clock.advance(timedelta(hours=1))
     assert ledger.expire() == []
-    assert ledger.job(job)["status"] == RETRYING
+    assert ledger.job(job).status == Status.RETRYING
     assert ledger.claim(job, "w") is not None
 
 
@@ -187,7 +230,5 @@ def test_database_is_the_lock_even_when_rows_are_changed_underneath(database_url
     [job] = accept(ledger, 1)
     claim = ledger.claim(job, "w")
     with ledger.engine.begin() as c:  # an operator resets the job by hand
-        c.execute(update(jobs).where(jobs.c.job_id == job).values(status=QUEUED))
+        c.execute(update(jobs).where(jobs.c.job_id == job).values(status=Status.QUEUED))
     assert not succeed(ledger, claim)
-
-

@@ -10,6 +10,7 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, inspect, text
 
 from parsers.model import Transaction, transaction_id
@@ -33,8 +34,9 @@ def test_migrating_twice_is_a_no_op(database_url: str) -> None:
 
 def test_review_tasks_become_open_reviews_and_their_rows_leave_the_book(
         database_url: str) -> None:
+    from parsers.codes import ReviewState
     from reconcile.book import Book
-    from reconcile.review import ReviewLog, ReviewState
+    from reconcile.review import ReviewLog
 
     engine = create_engine(database_url)
     _upgrade(engine, "0003")
@@ -86,9 +88,40 @@ def test_existing_book_rows_get_their_bank_and_stable_id(database_url: str) -> N
     engine.dispose()
 
 
-def _upgrade(engine: Engine, revision: str) -> None:
+def test_task_run_ids_come_after_the_review_and_transaction_id_migrations(
+        database_url: str) -> None:
+    from reconcile.ledger import Ledger
+
+    assert ScriptDirectory.from_config(_config()).get_heads() == ["0006"]
+    engine = create_engine(database_url)
+    _upgrade(engine, "0005")
+    now = datetime.now(UTC)
+    with engine.begin() as c:
+        c.execute(text(
+            "INSERT INTO batches (batch_id, source, created_at, state) "
+            "VALUES ('b-1', 'x', :now, 'COMPLETED')"), {"now": now})
+        c.execute(text(
+            "INSERT INTO jobs (job_id, batch_id, source_uri, input_uri, size, sha256, "
+            "submitted_at, expires_at, chain_revision, ocr_engine, policy_revision, status, "
+            "attempts, needs_review) VALUES ('j-1', 'b-1', 's', 'i', 1, 'd', :now, :now, "
+            "'c', 'o', 'p', 'SUCCEEDED', 1, false)"), {"now": now})
+        c.execute(text(
+            "INSERT INTO attempts (job_id, number, lease_owner, started_at, outcome) "
+            "VALUES ('j-1', 1, 'w', :now, 'succeeded')"), {"now": now})
+    _upgrade(engine, "head")
+    [attempt] = Ledger(engine).attempts("j-1")
+    assert (attempt.number, attempt.lease_owner, attempt.task_run_id) == (1, "w", None)
+    engine.dispose()
+
+
+def _config() -> Config:
     config = Config()
     config.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
+    return config
+
+
+def _upgrade(engine: Engine, revision: str) -> None:
+    config = _config()
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, revision)

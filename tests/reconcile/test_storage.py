@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from reconcile.storage import IntegrityError, Storage, list_sources, sha256
+from reconcile.storage import InputCorrupt, OutputUnverified, Storage, list_sources, sha256
 
 
 @pytest.fixture(params=["local", "s3"])
@@ -42,8 +42,16 @@ def test_missing_object_has_no_digest(storage: Storage) -> None:
 def test_corrupted_write_is_refused(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
     real = storage.fs.pipe_file
     monkeypatch.setattr(storage.fs, "pipe_file", lambda path, data, **kw: real(path, data[:-1]))
-    with pytest.raises(IntegrityError):
+    with pytest.raises(OutputUnverified):
         storage.write_outputs("results/j-2", {"a.json": b"{1}"}, "t1")
+
+
+def test_stored_input_whose_bytes_changed_is_refused(storage: Storage) -> None:
+    uri, digest = storage.put_input(b"%PDF-1.4 statement")
+    assert storage.read_input(uri, digest) == b"%PDF-1.4 statement"
+    storage.fs.pipe_file(storage.path(storage.key(uri)), b"%PDF-1.4 statemenT")
+    with pytest.raises(InputCorrupt):
+        storage.read_input(uri, digest)
 
 
 def test_list_sources_on_folders_globs_and_s3(tmp_path: Path, s3_endpoint: str,
