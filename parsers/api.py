@@ -23,9 +23,9 @@ from parsers.lines import Line, page_lines
 from parsers.model import Statement
 from parsers.ocr import ocr_page
 from parsers.pdfium_reader import PdfiumReader
-from parsers.preflight import preflight
+from parsers.preflight import check_bytes, damaged_streams
 from parsers.reader import PageReader, PdfplumberReader
-from parsers.template import Template, load_templates
+from parsers.template import Template, load_templates, template_dirs
 from parsers.validate import Validation, repair_from_running_balance, validate
 
 
@@ -51,8 +51,9 @@ def parse_pdf(
 ) -> ParseResult:
     """Parse `data`; raise a `StatementError` with a reason code when it cannot be read."""
     limits = limits or Limits.from_env()
-    templates = load_templates() if templates is None else templates
-    preflight(data, limits)
+    templates = templates_in_force() if templates is None else templates
+    check_bytes(data, limits)
+    damaged = damaged_streams(data, limits)
     pages = (reader or default_reader()).read(data, limits)
     lines = [ln for p in pages for ln in page_lines(p)]
     if not lines:
@@ -78,17 +79,42 @@ def parse_pdf(
                 "no template matches and the generic reading does not reconcile")
         result = (out, _validate(out, None, ocr), "generic")
     out, validation, layout = result
+    unfaithful = [note for p in pages for note in p.problems]
+    if damaged:
+        unfaithful.append(f"{damaged} compressed stream(s) of the file are damaged: data was "
+                          "lost while reading them")
+    if unfaithful:
+        validation.problems += unfaithful
+        validation.ok = False
     return ParseResult(out.statement, validation, layout, len(pages), sum(p.ocr for p in pages))
 
 
 def default_reader() -> PageReader:
-    """pdfplumber, or PDFium's faster text page with `STMTFLOW_READER=pdfium`."""
-    choice = os.environ.get("STMTFLOW_READER", "pdfplumber")
+    """PDFium's text page, or pdfplumber's reader with `STMTFLOW_READER=pdfplumber`."""
+    choice = reader_name()
     if choice == "pdfium":
         return PdfiumReader(ocr=ocr_page)
     if choice != "pdfplumber":
         raise ValueError(f"STMTFLOW_READER must be pdfplumber or pdfium, not {choice!r}")
     return PdfplumberReader(ocr=ocr_page)
+
+
+def reader_name() -> str:
+    return os.environ.get("STMTFLOW_READER", "pdfium")
+
+
+def templates_in_force() -> list[Template]:
+    """The templates of `template_dirs()`, parsed once per process and again only on change."""
+    dirs = tuple(template_dirs())
+    files = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size)
+                  for d in dirs if d.is_dir() for p in sorted(d.glob("*.toml")))
+    return list(_templates(dirs, files))
+
+
+@functools.lru_cache(maxsize=8)
+def _templates(dirs: tuple[Path, ...], files: tuple[tuple[str, int, int], ...]
+               ) -> tuple[Template, ...]:
+    return tuple(load_templates(list(dirs)))
 
 
 def _read(t: Template, lines: list[Line], ocr: bool) -> tuple[ParseOutput, Validation, str]:
@@ -130,9 +156,14 @@ def _source_digest() -> str:
 
 def chain_revision(templates: list[Template] | None = None) -> str:
     """Identity of the parser code, page reader and template set in force: what a job pins."""
-    templates = load_templates() if templates is None else templates
+    templates = templates_in_force() if templates is None else templates
+    return _chain(reader_name(), tuple(sorted(f"{t.bank}:{t.revision}" for t in templates)))
+
+
+@functools.lru_cache(maxsize=8)
+def _chain(reader: str, templates: tuple[str, ...]) -> str:
     h = hashlib.sha256(_source_digest().encode())
-    h.update(os.environ.get("STMTFLOW_READER", "pdfplumber").encode())
-    for t in sorted(templates, key=lambda t: t.bank):
-        h.update(f"{t.bank}:{t.revision}".encode())
+    h.update(reader.encode())
+    for t in templates:
+        h.update(t.encode())
     return h.hexdigest()[:16]

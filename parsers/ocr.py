@@ -32,8 +32,9 @@ TESSERACT_CONFIG = "--psm 4"
 NOISE_CONFIDENCE = 80.0
 
 
-def ocr_page(data: bytes, index: int, limits: Limits) -> list[Word]:
-    image = render_page(data, index, limits)
+def ocr_page(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
+    """Words of a loaded page without a text layer, read by tesseract."""
+    image = render_page(page, index, limits)
     image.format = "PPM"
     try:
         data_out = pytesseract.image_to_data(
@@ -62,20 +63,15 @@ def ocr_page(data: bytes, index: int, limits: Limits) -> list[Word]:
     return words
 
 
-def render_page(data: bytes, index: int, limits: Limits) -> Image.Image:
-    """Page `index` as a grayscale image at the OCR resolution, refusing absurd sizes."""
+def render_page(page: pdfium.PdfPage, index: int, limits: Limits) -> Image.Image:
+    """The page as a grayscale image at the OCR resolution, refusing absurd sizes."""
     with LOCK:
-        doc = pdfium.PdfDocument(data)
-        try:
-            page = doc[index]
-            width_pt, height_pt = page.get_size()
-            scale = limits.ocr_dpi / 72
-            if width_pt * scale * height_pt * scale > limits.max_pixels:
-                raise TooLarge(f"page {index + 1} would render over {limits.max_pixels} pixels")
-            _check_scan_resolution(page, index, limits)
-            return page.render(scale=scale, grayscale=True).to_pil()
-        finally:
-            doc.close()
+        width_pt, height_pt = page.get_size()
+        scale = limits.ocr_dpi / 72
+        if width_pt * scale * height_pt * scale > limits.max_pixels:
+            raise TooLarge(f"page {index + 1} would render over {limits.max_pixels} pixels")
+        _check_scan_resolution(page, index, limits)
+        return page.render(scale=scale, grayscale=True).to_pil()
 
 
 def _is_speck(text: str, conf: float) -> bool:
