@@ -63,6 +63,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="add the bad inputs: zero bytes, not a PDF, truncated, password")
     s.add_argument("--all-bad", action="store_true",
                    help="also the decompression bomb, 5,000 pages and a tiny scan")
+    s.add_argument("--varied", action="store_true",
+                   help="draw each statement with a seeded mix of the variations real "
+                        "statements show, recorded in <stem>.variant.json")
     s.set_defaults(func=cmd_sample)
 
     i = sub.add_parser("import", help="import statements as one batch")

@@ -14,13 +14,14 @@ from typing import Any
 
 
 def cmd_sample(args: argparse.Namespace) -> int:
-    from parsers.corpus import BAD_INPUTS, BASIC_BAD, generate
+    from corpus import BAD_INPUTS, BASIC_BAD, generate
 
     bad = tuple(BAD_INPUTS) if args.all_bad else BASIC_BAD if args.bad else ()
     samples = generate(args.dir, tuple(b.strip() for b in args.banks.split(",") if b.strip()),
-                       args.statements, args.seed, bad)
+                       args.statements, args.seed, bad, varied=args.varied)
     good = sum(1 for s in samples if s.reason is None)
-    print(f"wrote {good} statements and {len(samples) - good} bad inputs to {args.dir}")
+    kind = "varied statements" if args.varied else "statements"
+    print(f"wrote {good} {kind} and {len(samples) - good} bad inputs to {args.dir}")
     return 0
 
 

@@ -6,7 +6,7 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from parsers.corpus import BASIC_BAD, Sample, generate
+from corpus import BASIC_BAD, Sample, generate
 
 TEXT_BANKS = ("northwind", "bluebird", "harbor", "alpenbank")
 

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from prefect.settings import PREFECT_API_URL, temporary_settings
 
+from corpus import BASIC_BAD, generate
 from deployments.settings import PREFECT_YAML, render_prefect_yaml, specs
 from flows.setup import ALERTS, ZOMBIES
-from parsers.corpus import BASIC_BAD, generate
 
 ROOT = PREFECT_YAML.parent
 

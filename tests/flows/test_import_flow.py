@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from corpus import Sample
 from flows import jobs as jobs_module
 from flows.config import Settings
 from flows.import_flow import WARNINGS, import_batch, job_id_of
-from parsers.corpus import Sample
 from reconcile.storage import sha256
 
 

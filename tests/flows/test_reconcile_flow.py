@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from corpus import generate
 from flows.config import Settings
 from flows.import_flow import import_batch
 from flows.jobs import accept_batch
 from flows.reconcile_flow import reconcile
-from parsers.corpus import generate
 from reconcile.book import Book, Delivery
 from reconcile.investigations import Investigations
 from reconcile.storage import Storage, sha256

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from parsers.corpus import ALL_LAYOUTS, BAD_INPUTS, Sample, generate
+from corpus import ALL_LAYOUTS, BAD_INPUTS, Sample, generate
 
 #: At least 200 statements: every layout, every variation the generator cycles through.
 CORPUS_SIZE = 204

@@ -8,8 +8,8 @@ from decimal import Decimal
 
 import pytest
 
+from corpus import Sample
 from parsers.api import parse_pdf
-from parsers.corpus import Sample
 from parsers.errors import StatementError
 
 

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
+from corpus import Sample
 from parsers.api import parse_pdf
-from parsers.corpus import Sample
 from parsers.detect import detect
 from parsers.errors import StatementError
 from parsers.limits import Limits

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from corpus import Sample, generate
 from parsers.api import parse_pdf
-from parsers.corpus import Sample, generate
 from parsers.errors import OcrTimeout, ParseTimeout
 from parsers.limits import Limits
 from parsers.ocr import engine_identity, ocr_page

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from corpus import BAD_INPUTS, Sample
 from parsers.api import parse_pdf
-from parsers.corpus import BAD_INPUTS, Sample
 from parsers.errors import StatementError
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from corpus import Sample
 from parsers.api import parse_pdf
-from parsers.corpus import Sample
 from parsers.template import TemplateError, load_template, load_templates
 
 CEDAR = """

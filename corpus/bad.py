@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pypdf
 from reportlab.pdfgen.canvas import Canvas
 
-from parsers.corpus.scan import tiny_scan
+from corpus.scan import tiny_scan
 
 
 def _simple_pdf(text: str = "Statement") -> bytes:

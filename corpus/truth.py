@@ -100,3 +100,20 @@ def account(d: Draw, last4: str, currency: str, start: date, end: date,
                                None if card else balance))
     return Account(last4, currency, opening, balance, txs)
 
+
+
+def day_end_balances(acct: Account) -> Account:
+    """The account as printed when a balance stands only on a day's last row."""
+    txs = acct.transactions
+    shown = [Transaction(t.date, t.description, t.amount,
+                         t.balance if i + 1 == len(txs) or txs[i + 1].date != t.date else None)
+             for i, t in enumerate(txs)]
+    return Account(acct.account_last4, acct.currency, acct.opening_balance,
+                   acct.closing_balance, shown)
+
+
+def without_balances(acct: Account, order: list[Transaction] | None = None) -> Account:
+    """The account as printed without a running balance, its rows in `order` if given."""
+    txs = [Transaction(t.date, t.description, t.amount) for t in order or acct.transactions]
+    return Account(acct.account_last4, acct.currency, acct.opening_balance,
+                   acct.closing_balance, txs)

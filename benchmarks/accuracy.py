@@ -1,0 +1,159 @@
+"""Parsing accuracy on a generated corpus, plain and varied.
+
+Every statement ends in one of five outcomes: **exact** (validated and equal to its truth),
+**flagged** (read but not validated: needs review), **refused** (a reason code), **wrong**
+(validated yet different from its truth — the outcome that must stay 0) and **other**
+(validated, every account right, but read under another layout's name, e.g. by the generic
+reader). Outcomes are counted per bank and, on the varied corpus, per variation kind (over
+every statement that shows the kind, and over those that show it alone); beside them the
+share of transaction fields read exactly, OCR repairs and ms per page.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from corpus import ALL_LAYOUTS, BANKS, Sample, generate
+from parsers.api import parse_pdf
+from parsers.errors import StatementError
+from parsers.limits import Limits
+
+OUTCOMES = ("exact", "flagged", "refused", "wrong", "other")
+
+
+@dataclass
+class Tally:
+    """Outcomes and field counts of a group of statements."""
+
+    statements: int = 0
+    outcomes: Counter[str] = field(default_factory=Counter)
+    reasons: Counter[str] = field(default_factory=Counter)
+    fields: int = 0
+    fields_exact: int = 0
+    validated: int = 0
+    repairs: int = 0
+    pages: int = 0
+    ocr_pages: int = 0
+    seconds: float = 0.0
+
+    def add(self, r: Result) -> None:
+        self.statements += 1
+        self.outcomes[r.outcome] += 1
+        if r.reason:
+            self.reasons[r.reason] += 1
+        self.fields += r.fields
+        self.fields_exact += r.fields_exact
+        self.validated += r.validated
+        self.repairs += r.repairs
+        self.pages += r.pages
+        self.ocr_pages += r.ocr_pages
+        self.seconds += r.seconds
+
+    def share(self, outcome: str) -> float:
+        return self.outcomes[outcome] / max(self.statements, 1)
+
+
+@dataclass(frozen=True)
+class Result:
+    sample: Sample
+    outcome: str
+    reason: str = ""
+    fields: int = 0
+    fields_exact: int = 0
+    validated: bool = False
+    repairs: int = 0
+    pages: int = 0
+    ocr_pages: int = 0
+    seconds: float = 0.0
+
+
+def read(s: Sample, limits: Limits) -> Result:
+    """Parse one statement and compare it with its truth."""
+    truth = json.loads(s.truth.read_text())
+    started = time.perf_counter()
+    try:
+        r = parse_pdf(s.pdf.read_bytes(), limits=limits)
+    except StatementError as exc:
+        fields, _ = _fields({"accounts": []}, truth)
+        return Result(s, "refused", exc.reason, fields)
+    seconds = time.perf_counter() - started
+    got = r.statement.to_dict()
+    ok = r.validation.ok
+    if not ok:
+        outcome = "flagged"
+    elif got["accounts"] != truth["accounts"]:
+        outcome = "wrong"
+    else:
+        outcome = "exact" if got == truth else "other"
+    fields, right = _fields(got, truth)
+    return Result(s, outcome, "", fields, right, ok, len(r.validation.repairs), r.pages,
+                  r.ocr_pages, seconds)
+
+
+def _fields(got: dict, truth: dict) -> tuple[int, int]:
+    """Every field of every transaction in the truth, and how many were read exactly."""
+    total = right = 0
+    for i, acct in enumerate(truth["accounts"]):
+        mine = got["accounts"][i]["transactions"] if i < len(got["accounts"]) else []
+        for j, t in enumerate(acct["transactions"]):
+            other = mine[j] if j < len(mine) else {}
+            for key, value in t.items():
+                total += 1
+                right += other.get(key) == value
+    return total, right
+
+
+def by_bank(results: list[Result]) -> dict[str, Tally]:
+    out: dict[str, Tally] = defaultdict(Tally)
+    for r in results:
+        out[r.sample.bank].add(r)
+    return dict(sorted(out.items()))
+
+
+def by_kind(results: list[Result], alone: bool = False) -> dict[str, Tally]:
+    """Tallies per variation kind (a statement counts once in each kind it shows); `alone`
+    keeps the statements drawn with that one variation (a scan's quality aside)."""
+    out: dict[str, Tally] = defaultdict(Tally)
+    for r in results:
+        if alone and not r.sample.variant.get("knobs", {}).get("isolated"):
+            continue
+        for kind in r.sample.variant.get("kinds", []) or ["plain"]:
+            out[kind].add(r)
+    return dict(sorted(out.items()))
+
+
+def table(title: str, tallies: dict[str, Tally], name: str = "layout") -> str:
+    lines = [title, f"{name:<26} {'stmts':>5} {'exact':>6} {'flagged':>7} {'refused':>7} "
+             f"{'wrong':>5} {'other':>5} {'exact%':>7} {'fields':>7} {'repairs':>7} "
+             f"{'ms/page':>7}  reasons"]
+    for key, t in tallies.items():
+        reasons = ", ".join(f"{k} {n}" for k, n in t.reasons.most_common(3))
+        lines.append(
+            f"{key:<26} {t.statements:>5} {t.outcomes['exact']:>6} {t.outcomes['flagged']:>7} "
+            f"{t.outcomes['refused']:>7} {t.outcomes['wrong']:>5} {t.outcomes['other']:>5} "
+            f"{t.share('exact'):>7.1%} "
+            f"{t.fields_exact / max(t.fields, 1):>7.1%} {t.repairs:>7} "
+            f"{1000 * t.seconds / max(t.pages, 1):>7.1f}  {reasons}")
+    return "\n".join(lines)
+
+
+def run(statements: int, seed: int, varied_statements: int, work: Path) -> None:
+    plain = generate(work / "plain", ALL_LAYOUTS, statements, seed)
+    print(f"plain corpus: {len(plain)} statements in {work / 'plain'}\n")
+    results = [read(s, Limits()) for s in plain]
+    print(table("plain corpus, per layout", by_bank(results)))
+    if varied_statements:
+        varied = generate(work / "varied", BANKS, varied_statements, seed, varied=True)
+        print(f"\nvaried corpus: {len(varied)} statements in {work / 'varied'}\n")
+        results = [read(s, Limits()) for s in varied]
+        print(table("varied corpus, per layout", by_bank(results)))
+        print()
+        print(table("varied corpus, per variation kind (mixed with others)", by_kind(results),
+                    "kind"))
+        print()
+        print(table("varied corpus, per variation kind (that variation alone)",
+                    by_kind(results, alone=True), "kind"))

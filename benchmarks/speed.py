@@ -1,0 +1,119 @@
+"""Speed, always as a ratio against a baseline measured in the same run on the same files:
+
+- page reading: pdfplumber words (what layouts use) against PDFium words and plain text;
+- OCR: ms per page at the default 200 dpi against 300 dpi, with the exact rate of each;
+- generating the corpus: varied statements against plain ones;
+- the import flow: files per second with one worker against `STMTFLOW_WORKERS`, and the
+  start of Prefect's ephemeral API.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.accuracy import by_bank, read
+from corpus import ALL_LAYOUTS, BANKS, Sample, generate
+from parsers.limits import Limits
+
+
+def page_reading(samples: list[Sample]) -> dict[str, float]:
+    """ms per page of each reader on the same text pages; pypdfium2 plain text is the floor."""
+    import pypdfium2 as pdfium
+
+    from parsers.pdfium_reader import PdfiumReader
+    from parsers.reader import PdfplumberReader
+
+    text = [s.pdf.read_bytes() for s in samples if s.bank != "meridian"][:60]
+    pages = sum(len(pdfium.PdfDocument(d)) for d in text)
+    out = {}
+    for name, reader in [("pdfplumber", PdfplumberReader().read), ("pdfium", PdfiumReader().read)]:
+        t0 = time.perf_counter()
+        for d in text:
+            reader(d, Limits())
+        out[name] = 1000 * (time.perf_counter() - t0) / pages
+    t0 = time.perf_counter()
+    for d in text:
+        doc = pdfium.PdfDocument(d)
+        for p in doc:
+            p.get_textpage().get_text_range()
+        doc.close()
+    out["plain text"] = 1000 * (time.perf_counter() - t0) / pages
+    return out
+
+
+def ocr_dpi(samples: list[Sample]) -> dict[int, tuple[float, float]]:
+    """(ms per OCR page, exact share) of twelve scans at 200 and at 300 dpi."""
+    scans = [s for s in samples if s.bank == "meridian"][:12]
+    out = {}
+    for dpi in (200, 300):
+        tally = by_bank([read(s, Limits(ocr_dpi=dpi)) for s in scans])["meridian"]
+        out[dpi] = (1000 * tally.seconds / max(tally.ocr_pages, 1), tally.share("exact"))
+    return out
+
+
+def generation(statements: int, seed: int) -> tuple[float, float]:
+    """Seconds to generate `statements` plain and `statements` varied statements."""
+    times = []
+    for varied in (False, True):
+        work = Path(tempfile.mkdtemp(prefix="stmtflow-gen-"))
+        t0 = time.perf_counter()
+        generate(work, BANKS, statements, seed, varied=varied)
+        times.append(time.perf_counter() - t0)
+    return times[0], times[1]
+
+
+def flow_throughput(workers: int, folder: Path) -> tuple[float, float]:
+    """(seconds for the batch, seconds to the first progress line) of `stmtflow import`."""
+    home = tempfile.mkdtemp(prefix="stmtflow-bench-")
+    env = {**os.environ, "STMTFLOW_HOME": home, "STMTFLOW_WORKERS": str(workers)}
+    started = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "flows.cli", "import", str(folder), "--json"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = None
+    if proc.stderr is None:
+        raise RuntimeError("no stderr from the import")
+    for line in proc.stderr:
+        if first is None and line.startswith("["):
+            first = time.perf_counter() - started
+    out = proc.stdout.read() if proc.stdout else ""
+    proc.wait()
+    report = json.loads(out)
+    return float(report["seconds"]), first or float("nan")
+
+
+def run(statements: int, seed: int, generate_statements: int, skip_flow: bool,
+        work: Path) -> None:
+    samples = generate(work / "speed", ALL_LAYOUTS, statements, seed)
+    ms = page_reading(samples)
+    print(f"page reading (ms/page): pdfplumber words {ms['pdfplumber']:.1f}, PDFium words "
+          f"{ms['pdfium']:.1f} (baseline); ratio {ms['pdfplumber'] / ms['pdfium']:.1f}x; "
+          f"PDFium plain text, no positions: {ms['plain text']:.2f}")
+
+    timings = ocr_dpi(samples)
+    print(f"OCR: 200 dpi {timings[200][0]:.0f} ms/page ({timings[200][1]:.0%} exact), 300 dpi "
+          f"{timings[300][0]:.0f} ms/page ({timings[300][1]:.0%} exact, baseline); ratio "
+          f"{timings[200][0] / timings[300][0]:.2f}")
+
+    if generate_statements:
+        plain, varied = generation(generate_statements, seed)
+        print(f"generating {generate_statements} statements: plain {plain:.1f} s (baseline), "
+              f"varied {varied:.1f} s; ratio {varied / plain:.2f}")
+
+    if not skip_flow:
+        batch = work / "batch"
+        generate(batch, BANKS, 40, 99)
+        workers = int(os.environ.get("STMTFLOW_WORKERS", os.cpu_count() or 2))
+        one, start_one = flow_throughput(1, batch)
+        many, start_many = flow_throughput(workers, batch)
+        print(f"import flow, 40 files: 1 worker {one:.1f} s ({1000 * one / 40:.0f} ms/file, "
+              f"baseline), {workers} workers {many:.1f} s ({1000 * many / 40:.0f} ms/file); "
+              f"speed-up {one / many:.2f}x")
+        print(f"ephemeral Prefect API up and first file done after "
+              f"{statistics.mean([start_one, start_many]):.1f} s")

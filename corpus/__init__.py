@@ -1,0 +1,117 @@
+"""The generated sample corpus: statements of the reference layouts with their truth.
+
+`generate(out, banks, statements, seed)` writes `<stem>.pdf` and `<stem>.truth.json` per
+statement; bad inputs get `<stem>.truth.json` holding the reason code they must fail with.
+Variation is cycled by index so that every corpus of a few dozen files has each kind.
+With `varied=True` every reference layout is also drawn with a seeded `Variant` (label
+wording, currency and sign forms, page furniture, day-end balances, a second PDF producer,
+scan quality, other statement structures) recorded in `<stem>.variant.json`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from corpus.bad import BAD_INPUTS, BASIC_BAD
+from corpus.banks import RENDERERS, Rendered
+from corpus.scan import scan_with, to_scan
+from corpus.truth import Draw
+from corpus.variant import PLAIN, Variant, draw_variant
+
+BANKS = ("northwind", "bluebird", "harbor", "alpenbank", "meridian")
+ALL_LAYOUTS = (*BANKS, "cedar")
+
+
+@dataclass(frozen=True)
+class Sample:
+    pdf: Path
+    truth: Path
+    bank: str
+    #: The reason code a bad input must fail with; None for a statement.
+    reason: str | None = None
+    #: `{"kinds": [...], "knobs": {...}}` of a varied statement; empty for a plain one.
+    variant: dict[str, Any] = field(default_factory=dict)
+
+
+def draw_for(index: int, rng: random.Random, scan: bool) -> Draw:
+    """The variation of statement `index`: zero, long, large and negative cycle through."""
+    if index % 11 == 5:
+        count = 0
+    elif index % 29 == 13 and not scan:
+        count = rng.randint(600, 900)  # 15-30 pages
+    else:
+        count = rng.randint(3, 12 if scan else 45)
+    return Draw(rng, count, large=index % 7 == 2, negative=index % 5 == 1)
+
+
+def variant_for(bank: str, index: int, banks: tuple[str, ...], seed: int,
+                varied: bool) -> Variant:
+    """Statement `index`'s variant: plain, or drawn from (seed, index) apart from the
+    statement's own numbers, so a varied statement holds the same money as the plain one."""
+    if not varied or bank not in BANKS:
+        return PLAIN
+    return draw_variant(bank, index // len(banks), random.Random(f"{seed}:{index}:variant"))
+
+
+def generate(out: Path, banks: tuple[str, ...] = BANKS, statements: int = 10, seed: int = 7,
+             bad: tuple[str, ...] = (), *, varied: bool = False) -> list[Sample]:
+    out.mkdir(parents=True, exist_ok=True)
+    unknown = set(banks) - set(ALL_LAYOUTS)
+    if unknown:
+        raise ValueError(f"unknown bank {sorted(unknown)}; choose from {', '.join(ALL_LAYOUTS)}")
+    samples = []
+    good = b""
+    for i in range(statements):
+        bank = banks[i % len(banks)]
+        rng = random.Random(f"{seed}:{i}")
+        v = variant_for(bank, i, banks, seed, varied)
+        drawn = RENDERERS[bank](draw_for(i, rng, bank == "meridian"), v)
+        pdf = drawn.pdf
+        if bank == "meridian":
+            pdf = (scan_with(pdf, v.scan, np.random.default_rng(rng.randint(0, 2**32 - 1)))
+                   if v.scan else to_scan(pdf, rng))
+        good = good or pdf
+        stem = out / f"{bank}-{seed}-{i:03d}"
+        described: dict[str, Any] = {}
+        if varied and v is not PLAIN:
+            described = {"kinds": _shown(v, drawn), "knobs": v.to_dict()}
+            stem.with_suffix(".variant.json").write_text(json.dumps(described, indent=1) + "\n")
+        samples.append(_write(stem, pdf, json.dumps(drawn.truth.to_dict(), indent=1), bank,
+                              variant=described))
+    for name in bad:
+        reason, make = BAD_INPUTS[name]
+        body = json.dumps({"error": reason})
+        samples.append(_write(out / f"bad-{name}", make(good or _fallback()), body, "bad", reason))
+    return samples
+
+
+def _shown(v: Variant, drawn: Rendered) -> list[str]:
+    """The variation kinds a reader of the pages meets: a day-end balance or a date printed
+    once shows only where a day has two rows."""
+    kinds = {*v.kinds(), *drawn.drawn}
+    same_day = any(a.transactions[i].date == a.transactions[i + 1].date
+                   for a in drawn.truth.accounts for i in range(len(a.transactions) - 1))
+    if not same_day:
+        kinds -= {"day-end-balance", "date-once"}
+    return sorted(kinds)
+
+
+def _fallback() -> bytes:
+    return RENDERERS["northwind"](draw_for(0, random.Random(0), False), PLAIN).pdf
+
+
+def _write(stem: Path, pdf: bytes, truth: str, bank: str, reason: str | None = None,
+           variant: dict[str, Any] | None = None) -> Sample:
+    pdf_path, truth_path = stem.with_suffix(".pdf"), stem.with_suffix(".truth.json")
+    pdf_path.write_bytes(pdf)
+    truth_path.write_text(truth + "\n")
+    return Sample(pdf_path, truth_path, bank, reason, variant or {})
+
+
+__all__ = ["ALL_LAYOUTS", "BAD_INPUTS", "BANKS", "BASIC_BAD", "Sample", "Variant", "generate"]
