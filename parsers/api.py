@@ -23,7 +23,7 @@ from parsers.lines import Line, page_lines
 from parsers.model import Statement
 from parsers.ocr import ocr_page
 from parsers.pdfium_reader import PdfiumReader
-from parsers.preflight import check_bytes, damaged_streams
+from parsers.preflight import check_bytes, inspect_streams
 from parsers.reader import PageReader, PdfplumberReader
 from parsers.template import Template, load_templates, template_dirs
 from parsers.validate import Validation, repair_from_running_balance, validate
@@ -53,7 +53,7 @@ def parse_pdf(
     limits = limits or Limits.from_env()
     templates = templates_in_force() if templates is None else templates
     check_bytes(data, limits)
-    damaged = damaged_streams(data, limits)
+    damaged = inspect_streams(data, limits)
     pages = (reader or default_reader()).read(data, limits)
     lines = [ln for p in pages for ln in page_lines(p)]
     if not lines:

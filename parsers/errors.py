@@ -20,6 +20,10 @@ class StatementError(Exception):
     def message(self) -> str:
         return str(self.args[0]) if self.args else self.reason
 
+    def __reduce__(self) -> tuple:
+        """Keep the reason when pickled (a parse process sends its errors to the caller)."""
+        return type(self), (self.message, self.reason)
+
 
 class EmptyFile(StatementError):
     reason = "empty"
@@ -80,3 +84,9 @@ class UnreadableScan(StatementError):
     """An image-only page with too few pixels for any text to be read."""
 
     reason = "too_small"
+
+
+class ParserCrashed(StatementError):
+    """The parse process died twice on the same bytes (a PDF library crashed on them)."""
+
+    reason = "parser_crash"

@@ -3,12 +3,13 @@
 Same `PageReader` interface as pdfplumber's reader, and the same words: a word is a run of
 characters between spaces, split where pdfplumber (`x_tolerance=1.5, y_tolerance=3`) would
 split it and joined where it would join it. The page's text comes from PDFium in one call;
-boxes are asked for only at the ends of each word (PDFium's loose boxes: the advance width
-across, the font's full height, so words on one printed line share a top), so a page costs
-a few Python calls per word instead of two per character. Every character is looked at one
-by one only where pdfplumber's rules could split a run differently from PDFium's spacing:
-a word drawn from several text objects, or set in a large font. Each page is loaded once;
-the file's checks (`preflight`) run on the same document and pages.
+boxes are asked for only at the two ends of each run (PDFium's loose boxes: the advance
+width across, the font's full height, so words on one printed line share a top), a few C
+calls per word instead of two Python calls per character. Characters are looked at one by
+one only where pdfplumber's rules could cut a run differently from PDFium's own spacing:
+a run drawn from several text objects, or set in a font large enough for PDFium to leave
+a wide gap without a space. Runs drawn apart that touch on one line are joined in reading
+order as pdfplumber joins them (it sorts each line by x; PDFium keeps the drawing order).
 """
 
 from __future__ import annotations
@@ -22,18 +23,25 @@ import pypdfium2.raw as pdfium_c
 
 from parsers.errors import CorruptPdf, ParseTimeout
 from parsers.limits import Limits
-from parsers.pdfium import LOCK
-from parsers.preflight import check_page, open_document
+from parsers.pdfium import LOCK, direct
+from parsers.preflight import open_document
 from parsers.reader import UNDECODABLE, UNMAPPED, OcrFn, Page, Word, undecodable_note
 
 #: pdfplumber's `x_tolerance`: a wider gap between two characters starts a new word.
 WORD_GAP = 1.5
 #: pdfplumber's `y_tolerance`: characters whose tops differ more are not one word.
 WORD_RISE = 3.0
-#: Loose boxes taller than this (points) belong to fonts large enough (about 11 pt) that
-#: PDFium may leave a gap over `WORD_GAP` inside a run without a space: check each character.
+#: Loose boxes taller than this (points) belong to fonts of about 11 pt and more, where a
+#: kerning gap over `WORD_GAP` inside one drawing may not make PDFium put in a space (its
+#: threshold grows with the font size; a run over several drawings is checked anyway).
 TALL = 12.5
 _TOKEN = re.compile(r"\S+")
+_count_chars = direct(pdfium_c.FPDFText_CountChars)
+_get_text = direct(pdfium_c.FPDFText_GetText)
+_loose_box = direct(pdfium_c.FPDFText_GetLooseCharBox)
+_count_rects = direct(pdfium_c.FPDFText_CountRects)
+_is_generated = direct(pdfium_c.FPDFText_IsGenerated)
+_unicode = direct(pdfium_c.FPDFText_GetUnicode, ctypes.c_uint)
 
 
 class PdfiumReader:
@@ -58,28 +66,21 @@ class PdfiumReader:
         with LOCK:
             try:
                 page = doc[index]
+                textpage = page.get_textpage()
             except pdfium.PdfiumError as exc:
                 raise CorruptPdf(f"page {index + 1} cannot be read ({exc})") from exc
         try:
             with LOCK:
-                check_page(page, index, limits)
                 width, height = page.get_size()
-                try:
-                    textpage = page.get_textpage()
-                except pdfium.PdfiumError as exc:
-                    raise CorruptPdf(f"page {index + 1} has no readable text layer ({exc})") \
-                        from exc
-                try:
-                    words = page_words(textpage.raw, height)
-                finally:
-                    textpage.close()
-            page_out = Page(index + 1, width, height, words)
+                words = page_words(textpage.raw, height)
+                textpage.close()
+            out = Page(index + 1, width, height, words)
             if not words and self._ocr is not None:
-                page_out.words, page_out.ocr = self._ocr(page, index, limits), True
-            bad = sum(UNDECODABLE in w.text for w in page_out.words)
-            if bad:
-                page_out.problems.append(undecodable_note(index, bad))
-            return page_out
+                out.words, out.ocr = self._ocr(page, index, limits), True
+            if any(UNDECODABLE in w.text for w in out.words):
+                out.problems.append(
+                    undecodable_note(index, sum(UNDECODABLE in w.text for w in out.words)))
+            return out
         finally:
             with LOCK:
                 page.close()
@@ -87,66 +88,97 @@ class PdfiumReader:
 
 def page_words(textpage: pdfium_c.FPDF_TEXTPAGE, height: float) -> list[Word]:
     """The words of one text page, with boxes in top-down page coordinates."""
-    count = pdfium_c.FPDFText_CountChars(textpage)
+    tp = ctypes.cast(textpage, ctypes.c_void_p)
+    count = _count_chars(tp)
     if count <= 0:
         return []
-    text = UNMAPPED.sub(UNDECODABLE, _text(textpage, count))
+    text = _text(tp, count)
+    if UNMAPPED.search(text):
+        text = UNMAPPED.sub(UNDECODABLE, text)
     box = pdfium_c.FS_RECTF()
     ref = ctypes.byref(box)
-    loose, rects = pdfium_c.FPDFText_GetLooseCharBox, pdfium_c.FPDFText_CountRects
-    runs: list[list] = []  # [start, end, left, right, top, bottom] of each run of characters
+    # A run: [text, x0, x1, top, bottom, last character's x0, its top, index after it]
+    runs: list[list] = []
     for m in _TOKEN.finditer(text):
         start, end = m.span()
-        loose(textpage, start, ref)
-        left, top, bottom = box.left, box.top, box.bottom
+        _loose_box(tp, start, ref)
+        left, top, bottom = box.left, height - box.top, height - box.bottom
         if end - start > 1:
-            loose(textpage, end - 1, ref)
-        run = [start, end, left, box.right, height - top, height - bottom]
-        if end - start > 1 and (top - bottom > TALL or rects(textpage, start, end - start) > 1):
-            runs += _split(textpage, start, end, height)
-        elif runs and _joins(textpage, runs[-1], run):
-            prev = runs[-1]
-            prev[1], prev[3] = end, max(prev[3], run[3])
-            prev[4], prev[5] = min(prev[4], run[4]), max(prev[5], run[5])
-        else:
-            runs.append(run)
-    return [Word(text[s:e], x0, x1, top, bottom) for s, e, x0, x1, top, bottom in runs]
+            if bottom - top > TALL or _count_rects(tp, start, end - start) > 1:
+                runs += _split(tp, text, start, end, height)
+                continue
+            _loose_box(tp, end - 1, ref)
+        runs.append([m.group(), left, box.right, top, bottom, box.left, top, end])
+    return [Word(r[0], r[1], r[2], r[3], r[4]) for r in _join(tp, text, runs)]
 
 
-def _text(textpage: pdfium_c.FPDF_TEXTPAGE, count: int) -> str:
+def _text(tp: ctypes.c_void_p, count: int) -> str:
     """The page's characters, one per character index (PDFium's text in one call)."""
     buf = ctypes.create_string_buffer((count + 1) * 2)
-    pdfium_c.FPDFText_GetText(textpage, 0, count, ctypes.cast(buf, ctypes.POINTER(ctypes.c_ushort)))
+    _get_text(tp, 0, count, buf)
     text = buf.raw[: count * 2].decode("utf-16-le", errors="replace")
     if len(text) == count:
         return text
     # Characters outside the BMP take two UTF-16 units: fall back to one call per character.
-    return "".join(chr(pdfium_c.FPDFText_GetUnicode(textpage, i) or 0xFFFD)
-                   for i in range(count))
+    return "".join(chr(_unicode(tp, i) or 0xFFFD) for i in range(count))
 
 
-def _joins(textpage: pdfium_c.FPDF_TEXTPAGE, prev: list, run: list) -> bool:
-    """True when only spaces PDFium made up separate two runs that pdfplumber reads as one."""
-    gap = run[2] - prev[3]
-    if not -WORD_GAP <= gap <= WORD_GAP or abs(run[4] - prev[4]) > WORD_RISE:
-        return False
-    return all(pdfium_c.FPDFText_IsGenerated(textpage, i) == 1 for i in range(prev[1], run[0]))
-
-
-def _split(textpage: pdfium_c.FPDF_TEXTPAGE, start: int, end: int, height: float) -> list[list]:
+def _split(tp: ctypes.c_void_p, text: str, start: int, end: int, height: float) -> list[list]:
     """pdfplumber's rule, character by character: a gap or a jump in height ends a word."""
     box = pdfium_c.FS_RECTF()
+    ref = ctypes.byref(box)
     runs: list[list] = []
     for i in range(start, end):
-        pdfium_c.FPDFText_GetLooseCharBox(textpage, i, ctypes.byref(box))
+        _loose_box(tp, i, ref)
         left, right, top, bottom = box.left, box.right, height - box.top, height - box.bottom
-        if right <= left:
-            continue  # a zero-width mark stays in the text of the word around it
         prev = runs[-1] if runs else None
-        if prev and left >= prev[6] and left <= prev[3] + WORD_GAP \
-                and abs(top - prev[7]) <= WORD_RISE:
-            prev[1], prev[3] = i + 1, max(prev[3], right)
-            prev[4], prev[5], prev[6], prev[7] = min(prev[4], top), max(prev[5], bottom), left, top
+        if prev and (right <= left or (prev[5] <= left <= prev[2] + WORD_GAP
+                                       and abs(top - prev[6]) <= WORD_RISE)):
+            prev[0] += text[i]
+            if right > left:  # a zero-width mark stays in the word, without moving it
+                prev[2], prev[3], prev[4] = max(prev[2], right), min(prev[3], top), \
+                    max(prev[4], bottom)
+                prev[5], prev[6] = left, top
+            prev[7] = i + 1
         else:
-            runs.append([i, i + 1, left, right, top, bottom, left, top])
-    return [r[:6] for r in runs]
+            runs.append([text[i], left, right, top, bottom, left, top, i + 1])
+    return runs
+
+
+def _join(tp: ctypes.c_void_p, text: str, runs: list[list]) -> list[list]:
+    """Join runs that pdfplumber reads as one word: it sorts each line's characters by x,
+    so two runs drawn apart join when they touch on one line and no space drawn in the
+    file parts them (PDFium puts a space of its own between separate drawings)."""
+    out: list[list] = []
+    for line in _lines(runs):
+        line.sort(key=lambda r: r[1])
+        prev = None
+        for r in line:
+            if prev is not None and prev[5] <= r[1] <= prev[2] + WORD_GAP \
+                    and abs(r[3] - prev[6]) <= WORD_RISE and not _space_after(tp, text, prev):
+                prev[0] += r[0]
+                prev[2], prev[3], prev[4] = max(prev[2], r[2]), min(prev[3], r[3]), \
+                    max(prev[4], r[4])
+                prev[5], prev[6], prev[7] = r[5], r[6], r[7]
+                continue
+            out.append(r)
+            prev = r
+    return out
+
+
+def _lines(runs: list[list]) -> list[list[list]]:
+    """pdfplumber's line clusters: runs whose tops chain within `WORD_RISE` of each other."""
+    lines: list[list[list]] = []
+    last = None
+    for r in sorted(runs, key=lambda r: r[3]):
+        if last is None or r[3] - last > WORD_RISE:
+            lines.append([])
+        lines[-1].append(r)
+        last = r[3]
+    return lines
+
+
+def _space_after(tp: ctypes.c_void_p, text: str, run: list) -> bool:
+    """Whether the file itself draws a space right after the run (PDFium adds its own)."""
+    i = run[7]
+    return i < len(text) and text[i] == " " and _is_generated(tp, i) == 0

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import pdfplumber
 import pypdfium2 as pdfium
@@ -25,7 +25,7 @@ import pypdfium2.raw as pdfium_c
 from parsers.errors import CorruptPdf, ParseTimeout
 from parsers.limits import Limits
 from parsers.pdfium import LOCK
-from parsers.preflight import check_page, open_document
+from parsers.preflight import open_document
 
 #: What a glyph without a known character reads as, wherever it comes from.
 UNDECODABLE = "\ufffd"
@@ -34,8 +34,9 @@ UNMAPPED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffd]")
 _CID = re.compile(r"\(cid:\d+\)")
 
 
-@dataclass(frozen=True)
-class Word:
+class Word(NamedTuple):
+    """One positioned word (a named tuple: readers make hundreds per page, cheaply)."""
+
     text: str
     x0: float
     x1: float
@@ -107,8 +108,6 @@ class PdfplumberReader:
         with LOCK:
             page = doc[index]
         try:
-            with LOCK:
-                check_page(page, index, limits)
             with _pdfminer_errors():
                 found = p.extract_words(x_tolerance=1.5, y_tolerance=3)
                 width, height = float(p.width), float(p.height)
