@@ -7,6 +7,7 @@
 | `STMTFLOW_STORAGE` | `$STMTFLOW_HOME/storage` | inputs and results root (any fsspec URL) |
 | `STMTFLOW_S3_ENDPOINT` | unset | S3 endpoint for `s3://` storage and sources |
 | `STMTFLOW_WORKERS` | CPU count | files processed at once |
+| `STMTFLOW_PARSE_WORKERS` | CPU count | parse processes under hard limits (0: parse in-process) |
 | `STMTFLOW_QUEUE_LIMIT_HOURS` | `24` | a job not claimed within this expires |
 | `STMTFLOW_LEASE_SECONDS` | `600` | a claim's lease; a dead worker's job is reclaimed after it |
 | `STMTFLOW_WEBHOOK_URL` | unset | POST a JSON notification here when a job ends |
@@ -37,6 +38,7 @@ class Settings:
     storage_url: str
     s3_endpoint: str | None
     workers: int
+    parse_workers: int
     queue_limit: timedelta
     lease: timedelta
     webhook_url: str | None
@@ -52,6 +54,7 @@ class Settings:
             storage_url=os.environ.get("STMTFLOW_STORAGE", str(home / "storage")),
             s3_endpoint=os.environ.get("STMTFLOW_S3_ENDPOINT") or None,
             workers=int(os.environ.get("STMTFLOW_WORKERS", os.cpu_count() or 2)),
+            parse_workers=int(os.environ.get("STMTFLOW_PARSE_WORKERS", os.cpu_count() or 2)),
             queue_limit=timedelta(hours=float(os.environ.get("STMTFLOW_QUEUE_LIMIT_HOURS", 24))),
             lease=timedelta(seconds=float(os.environ.get("STMTFLOW_LEASE_SECONDS", 600))),
             webhook_url=os.environ.get("STMTFLOW_WEBHOOK_URL") or None,

@@ -7,9 +7,11 @@ re-raised, so the attempt count equals the number of runs on every path.
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import socket
+import threading
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -27,9 +29,11 @@ from flows.taxonomy import (
     TransientError,
     classify,
 )
-from parsers.api import ParseResult, chain_revision, parse_pdf
+from parsers.api import ParseResult, chain_revision
+from parsers.limits import Limits
 from parsers.model import mask_account
 from parsers.ocr import engine_identity
+from parsers.pool import ParsePool, parser_settings
 from parsers.validate import POLICY_REVISION
 from reconcile.ledger import (
     EXPIRED,
@@ -44,6 +48,8 @@ from reconcile.ledger import (
 from reconcile.storage import IntegrityError, Storage, list_sources, read_source, sha256
 
 log = logging.getLogger("stmtflow")
+_pool: tuple[tuple, ParsePool] | None = None
+_pool_lock = threading.Lock()
 
 
 def current_identities() -> Identities:
@@ -128,6 +134,30 @@ def _run(ledger: Ledger, storage: Storage, claim: Claim, job: dict[str, Any]) ->
     record = ledger.job(job["job_id"])
     assert record is not None
     return record
+
+
+def parse_pdf(data: bytes, bank: str | None = None) -> ParseResult:
+    """Parse in this process's parse workers, each parse under the file's hard limits."""
+    return parse_pool(Settings.from_env()).parse(data, bank=bank)
+
+
+def parse_pool(settings: Settings) -> ParsePool:
+    """One pool per process, started on first use (again if the parser settings it runs
+    changed), stopped at exit; `STMTFLOW_PARSE_WORKERS=0` parses in the calling thread."""
+    global _pool
+    env = parser_settings()
+    key = (settings.parse_workers, Limits.from_env(), tuple(sorted(env.items())))
+    with _pool_lock:
+        if _pool is None or _pool[0] != key:
+            _close_pool()
+            _pool = key, ParsePool(settings.parse_workers, key[1], env=env)
+        return _pool[1]
+
+
+@atexit.register
+def _close_pool() -> None:
+    if _pool is not None:
+        _pool[1].close()
 
 
 def _record_failure(ledger: Ledger, claim: Claim, exc: BaseException) -> bool:

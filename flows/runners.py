@@ -17,7 +17,11 @@ from flows.config import Settings
 def task_runner() -> TaskRunner:
     workers = Settings.from_env().workers
     if os.environ.get("STMTFLOW_TASK_RUNNER", "threads") == "dask":
+        import dask
         from prefect_dask import DaskTaskRunner
+
+        # Local Dask workers start their own parse worker processes: they must not be daemons.
+        dask.config.set({"distributed.worker.daemon": False})
 
         address = os.environ.get("STMTFLOW_DASK_ADDRESS")
         if address:

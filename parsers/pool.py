@@ -22,9 +22,10 @@ Workers start from the `forkserver` context: the fork server is a fresh interpre
 a fork of the caller, whose threads and Prefect event loop must not be copied) that has
 imported the parser once, so a worker, or its replacement after a kill, starts in
 milliseconds. The fork server keeps the environment it started with, so the pool hands each
-worker the `STMTFLOW_*` settings of the caller explicitly. (Like every multiprocessing start
-method, a worker imports the caller's main module as `__mp_main__`.) `workers=0` runs each
-parse in the calling thread instead, without limits, for debugging.
+worker the caller's parser settings explicitly (`parser_settings`). Like every
+multiprocessing start method, a worker imports the caller's main module as `__mp_main__`.
+`workers=0` runs each parse in the calling thread instead, without limits, for debugging;
+so does a daemonic process, which multiprocessing forbids to have children.
 """
 
 from __future__ import annotations
@@ -71,8 +72,7 @@ class ParsePool:
         self.workers = (os.cpu_count() or 1) if workers is None else workers
         self.limits = limits or Limits.from_env()
         self._target = target
-        self._env = env if env is not None else {
-            k: v for k, v in os.environ.items() if k.startswith("STMTFLOW_")}
+        self._env = parser_settings() if env is None else env
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload(["parsers.api"])
         self._idle: queue.SimpleQueue[_Worker | None] = queue.SimpleQueue()
@@ -86,7 +86,8 @@ class ParsePool:
         """`parse_pdf(data, bank=bank)` in a worker; raises what it raises, or a limit's error."""
         if self._closed:
             raise RuntimeError("the parse pool is closed")
-        if self.workers == 0:
+        if self.workers == 0 or multiprocessing.current_process().daemon:
+            # A daemonic process (a Dask worker, say) may not start children: parse here.
             return self._target(data, bank=bank, limits=self.limits)
         crash = ""
         for _ in range(2):
@@ -227,9 +228,18 @@ class _Worker:
         self.conn.close()
 
 
+def parser_settings() -> dict[str, str]:
+    """The environment the parser reads (reader, templates, limits): what a worker is given."""
+    return {k: v for k, v in os.environ.items() if _is_parser_setting(k)}
+
+
+def _is_parser_setting(key: str) -> bool:
+    return key in ("STMTFLOW_READER", "STMTFLOW_TEMPLATES") or key.startswith("STMTFLOW_LIMIT_")
+
+
 def _serve(conn: Connection, env: dict[str, str], limits: Limits, target: Target) -> None:
     """A worker's life: take parses one at a time until told to stop or orphaned."""
-    for key in [k for k in os.environ if k.startswith("STMTFLOW_")]:
+    for key in [k for k in os.environ if _is_parser_setting(k)]:
         del os.environ[key]
     os.environ.update(env)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))

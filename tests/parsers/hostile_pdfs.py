@@ -91,10 +91,10 @@ def checksum_broken(pdf: bytes, page: int = -1) -> bytes:
     reportlab writes them) broken: every byte inflates, then the check fails, which is
     what pdfminer reports as "data-loss while decompressing corrupted data"."""
     spans = [m.span(1) for m in re.finditer(
-        rb"/Filter \[ /ASCII85Decode /FlateDecode \] /Length \d+ >>\s*stream\r?\n(.*?)~>",
+        rb"/Filter \[ /ASCII85Decode /FlateDecode \] /Length \d+\s*>>\s*stream\r?\n(.*?)~>",
         pdf, re.S)]
     start, end = spans[page]
-    raw = bytearray(base64.a85decode(pdf[start:end] + b"~>", adobe=False,
+    raw = bytearray(base64.a85decode(pdf[start:end], adobe=False,
                                      ignorechars=b" \t\n\r\x0b"))
     raw[-1] ^= 0xFF
     encoded = base64.a85encode(bytes(raw), wrapcol=0)
