@@ -19,7 +19,7 @@ import pypdfium2.raw as pdfium_c
 import pytesseract
 from PIL import Image
 
-from parsers.errors import OcrTimeout, TooLarge, UnreadableScan
+from parsers.errors import CorruptPdf, OcrTimeout, TooLarge, UnreadableScan
 from parsers.limits import Limits
 from parsers.pdfium import LOCK
 from parsers.reader import Word
@@ -71,7 +71,10 @@ def render_page(page: pdfium.PdfPage, index: int, limits: Limits) -> Image.Image
         if width_pt * scale * height_pt * scale > limits.max_pixels:
             raise TooLarge(f"page {index + 1} would render over {limits.max_pixels} pixels")
         _check_scan_resolution(page, index, limits)
-        return page.render(scale=scale, grayscale=True).to_pil()
+        try:
+            return page.render(scale=scale, grayscale=True).to_pil()
+        except pdfium.PdfiumError as exc:
+            raise CorruptPdf(f"page {index + 1} cannot be rendered ({exc})") from exc
 
 
 def _is_speck(text: str, conf: float) -> bool:

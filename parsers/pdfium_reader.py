@@ -7,14 +7,16 @@ boxes are asked for only at the two ends of each run (PDFium's loose boxes: the 
 width across, the font's full height, so words on one printed line share a top), a few C
 calls per word instead of two Python calls per character. Characters are looked at one by
 one only where pdfplumber's rules could cut a run differently from PDFium's own spacing:
-a run drawn from several text objects, or set in a font large enough for PDFium to leave
-a wide gap without a space. Runs drawn apart that touch on one line are joined in reading
+a run drawn from several text objects, set in a font large enough for PDFium to leave a
+wide gap without a space, or turned. Characters set at an angle are left out, as the
+pdfplumber reader leaves them out. Runs drawn apart that touch on one line are joined in reading
 order as pdfplumber joins them (it sorts each line by x; PDFium keeps the drawing order).
 """
 
 from __future__ import annotations
 
 import ctypes
+import math
 import re
 import time
 
@@ -25,7 +27,7 @@ from parsers.errors import CorruptPdf, ParseTimeout
 from parsers.limits import Limits
 from parsers.pdfium import LOCK, direct
 from parsers.preflight import open_document
-from parsers.reader import UNDECODABLE, UNMAPPED, OcrFn, Page, Word, undecodable_note
+from parsers.reader import TURNED, UNDECODABLE, UNMAPPED, OcrFn, Page, Word, undecodable_note
 
 #: pdfplumber's `x_tolerance`: a wider gap between two characters starts a new word.
 WORD_GAP = 1.5
@@ -42,6 +44,7 @@ _loose_box = direct(pdfium_c.FPDFText_GetLooseCharBox)
 _count_rects = direct(pdfium_c.FPDFText_CountRects)
 _is_generated = direct(pdfium_c.FPDFText_IsGenerated)
 _unicode = direct(pdfium_c.FPDFText_GetUnicode, ctypes.c_uint)
+_angle = direct(pdfium_c.FPDFText_GetCharAngle, ctypes.c_float)
 
 
 class PdfiumReader:
@@ -103,13 +106,19 @@ def page_words(textpage: pdfium_c.FPDF_TEXTPAGE, height: float) -> list[Word]:
         start, end = m.span()
         _loose_box(tp, start, ref)
         left, top, bottom = box.left, height - box.top, height - box.bottom
-        if end - start > 1:
-            if bottom - top > TALL or _count_rects(tp, start, end - start) > 1:
-                runs += _split(tp, text, start, end, height)
-                continue
-            _loose_box(tp, end - 1, ref)
+        if end - start == 1:
+            if not _turned(tp, start):
+                runs.append([m.group(), left, box.right, top, bottom, left, top, end])
+            continue
+        if bottom - top > TALL or _count_rects(tp, start, end - start) > 1:
+            runs += _split(tp, text, start, end, height)
+            continue
+        _loose_box(tp, end - 1, ref)
+        if height - box.top != top:  # the baseline climbs: turned text
+            runs += _split(tp, text, start, end, height)
+            continue
         runs.append([m.group(), left, box.right, top, bottom, box.left, top, end])
-    return [Word(r[0], r[1], r[2], r[3], r[4]) for r in _join(tp, text, runs)]
+    return [Word(r[0], r[1], r[2], r[3], r[4]) for r in _join(tp, text, runs, height)]
 
 
 def _text(tp: ctypes.c_void_p, count: int) -> str:
@@ -128,10 +137,13 @@ def _split(tp: ctypes.c_void_p, text: str, start: int, end: int, height: float) 
     box = pdfium_c.FS_RECTF()
     ref = ctypes.byref(box)
     runs: list[list] = []
+    prev = None
     for i in range(start, end):
+        if _turned(tp, i):
+            prev = None  # left out, and no word runs across it
+            continue
         _loose_box(tp, i, ref)
         left, right, top, bottom = box.left, box.right, height - box.top, height - box.bottom
-        prev = runs[-1] if runs else None
         if prev and (right <= left or (prev[5] <= left <= prev[2] + WORD_GAP
                                        and abs(top - prev[6]) <= WORD_RISE)):
             prev[0] += text[i]
@@ -141,17 +153,28 @@ def _split(tp: ctypes.c_void_p, text: str, start: int, end: int, height: float) 
                 prev[5], prev[6] = left, top
             prev[7] = i + 1
         else:
-            runs.append([text[i], left, right, top, bottom, left, top, i + 1])
+            prev = [text[i], left, right, top, bottom, left, top, i + 1]
+            runs.append(prev)
     return runs
 
 
-def _join(tp: ctypes.c_void_p, text: str, runs: list[list]) -> list[list]:
+def _turned(tp: ctypes.c_void_p, i: int) -> bool:
+    """A character set at an angle (a watermark, a stamp): page furniture, never a figure;
+    its box also differs between PDF libraries (pdfminer spans two corners, PDFium four)."""
+    angle = _angle(tp, i)
+    return TURNED < angle < 2 * math.pi - TURNED
+
+
+def _join(tp: ctypes.c_void_p, text: str, runs: list[list], height: float) -> list[list]:
     """Join runs that pdfplumber reads as one word: it sorts each line's characters by x,
     so two runs drawn apart join when they touch on one line and no space drawn in the
-    file parts them (PDFium puts a space of its own between separate drawings)."""
+    file parts them (PDFium puts a space of its own between separate drawings), and runs
+    that overlap are read interleaved, character by character."""
     out: list[list] = []
     for line in _lines(runs):
         line.sort(key=lambda r: r[1])
+        if _overlapping(line):
+            line = _interleaved(tp, text, line, height)
         prev = None
         for r in line:
             if prev is not None and prev[5] <= r[1] <= prev[2] + WORD_GAP \
@@ -164,6 +187,48 @@ def _join(tp: ctypes.c_void_p, text: str, runs: list[list]) -> list[list]:
             out.append(r)
             prev = r
     return out
+
+
+def _overlapping(line: list[list]) -> bool:
+    """Whether a run (of a line sorted by x) starts before an earlier run's last character."""
+    reach = float("-inf")
+    for r in line:
+        if r[1] < reach:
+            return True
+        reach = max(reach, r[5])
+    return False
+
+
+def _interleaved(tp: ctypes.c_void_p, text: str, line: list[list],
+                 height: float) -> list[list]:
+    """A line whose runs overlap, cut into words as pdfplumber cuts its characters sorted
+    by x (a space the file draws after a run still ends the word there)."""
+    box = pdfium_c.FS_RECTF()
+    ref = ctypes.byref(box)
+    chars = []
+    for r in line:
+        for i in range(r[7] - len(r[0]), r[7]):
+            _loose_box(tp, i, ref)
+            chars.append((box.left, box.right, height - box.top, height - box.bottom, i))
+        if _space_after(tp, text, r):
+            chars.append((r[2], r[2], r[3], r[4], -1))
+    chars.sort(key=lambda c: c[0])
+    words: list[list] = []
+    prev = None
+    for left, right, top, bottom, i in chars:
+        if i < 0:
+            prev = None
+            continue
+        if prev is not None and prev[5] <= left <= prev[2] + WORD_GAP \
+                and abs(top - prev[6]) <= WORD_RISE:
+            prev[0] += text[i]
+            prev[2], prev[3], prev[4] = max(prev[2], right), min(prev[3], top), \
+                max(prev[4], bottom)
+            prev[5], prev[6], prev[7] = left, top, i + 1
+        else:
+            prev = [text[i], left, right, top, bottom, left, top, i + 1]
+            words.append(prev)
+    return words
 
 
 def _lines(runs: list[list]) -> list[list[list]]:

@@ -27,6 +27,8 @@ from parsers.limits import Limits
 from parsers.pdfium import LOCK
 from parsers.preflight import open_document
 
+#: Characters turned further than this (radians, about the horizontal) are left out.
+TURNED = 0.01
 #: What a glyph without a known character reads as, wherever it comes from.
 UNDECODABLE = "\ufffd"
 #: Characters a text layer yields for glyphs it cannot map (PDFium gives the raw code).
@@ -73,7 +75,8 @@ def undecodable_note(index: int, words: int) -> str:
 
 
 class PdfplumberReader:
-    """Text-layer words from pdfplumber; image-only pages go to `ocr`.
+    """Text-layer words from pdfplumber (characters set at an angle left out); image-only
+    pages go to `ocr`.
 
     PDFium opens the same file for the checks and for OCR; where pdfminer cannot map a glyph
     (`(cid:N)`), the word is read from PDFium's text page in the same box instead.
@@ -106,10 +109,13 @@ class PdfplumberReader:
             raise ParseTimeout(
                 f"reading stopped after {limits.seconds_per_file:.0f} s at page {index + 1}")
         with LOCK:
-            page = doc[index]
+            try:
+                page = doc[index]
+            except pdfium.PdfiumError as exc:
+                raise CorruptPdf(f"page {index + 1} cannot be read ({exc})") from exc
         try:
             with _pdfminer_errors():
-                found = p.extract_words(x_tolerance=1.5, y_tolerance=3)
+                found = p.filter(_not_turned).extract_words(x_tolerance=1.5, y_tolerance=3)
                 width, height = float(p.width), float(p.height)
                 p.close()
             words = [Word(w["text"], float(w["x0"]), float(w["x1"]), float(w["top"]),
@@ -127,6 +133,14 @@ class PdfplumberReader:
         finally:
             with LOCK:
                 page.close()
+
+
+def _not_turned(obj: dict) -> bool:
+    """Leave out characters set at an angle (watermarks, stamps): never statement content."""
+    if obj.get("object_type") != "char":
+        return True
+    a, b = obj["matrix"][:2]
+    return abs(b) <= TURNED * abs(a) and a > 0
 
 
 def _from_pdfium(page: pdfium.PdfPage, words: list[Word], height: float) -> list[Word]:
