@@ -1,15 +1,13 @@
 """`python -m benchmarks [accuracy|speed|all] [options]`: accuracy and speed, as ratios.
 
-Each benchmark is a module with a `run(...)` of its own (`accuracy.py`, `speed.py`); this
-entry point only parses the options and dispatches, so a new benchmark is a new module and
-a line here.
+Each benchmark is a module with a `run(...)` of its own (`accuracy.py`, `speed.py`) over
+the corpora of `corpora.py`, generated once per run; this entry point only parses the
+options and dispatches, so a new benchmark is a new module and a line here.
 """
 
 from __future__ import annotations
 
 import argparse
-import tempfile
-from pathlib import Path
 
 from benchmarks import accuracy, speed
 
@@ -21,15 +19,16 @@ def main() -> None:
     ap.add_argument("--varied", type=int, default=200,
                     help="varied corpus size for accuracy, and statements generated for the "
                          "generation timing (0: none)")
+    ap.add_argument("--scans", type=int, default=0,
+                    help="also measure OCR on this many varied scans, per scan quality")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--skip-flow", action="store_true")
     args = ap.parse_args()
-    work = Path(tempfile.mkdtemp(prefix="stmtflow-corpus-"))
     if args.which in ("accuracy", "all"):
-        accuracy.run(args.statements, args.seed, args.varied, work)
+        accuracy.run(args.statements, args.seed, args.varied, args.scans)
         print()
     if args.which in ("speed", "all"):
-        speed.run(args.statements, args.seed, args.varied, args.skip_flow, work)
+        speed.run(args.statements, args.seed, args.varied, args.skip_flow)
 
 
 if __name__ == "__main__":

@@ -1,12 +1,14 @@
 """Parsing accuracy on a generated corpus, plain and varied.
 
-Every statement ends in one of five outcomes: **exact** (validated and equal to its truth),
+Every statement ends in one of these outcomes: **exact** (validated and equal to its truth),
 **flagged** (read but not validated: needs review), **refused** (a reason code), **wrong**
-(validated yet different from its truth — the outcome that must stay 0) and **other**
+(validated yet different from its truth — the outcome that must stay 0), **other**
 (validated, every account right, but read under another layout's name, e.g. by the generic
-reader). Outcomes are counted per bank and, on the varied corpus, per variation kind (over
-every statement that shows the kind, and over those that show it alone); beside them the
-share of transaction fields read exactly, OCR repairs and ms per page.
+reader) and **crashed** (an exception that is not a classified `StatementError`, counted
+with its type so that it is found rather than stopping the run). Outcomes are counted per
+bank and, on the varied corpus, per variation kind (over every statement that shows the
+kind, and over those that show it alone); beside them the share of transaction fields read
+exactly, OCR repairs and ms per page.
 """
 
 from __future__ import annotations
@@ -15,14 +17,14 @@ import json
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from corpus import ALL_LAYOUTS, BANKS, Sample, generate
+from benchmarks import corpora
+from corpus import Sample
 from parsers.api import parse_pdf
 from parsers.errors import StatementError
 from parsers.limits import Limits
 
-OUTCOMES = ("exact", "flagged", "refused", "wrong", "other")
+OUTCOMES = ("exact", "flagged", "refused", "wrong", "other", "crashed")
 
 
 @dataclass
@@ -80,6 +82,9 @@ def read(s: Sample, limits: Limits) -> Result:
     except StatementError as exc:
         fields, _ = _fields({"accounts": []}, truth)
         return Result(s, "refused", exc.reason, fields)
+    except Exception as exc:  # an unclassified error is a finding, not a reason to stop
+        fields, _ = _fields({"accounts": []}, truth)
+        return Result(s, "crashed", type(exc).__name__, fields)
     seconds = time.perf_counter() - started
     got = r.statement.to_dict()
     ok = r.validation.ok
@@ -128,28 +133,42 @@ def by_kind(results: list[Result], alone: bool = False) -> dict[str, Tally]:
 
 def table(title: str, tallies: dict[str, Tally], name: str = "layout") -> str:
     lines = [title, f"{name:<26} {'stmts':>5} {'exact':>6} {'flagged':>7} {'refused':>7} "
-             f"{'wrong':>5} {'other':>5} {'exact%':>7} {'fields':>7} {'repairs':>7} "
+             f"{'wrong':>5} {'other':>5} {'crash':>5} {'valid':>5} {'exact%':>7} {'fields':>7} "
+             f"{'repairs':>7} "
              f"{'ms/page':>7}  reasons"]
     for key, t in tallies.items():
         reasons = ", ".join(f"{k} {n}" for k, n in t.reasons.most_common(3))
         lines.append(
             f"{key:<26} {t.statements:>5} {t.outcomes['exact']:>6} {t.outcomes['flagged']:>7} "
             f"{t.outcomes['refused']:>7} {t.outcomes['wrong']:>5} {t.outcomes['other']:>5} "
+            f"{t.outcomes['crashed']:>5} "
+            f"{t.validated:>5} "
             f"{t.share('exact'):>7.1%} "
             f"{t.fields_exact / max(t.fields, 1):>7.1%} {t.repairs:>7} "
             f"{1000 * t.seconds / max(t.pages, 1):>7.1f}  {reasons}")
     return "\n".join(lines)
 
 
-def run(statements: int, seed: int, varied_statements: int, work: Path) -> None:
-    plain = generate(work / "plain", ALL_LAYOUTS, statements, seed)
-    print(f"plain corpus: {len(plain)} statements in {work / 'plain'}\n")
-    results = [read(s, Limits()) for s in plain]
-    print(table("plain corpus, per layout", by_bank(results)))
+def scan_quality(results: list[Result]) -> dict[str, Tally]:
+    """Scans per quality kind, and the scans whose only variation is their quality."""
+    out = {k: t for k, t in by_kind(results).items() if k.startswith("scan:")}
+    alone = [r for r in results if r.sample.variant.get("knobs", {}).get("isolated")
+             and all(k.startswith("scan:") for k in r.sample.variant["kinds"])]
+    for kind, tally in by_kind(alone).items():
+        out[f"{kind} alone"] = tally
+    return dict(sorted(out.items()))
+
+
+def run(statements: int, seed: int, varied_statements: int, scans: int = 0) -> None:
+    if statements:
+        samples = corpora.plain(statements, seed)
+        print(f"plain corpus: {len(samples)} statements in {samples[0].pdf.parent}\n")
+        results = [read(s, Limits()) for s in samples]
+        print(table("plain corpus, per layout", by_bank(results)))
     if varied_statements:
-        varied = generate(work / "varied", BANKS, varied_statements, seed, varied=True)
-        print(f"\nvaried corpus: {len(varied)} statements in {work / 'varied'}\n")
-        results = [read(s, Limits()) for s in varied]
+        samples = corpora.varied(varied_statements, seed)
+        print(f"\nvaried corpus: {len(samples)} statements in {samples[0].pdf.parent}\n")
+        results = [read(s, Limits()) for s in samples]
         print(table("varied corpus, per layout", by_bank(results)))
         print()
         print(table("varied corpus, per variation kind (mixed with others)", by_kind(results),
@@ -157,3 +176,11 @@ def run(statements: int, seed: int, varied_statements: int, work: Path) -> None:
         print()
         print(table("varied corpus, per variation kind (that variation alone)",
                     by_kind(results, alone=True), "kind"))
+    if scans:
+        samples = corpora.scans(scans, seed)
+        print(f"\nvaried scans: {len(samples)} statements in {samples[0].pdf.parent}\n")
+        results = [read(s, Limits()) for s in samples]
+        print(table("varied scans, per quality", scan_quality(results), "quality"))
+        crashed = [f"{r.sample.pdf.name} ({r.reason})" for r in results if r.outcome == "crashed"]
+        if crashed:
+            print(f"crashed: {', '.join(crashed)}")

@@ -18,8 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks import corpora
 from benchmarks.accuracy import by_bank, read
-from corpus import ALL_LAYOUTS, BANKS, Sample, generate
+from corpus import BANKS, Sample, generate
 from parsers.limits import Limits
 
 
@@ -88,9 +89,8 @@ def flow_throughput(workers: int, folder: Path) -> tuple[float, float]:
     return float(report["seconds"]), first or float("nan")
 
 
-def run(statements: int, seed: int, generate_statements: int, skip_flow: bool,
-        work: Path) -> None:
-    samples = generate(work / "speed", ALL_LAYOUTS, statements, seed)
+def run(statements: int, seed: int, generate_statements: int, skip_flow: bool) -> None:
+    samples = corpora.plain(statements, seed)
     ms = page_reading(samples)
     print(f"page reading (ms/page): pdfplumber words {ms['pdfplumber']:.1f}, PDFium words "
           f"{ms['pdfium']:.1f} (baseline); ratio {ms['pdfplumber'] / ms['pdfium']:.1f}x; "
@@ -107,7 +107,7 @@ def run(statements: int, seed: int, generate_statements: int, skip_flow: bool,
               f"varied {varied:.1f} s; ratio {varied / plain:.2f}")
 
     if not skip_flow:
-        batch = work / "batch"
+        batch = corpora.work() / "batch"
         generate(batch, BANKS, 40, 99)
         workers = int(os.environ.get("STMTFLOW_WORKERS", os.cpu_count() or 2))
         one, start_one = flow_throughput(1, batch)

@@ -5,7 +5,8 @@ statement; bad inputs get `<stem>.truth.json` holding the reason code they must 
 Variation is cycled by index so that every corpus of a few dozen files has each kind.
 With `varied=True` every reference layout is also drawn with a seeded `Variant` (label
 wording, currency and sign forms, page furniture, day-end balances, a second PDF producer,
-scan quality, other statement structures) recorded in `<stem>.variant.json`.
+scan quality, other statement structures) recorded in `<stem>.variant.json`;
+`statement(bank, Variant(...))` draws one statement with exactly the variations given.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from corpus.banks import RENDERERS, Rendered
 from corpus.scan import scan_with, to_scan
 from corpus.truth import Draw
 from corpus.variant import PLAIN, Variant, draw_variant
+from parsers.model import Account
 
 BANKS = ("northwind", "bluebird", "harbor", "alpenbank", "meridian")
 ALL_LAYOUTS = (*BANKS, "cedar")
@@ -59,6 +61,18 @@ def variant_for(bank: str, index: int, banks: tuple[str, ...], seed: int,
     return draw_variant(bank, index // len(banks), random.Random(f"{seed}:{index}:variant"))
 
 
+def statement(bank: str, variant: Variant = PLAIN, index: int = 0, seed: int = 7) -> Rendered:
+    """Statement `index` of `bank` drawn with exactly `variant` (a scan for Meridian): for a
+    test that pins how one variation is read."""
+    rng = random.Random(f"{seed}:{index}")
+    drawn = RENDERERS[bank](draw_for(index, rng, bank == "meridian"), variant)
+    if bank != "meridian":
+        return drawn
+    pdf = (scan_with(drawn.pdf, variant.scan, np.random.default_rng(rng.randint(0, 2**32 - 1)))
+           if variant.scan else to_scan(drawn.pdf, rng))
+    return Rendered(pdf, drawn.truth, drawn.drawn)
+
+
 def generate(out: Path, banks: tuple[str, ...] = BANKS, statements: int = 10, seed: int = 7,
              bad: tuple[str, ...] = (), *, varied: bool = False) -> list[Sample]:
     out.mkdir(parents=True, exist_ok=True)
@@ -69,13 +83,9 @@ def generate(out: Path, banks: tuple[str, ...] = BANKS, statements: int = 10, se
     good = b""
     for i in range(statements):
         bank = banks[i % len(banks)]
-        rng = random.Random(f"{seed}:{i}")
         v = variant_for(bank, i, banks, seed, varied)
-        drawn = RENDERERS[bank](draw_for(i, rng, bank == "meridian"), v)
+        drawn = statement(bank, v, i, seed)
         pdf = drawn.pdf
-        if bank == "meridian":
-            pdf = (scan_with(pdf, v.scan, np.random.default_rng(rng.randint(0, 2**32 - 1)))
-                   if v.scan else to_scan(pdf, rng))
         good = good or pdf
         stem = out / f"{bank}-{seed}-{i:03d}"
         described: dict[str, Any] = {}
@@ -95,11 +105,27 @@ def _shown(v: Variant, drawn: Rendered) -> list[str]:
     """The variation kinds a reader of the pages meets: a day-end balance or a date printed
     once shows only where a day has two rows."""
     kinds = {*v.kinds(), *drawn.drawn}
+    accounts = drawn.truth.accounts
     same_day = any(a.transactions[i].date == a.transactions[i + 1].date
-                   for a in drawn.truth.accounts for i in range(len(a.transactions) - 1))
+                   for a in accounts for i in range(len(a.transactions) - 1))
     if not same_day:
         kinds -= {"day-end-balance", "date-once"}
+    if not _signed_figure(drawn.truth.bank, accounts):
+        kinds -= {f"sign:{v.sign}"}
     return sorted(kinds)
+
+
+def _signed_figure(bank: str, accounts: list[Account]) -> bool:
+    """Whether a figure whose sign the variant prints is on the page: a card's credits, a
+    negative balance, or (Bluebird's one signed column) a debit."""
+    txs = [t for a in accounts for t in a.transactions]
+    if bank == "harbor":
+        return any(t.amount > 0 for t in txs)
+    figures = [b for a in accounts for b in (a.opening_balance, a.closing_balance)]
+    figures += [t.balance for t in txs if t.balance is not None]
+    if bank == "bluebird":
+        figures += [t.amount for t in txs]
+    return any(f < 0 for f in figures)
 
 
 def _fallback() -> bytes:
@@ -114,4 +140,5 @@ def _write(stem: Path, pdf: bytes, truth: str, bank: str, reason: str | None = N
     return Sample(pdf_path, truth_path, bank, reason, variant or {})
 
 
-__all__ = ["ALL_LAYOUTS", "BAD_INPUTS", "BANKS", "BASIC_BAD", "Sample", "Variant", "generate"]
+__all__ = ["ALL_LAYOUTS", "BAD_INPUTS", "BANKS", "BASIC_BAD", "Rendered", "Sample", "Variant",
+           "generate", "statement"]

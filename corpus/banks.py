@@ -2,7 +2,7 @@
 
 Each `render_<bank>(draw, variant)` draws a statement and returns what it printed: the PDF
 bytes, the truth, and the variations the pages actually show. `PLAIN` prints the reference
-layout; every knob of `Variant` is read here through a few shared helpers.
+layout; every knob of `Variant` is read through the shared helpers of `forms.py`.
 """
 
 from __future__ import annotations
@@ -11,17 +11,24 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
+from functools import partial
 
-from corpus.render import FONTS, Col, Furniture, Sheet
-from corpus.truth import (
-    Draw,
-    account,
-    cents,
-    day_end_balances,
-    german_purpose,
-    period_for,
-    without_balances,
+from corpus.forms import (
+    amount_sections,
+    carry_row,
+    dates,
+    lines,
+    money,
+    out_in_rows,
+    period_line,
+    plain,
+    runs,
+    shape,
+    signed,
+    summary,
 )
+from corpus.render import FONTS, Col, Furniture, Sheet
+from corpus.truth import Draw, account, cents, german_purpose, period_for
 from corpus.variant import PLAIN, Variant
 from parsers.model import Account, Statement, Transaction
 from parsers.numbers import format_amount
@@ -38,141 +45,10 @@ class Rendered:
     drawn: frozenset[str] = frozenset()
 
 
-def signed(v: Decimal, variant: Variant = PLAIN, locale: str = "en") -> str:
-    """A signed figure as the variant prints it: `-4.50`, `4.50-` or `(4.50)`."""
-    body = format_amount(v, locale)
-    if v >= 0:
-        return body
-    return {"trailing": body + "-", "parentheses": f"({body})"}.get(variant.sign, "-" + body)
-
-
-def money(v: Decimal, variant: Variant = PLAIN, code: str = "USD", symbol: str = "$",
-          locale: str = "en") -> str:
-    """A summary figure with its currency where the variant puts it: `$1,234.56`,
-    `USD 1,234.56`, `1,234.56 USD` or bare; a bank without a symbol prints its code after."""
-    figure = signed(v, variant, locale)
-    placement = variant.currency
-    if placement == "standard":
-        if not symbol:
-            return f"{figure} {code}"
-        if v < 0 and variant.sign == "standard":
-            return f"-{symbol}{figure[1:]}"
-        if v < 0 and variant.sign == "parentheses":
-            return f"({symbol}{figure[1:]}"
-        return symbol + figure
-    return {"before": f"{code} {figure}", "after": f"{figure} {code}"}.get(placement, figure)
-
-
-def plain(v: Decimal) -> str:
-    return signed(v)
-
-
 def _style(d: Draw) -> tuple[tuple[str, str], float]:
     """A font and size; monospaced Courier stays at 9 pt so that 1,234,567.89 fits a column."""
     font = d.rng.choice(FONTS)
     return font, d.rng.choice([8.0, 9.0] if font[0] == "Courier" else [8.0, 9.0, 10.0])
-
-
-def summary(s: Sheet, v: Variant, rows: list[tuple[str, str]], x: float = 60,
-            right: float = -330, bold: bool = False) -> None:
-    """Labelled figures, on one line or (`value_below`) with the figure under its label."""
-    for label, value in rows:
-        if v.value_below:
-            s.line((x, label), bold=bold)
-            s.line((x + 12, value), bold=bold)
-        else:
-            s.line((x, label), (right, value), bold=bold)
-
-
-def period_line(v: Variant, standard: str, start: str, end: str, german: bool = False) -> str:
-    if v.period_form == "short":
-        return f"{v.cased('Zeitraum' if german else 'Period')} : {start} - {end}"
-    if v.period_form == "from-to":
-        return (f"{v.cased('Auszugszeitraum vom')} {start} {v.cased('bis')} {end}" if german
-                else f"{v.cased('Statement period from')} {start} {v.cased('to')} {end}")
-    return standard
-
-
-def shape(acct: Account, v: Variant) -> Account:
-    """The truth of an account as the variant prints it (balances per day or none)."""
-    if v.structure == "split-sections":
-        return without_balances(acct, [t for t in acct.transactions if t.amount > 0]
-                                + [t for t in acct.transactions if t.amount < 0])
-    return day_end_balances(acct) if v.day_end_balance else acct
-
-
-def dates(acct: Account, v: Variant, fmt: str) -> list[str]:
-    """The date cell of each row: with `date_once`, only a day's first row shows it."""
-    out, previous = [], None
-    for t in acct.transactions:
-        out.append("" if v.date_once and t.date == previous else t.date.strftime(fmt))
-        previous = t.date
-    return out
-
-
-def lines(s: Sheet, v: Variant, text: str, width: float) -> list[str]:
-    """A description wrapped in its column; `narrow` wraps it sooner where it still fits."""
-    if v.narrow:
-        try:
-            return s.wrap(text, width * 0.72)
-        except ValueError:
-            pass
-    return s.wrap(text, width)
-
-
-def carry_row(v: Variant, cells: int, desc: int, fmt: Callable[[Decimal], str]
-              ) -> Callable[[str, Decimal], list[str]]:
-    """Cells of a `Balance carried/brought forward` row: the words under the description,
-    the balance in the last column."""
-    def row(kind: str, balance: Decimal) -> list[str]:
-        out = [""] * cells
-        out[desc] = v.cased(f"Balance {kind} forward")
-        out[-1] = fmt(balance)
-        return out
-    return row
-
-
-def _out_in_rows(s: Sheet, v: Variant, acct: Account, running: list[Decimal],
-                 date_format: str, width: float, balance: Callable[[Decimal], str]) -> None:
-    """Rows of a table with money out and money in in two columns and a running balance."""
-    for t, when, after in zip(acct.transactions, dates(acct, v, date_format), running,
-                              strict=True):
-        first, *rest = lines(s, v, t.description, width)
-        s.row([when, first, format_amount(t.amount) if t.amount < 0 else "",
-               format_amount(t.amount) if t.amount > 0 else "",
-               "" if t.balance is None else balance(t.balance)], rest, running=after)
-
-
-def _amount_sections(s: Sheet, v: Variant, acct: Account, titles: tuple[str, str],
-                     date_format: str, width: float) -> None:
-    """Money in and money out in sections of their own, each with one unsigned Amount."""
-    cols = [Col("Date", 50), Col("Description", 95, width=width + 60),
-            Col("Amount", 560, "right")]
-    for title, money_in in zip(titles, (True, False), strict=True):
-        rows = [t for t in acct.transactions if (t.amount > 0) == money_in]
-        if not rows:
-            continue
-        s.ensure(4)
-        s.line((50, v.cased(title)), bold=True)
-        s.table_header(cols)
-        part = Account(acct.account_last4, acct.currency, acct.opening_balance,
-                       acct.closing_balance, rows)
-        for t, when in zip(rows, dates(part, v, date_format), strict=True):
-            first, *rest = lines(s, v, t.description, width + 60)
-            s.row([when, first, format_amount(t.amount)], rest)
-        s.end_table()
-        s.line((50, v.cased(f"Total {title.lower()}")),
-               (-560, money(sum((t.amount for t in rows), Decimal(0)).copy_abs(), v)))
-        s.skip()
-
-
-def _runs(acct: Account) -> list[Decimal]:
-    """The account's balance after each row, printed or not."""
-    out, balance = [], acct.opening_balance
-    for t in acct.transactions:
-        balance += t.amount
-        out.append(balance)
-    return out
 
 
 def _second(d: Draw, currency: str, start: date, end: date) -> Account:
@@ -194,8 +70,8 @@ def render_northwind(d: Draw, v: Variant = PLAIN) -> Rendered:
         s_, e_ = f"{start:%m/%d/%Y}", f"{end:%m/%d/%Y}"
     else:
         s_, e_ = f"{start:%B} {start.day}, {start.year}", f"{end:%B} {end.day}, {end.year}"
-    period = period_line(v, f"{v.cased('Statement Period:')} {s_} - {e_}", s_, e_)
-    number = v.cased(v.number_label or "Account Number:")
+    period = period_line(v, f"{v.label('Statement Period', colon=True)} {s_} - {e_}", s_, e_)
+    number = v.cased(v.number_label) if v.number_label else v.label("Account Number", colon=True)
     holder = rng.choice(HOLDERS)
     one = len(accounts) == 1
 
@@ -226,16 +102,16 @@ def render_northwind(d: Draw, v: Variant = PLAIN) -> Rendered:
         summary(s, v, rows[1:] if v.structure == "derived-opening" else rows)
         s.skip()
         if v.structure == "split-sections":
-            _amount_sections(s, v, printed, ("DEPOSITS AND ADDITIONS",
+            amount_sections(s, v, printed, ("DEPOSITS AND ADDITIONS",
                                              "WITHDRAWALS AND SUBTRACTIONS"), "%m/%d", 220)
             continue
         s.line((50, v.cased("TRANSACTION DETAIL")), bold=True)
         cols = [Col("Date", 50), Col("Description", 95, width=220),
                 Col("Withdrawals", 410, "right"), Col("Deposits", 480, "right"),
                 Col("Balance", 560, "right", key="balance")]
-        bal = lambda b: signed(b, v)  # noqa: E731
+        bal = partial(signed, variant=v)
         s.table_header(cols, carry_row(v, 5, 1, bal), acct.opening_balance)
-        _out_in_rows(s, v, printed, _runs(acct), "%m/%d", 220, bal)
+        out_in_rows(s, v, printed, runs(acct), "%m/%d", 220, bal)
         s.end_table()
         s.skip()
     return Rendered(s.finish(), Statement("northwind", shown, start, end), frozenset(s.drawn))
@@ -264,12 +140,13 @@ def render_bluebird(d: Draw, v: Variant = PLAIN) -> Rendered:
     furniture = Furniture("Federally insured by NCUA.", watermark="DUPLICATE",
                           repeated=f"{holder} - Member {member}")
     s = Sheet("letter", font, size, header, variant=v, furniture=furniture)
-    s.line((50, f"{v.cased(v.number_label or 'Member Number:')} {member}"))
+    number = v.cased(v.number_label) if v.number_label else v.label("Member Number", colon=True)
+    s.line((50, f"{number} {member}"))
     s.line((50, holder))
     s.skip()
     cols = [Col("Posted", 50), Col("Transaction", 110, width=260), Col("Amount", 470, "right"),
             Col("Balance", 560, "right", key="balance")]
-    bal = lambda b: signed(b, v)  # noqa: E731
+    bal = partial(signed, variant=v)
     shown = []
     for name, acct in zip(names, accounts, strict=True):
         printed = shape(acct, v)
@@ -281,7 +158,7 @@ def render_bluebird(d: Draw, v: Variant = PLAIN) -> Rendered:
         summary(s, v, rows[1:] if v.structure == "derived-opening" else rows, right=-300)
         s.table_header(cols, carry_row(v, 4, 1, bal), acct.opening_balance)
         for t, when, after in zip(printed.transactions, dates(printed, v, "%b %d"),
-                                  _runs(acct), strict=True):
+                                  runs(acct), strict=True):
             first, *rest = lines(s, v, t.description, 260)
             s.row([when, first, signed(t.amount, v),
                    "" if t.balance is None else bal(t.balance)], rest, running=after)
@@ -431,10 +308,9 @@ def render_alpenbank(d: Draw, v: Variant = PLAIN) -> Rendered:
     s.line((50, period_line(v, standard, f"{start:%d.%m.%Y}", f"{end:%d.%m.%Y}", german=True)))
     cols = [Col("Buchungstag", 50), Col("Valuta", 122), Col("Verwendungszweck", 192, width=220),
             Col("Soll", 475, "right"), Col("Haben", 545, "right")]
-    opening_label = (v.label("Alter Kontostand", v.opening_label) if v.opening_label
-                     else f"{v.label('Alter Kontostand')} vom {start - timedelta(days=1):%d.%m.%Y}")
-    closing_label = (v.label("Neuer Kontostand", v.closing_label) if v.closing_label
-                     else f"{v.label('Neuer Kontostand')} vom {end:%d.%m.%Y}")
+    opening_label = v.label(f"Alter Kontostand vom {start - timedelta(days=1):%d.%m.%Y}",
+                            v.opening_label)
+    closing_label = v.label(f"Neuer Kontostand vom {end:%d.%m.%Y}", v.closing_label)
     for n, (acct, ps) in enumerate(zip(accounts, purposes, strict=True)):
         if not one:
             s.ensure(6)
@@ -481,8 +357,8 @@ def render_meridian_text(d: Draw, v: Variant = PLAIN) -> Rendered:
                           watermark="DUPLICATE", repeated=f"{number} XXXXXX{last4}")
     s = Sheet("a4", font, size, header, variant=v, furniture=furniture)
     s_, e_ = f"{start:%d-%b-%Y}", f"{end:%d-%b-%Y}"
-    s.line((50, period_line(v, f"{v.cased('Statement Period:')} {s_} {v.cased('to')} {e_}",
-                            s_, e_)))
+    standard = f"{v.label('Statement Period', colon=True)} {s_} {v.cased('to')} {e_}"
+    s.line((50, period_line(v, standard, s_, e_)))
     cols = [Col("Date", 50), Col("Particulars", 125, width=190), Col("Debit", 385, "right"),
             Col("Credit", 455, "right"), Col("Balance", 545, "right", key="balance")]
     shown = []
@@ -498,7 +374,7 @@ def render_meridian_text(d: Draw, v: Variant = PLAIN) -> Rendered:
                 right=-300)
         s.skip()
         s.table_header(cols, carry_row(v, 5, 1, crdr), acct.opening_balance)
-        _out_in_rows(s, v, printed, _runs(acct), "%d-%b-%Y", 190, crdr)
+        out_in_rows(s, v, printed, runs(acct), "%d-%b-%Y", 190, crdr)
         s.end_table()
         s.skip(0 if one else 1)
     s.line((50, "*** End of Statement ***"))
@@ -526,7 +402,7 @@ def render_cedar(d: Draw, v: Variant = PLAIN) -> Rendered:
     cols = [Col("Date", 50), Col("Details", 115, width=230), Col("Money out", 425, "right"),
             Col("Money in", 495, "right"), Col("Balance", 570, "right")]
     s.table_header(cols)
-    _out_in_rows(s, PLAIN, acct, _runs(acct), "%d/%m/%Y", 230, plain)
+    out_in_rows(s, PLAIN, acct, runs(acct), "%d/%m/%Y", 230, plain)
     s.end_table()
     return Rendered(s.finish(), Statement("generic", [acct], start, end))
 

@@ -90,6 +90,7 @@ class Fpdf2Pen:
 
         self.pdf = FPDF(unit="pt")
         self.pdf.set_creation_date(datetime(2026, 1, 1, tzinfo=UTC))
+        self.pdf.set_producer("fpdf2")
         self.pdf.set_auto_page_break(False)
         if embedded:
             self.family = "vera"

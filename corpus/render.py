@@ -65,8 +65,9 @@ class Sheet:
         self.variant = variant
         self.pen = make_pen(variant, font)
         self.furniture = furniture or Furniture()
-        self.size = size
-        self.leading = size * 1.45
+        # Vera is about a tenth wider than the standard fonts: keep the same line lengths
+        self.size = round(size * 0.9, 2) if variant.embedded_font else size
+        self.leading = self.size * 1.45
         self.pages: list[list[Text]] = [[]]
         self.y = self.height - 50
         self._page_header = page_header
@@ -163,8 +164,7 @@ class Sheet:
         self.y -= self.leading
 
     def _cells(self, cells: list[str]) -> None:
-        assert self.table is not None
-        for c, s in zip(self.table, cells, strict=True):
+        for c, s in zip(self.table or [], cells, strict=True):
             if s:
                 self.text(c.x, s, align=c.align)
         self.y -= self.leading
@@ -173,7 +173,8 @@ class Sheet:
             running: Decimal | None = None) -> None:
         """A table row; `wrapped` are the continuation lines of the description column and
         `running` the account's balance after it (printed or not)."""
-        assert self.table is not None
+        if self.table is None:
+            raise RuntimeError("a row outside a table")
         extra = wrapped or []
         self.ensure(1 + len(extra) + self._reserve())
         self._cells(cells)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import asdict, dataclass
+from typing import Any
 
 FURNITURE = ("footer", "continued", "page-of", "repeated-header", "watermark")
 STRUCTURES = ("two-accounts", "derived-opening", "split-sections")
@@ -62,7 +63,6 @@ APPLIES = {
     "alpenbank": {"sign", "currency", "two-accounts"},
     "meridian": {"day-end-balance", "date-once", "carry-rows", "missing-header", "narrow",
                  "two-accounts", "derived-opening", "scan"},
-    "cedar": set(),
 }
 
 
@@ -136,6 +136,9 @@ class Variant:
         out = []
         if self.producer != plain.producer:
             out.append(f"producer:{self.producer}")
+            details = {"embedded-font": self.embedded_font, "letter-spacing": self.char_spacing,
+                       "word-gap": self.word_gap, "by-column": self.by_column}
+            out.extend(f"fpdf2:{name}" for name, on in details.items() if on)
         for name in ("case", "period_form", "currency", "sign", "header_align"):
             if getattr(self, name) != getattr(plain, name):
                 out.append(f"{name.replace('_', '-')}:{getattr(self, name)}")
@@ -151,8 +154,9 @@ class Variant:
             out.extend(self.scan.kinds())
         return out
 
-    def to_dict(self) -> dict:
-        return asdict(self)
+    def to_dict(self) -> dict[str, Any]:
+        """The knobs as JSON holds them (lists, not tuples)."""
+        return {**asdict(self), "furniture": list(self.furniture)}
 
 
 PLAIN = Variant()
@@ -168,12 +172,15 @@ GROUPS = [("producer", "embedded_font", "char_spacing", "word_gap", "by_column")
 
 def draw_variant(bank: str, ordinal: int, rng: random.Random) -> Variant:
     """A seeded mix of the variations `bank` can show, or (one statement in four) a single
-    one of them, so that each variation can be measured alone as well as mixed; structures
+    one of them (besides a scan's quality, or that alone), so that each variation can be
+    measured alone as well as mixed; structures
     cycle with `ordinal` (the bank's own statement count) so that a corpus of a few dozen
     has every one."""
     mixed = _mixed(bank, ordinal, rng)
     if ordinal % 4 != 3:
         return mixed
+    if mixed.scan and rng.random() < 0.5:  # the scan's quality alone
+        return Variant(scan=mixed.scan, isolated=True)
     chosen = [g for g in GROUPS if any(getattr(mixed, f) != getattr(PLAIN, f) for f in g)]
     group = rng.choice(chosen)
     return Variant(**{f: getattr(mixed, f) for f in (*group, "scan")}, isolated=True)
