@@ -25,15 +25,13 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from corpus import generate
+from benchmarks import corpora
 from parsers.api import parse_pdf
 from parsers.limits import Limits
 from parsers.ocr import TESSERACT_CONFIG, ocr_page, render_page
 from parsers.pdfium_reader import PdfiumReader
 from parsers.pool import ParsePool
 from parsers.reader import PdfplumberReader
-
-TEXT_BANKS = ("northwind", "bluebird", "harbor", "alpenbank", "cedar")
 
 
 def best(run: Callable[[], object], rounds: int = 3) -> float:
@@ -123,10 +121,10 @@ def ocr(scans: list[bytes]) -> dict[str, float]:
     return {k: 1000 * v / len(scans) for k, v in out.items()}
 
 
-def run(statements: int, seed: int, work: Path) -> None:
+def run(statements: int, seed: int) -> None:
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
-    samples = generate(work / "readers", TEXT_BANKS, statements, seed)
-    files = [s.pdf.read_bytes() for s in samples]
+    samples = corpora.plain(statements, seed)
+    files = [s.pdf.read_bytes() for s in samples if s.bank != "meridian"]
     pages = sum(len(pdfium.PdfDocument(d)) for d in files)
     print(f"readers: {len(files)} text statements, {pages} pages; best of 3 rounds "
           "(pdfplumber: 1)")
@@ -145,7 +143,7 @@ def run(statements: int, seed: int, work: Path) -> None:
     print(f"100 statements: 1 worker {one:.2f} s, 2 workers {two:.2f} s: {one / two:.2f}x "
           f"on {os.cpu_count()} cores")
 
-    scans = [s.pdf.read_bytes() for s in generate(work / "scans", ("meridian",), 4, seed)]
+    scans = [s.pdf.read_bytes() for s in samples if s.bank == "meridian"][:4]
     o = ocr(scans)
     bare = o["bare tesseract"]
     print(f"OCR (ms/page, first page of {len(scans)} scans): bare tesseract on the rendered "
@@ -156,10 +154,11 @@ def run(statements: int, seed: int, work: Path) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.readers")
-    ap.add_argument("--statements", type=int, default=60, help="text statements to read")
+    ap.add_argument("--statements", type=int, default=72,
+                    help="plain corpus size (its scans are the OCR pages)")
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args()
-    run(args.statements, args.seed, Path(tempfile.mkdtemp(prefix="stmtflow-readers-")))
+    run(args.statements, args.seed)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,10 @@
 """OCR for pages without a text layer: pypdfium2 renders, the tesseract binary reads.
 
-Pages are rendered in memory and handed to tesseract as PPM (PNG encoding alone cost more
-than the recognition). Tesseract runs single-threaded (`OMP_THREAD_LIMIT=1`): its OpenMP
-default is several times slower on small machines and fights the task runner for cores.
+Pages are rendered in memory and piped to tesseract as 8-bit PGM, its TSV read back from
+its output (PNG encoding alone cost more than the recognition; temporary files and
+pytesseract's parsing cost a few percent more). Tesseract runs single-threaded
+(`OMP_THREAD_LIMIT=1`): its OpenMP default is several times slower on small machines and
+fights the task runner for cores.
 Word boxes are returned in PDF points, so layouts see scans and text pages alike.
 """
 
@@ -34,33 +36,33 @@ NOISE_CONFIDENCE = 80.0
 
 def ocr_page(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
     """Words of a loaded page without a text layer, read by tesseract."""
-    image = render_page(page, index, limits)
-    image.format = "PPM"
-    try:
-        data_out = pytesseract.image_to_data(
-            image,
-            config=TESSERACT_CONFIG,
-            timeout=limits.seconds_per_ocr_page,
-            output_type=pytesseract.Output.DICT,
-        )
-    except RuntimeError as exc:  # pytesseract signals its timeout as RuntimeError
-        if "timeout" in str(exc).lower():
-            raise OcrTimeout(
-                f"OCR of page {index + 1} took over {limits.seconds_per_ocr_page:.0f} s"
-            ) from exc
-        raise
+    rows = _tesseract(render_page(page, index, limits), index, limits)
     to_pt = 72 / limits.ocr_dpi
     words = []
-    d = data_out
-    for i, text in enumerate(d["text"]):
-        if _is_speck(text, float(d["conf"][i])):
+    for row in rows:
+        if len(row) < 12 or _is_speck(row[11], float(row[10])):
             continue
-        left, top = d["left"][i], d["top"][i]
-        line = (d["block_num"][i] * 1000 + d["par_num"][i]) * 1000 + d["line_num"][i]
-        words.append(Word(text.strip(), left * to_pt, (left + d["width"][i]) * to_pt,
-                          top * to_pt, (top + d["height"][i]) * to_pt,
-                          float(d["conf"][i]), line))
+        block, par, line_num, left, top, width, height = map(int, (*row[2:5], *row[6:10]))
+        words.append(Word(row[11].strip(), left * to_pt, (left + width) * to_pt, top * to_pt,
+                          (top + height) * to_pt, float(row[10]),
+                          (block * 1000 + par) * 1000 + line_num))
     return words
+
+
+def _tesseract(image: Image.Image, index: int, limits: Limits) -> list[list[str]]:
+    """Tesseract's TSV rows for an 8-bit image, piped in and out (no files, no converter)."""
+    pgm = b"P5\n%d %d\n255\n" % image.size + image.convert("L").tobytes()
+    command = ["tesseract", "stdin", "stdout", *TESSERACT_CONFIG.split(), "tsv"]
+    try:
+        done = subprocess.run(command, input=pgm, capture_output=True, check=False,
+                              timeout=limits.seconds_per_ocr_page)
+    except subprocess.TimeoutExpired as exc:
+        raise OcrTimeout(
+            f"OCR of page {index + 1} took over {limits.seconds_per_ocr_page:.0f} s") from exc
+    if done.returncode != 0:
+        raise RuntimeError(f"tesseract failed on page {index + 1}: "
+                           f"{done.stderr.decode(errors='replace')[-300:]}")
+    return [row.split("\t") for row in done.stdout.decode().splitlines()[1:]]
 
 
 def render_page(page: pdfium.PdfPage, index: int, limits: Limits) -> Image.Image:
