@@ -1,7 +1,9 @@
 """Read one statement PDF: preflight, pages, detection, layout, validation.
 
-This is the whole of what the import flow asks of `parsers`; everything here is plain
-Python so that `stmtflow parse FILE` and the tests use exactly what production uses.
+This is the whole of what the import flow asks of `parsers` (it runs `parse_pdf` in a
+worker process, `pool.py`); everything here is plain Python so that `stmtflow parse FILE`
+and the tests use exactly what production uses. Templates and the chain identity are
+computed once per process, not per file.
 """
 
 from __future__ import annotations
@@ -114,6 +116,7 @@ def templates_in_force() -> list[Template]:
 @functools.lru_cache(maxsize=8)
 def _templates(dirs: tuple[Path, ...], files: tuple[tuple[str, int, int], ...]
                ) -> tuple[Template, ...]:
+    """`files` (path, mtime, size) only keys the cache: an edited template is read again."""
     return tuple(load_templates(list(dirs)))
 
 
