@@ -19,6 +19,7 @@ import ctypes
 import math
 import re
 import time
+from operator import itemgetter
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -38,6 +39,7 @@ WORD_RISE = 3.0
 #: threshold grows with the font size; a run over several drawings is checked anyway).
 TALL = 12.5
 _TOKEN = re.compile(r"\S+")
+_X0, _TOP, _X0_CHAR = itemgetter(1), itemgetter(3), itemgetter(0)
 _count_chars = direct(pdfium_c.FPDFText_CountChars)
 _get_text = direct(pdfium_c.FPDFText_GetText)
 _loose_box = direct(pdfium_c.FPDFText_GetLooseCharBox)
@@ -172,7 +174,7 @@ def _join(tp: ctypes.c_void_p, text: str, runs: list[list], height: float) -> li
     that overlap are read interleaved, character by character."""
     out: list[list] = []
     for line in _lines(runs):
-        line.sort(key=lambda r: r[1])
+        line.sort(key=_X0)
         if _overlapping(line):
             line = _interleaved(tp, text, line, height)
         prev = None
@@ -212,7 +214,7 @@ def _interleaved(tp: ctypes.c_void_p, text: str, line: list[list],
             chars.append((box.left, box.right, height - box.top, height - box.bottom, i))
         if _space_after(tp, text, r):
             chars.append((r[2], r[2], r[3], r[4], -1))
-    chars.sort(key=lambda c: c[0])
+    chars.sort(key=_X0_CHAR)
     words: list[list] = []
     prev = None
     for left, right, top, bottom, i in chars:
@@ -235,7 +237,7 @@ def _lines(runs: list[list]) -> list[list[list]]:
     """pdfplumber's line clusters: runs whose tops chain within `WORD_RISE` of each other."""
     lines: list[list[list]] = []
     last = None
-    for r in sorted(runs, key=lambda r: r[3]):
+    for r in sorted(runs, key=_TOP):
         if last is None or r[3] - last > WORD_RISE:
             lines.append([])
         lines[-1].append(r)
