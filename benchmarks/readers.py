@@ -9,7 +9,8 @@ workers, each as a ratio against a floor measured in the same run on the same fi
 - OCR of a page against bare tesseract on the same rendered image (target 1.1x), with
   what the difference is made of (rendering, the rest).
 
-Each timing is the best of a few rounds, so that a busy machine disturbs the ratio less.
+Each timing is the best of a few interleaved rounds, so that a busy machine disturbs the
+ratios less.
 """
 
 from __future__ import annotations
@@ -34,14 +35,16 @@ from parsers.pool import ParsePool
 from parsers.reader import PdfplumberReader
 
 
-def best(run: Callable[[], object], rounds: int = 3) -> float:
-    """Seconds of the fastest of `rounds` runs."""
-    times = []
+def best(runs: dict[str, Callable[[], object]], rounds: int = 3) -> dict[str, float]:
+    """Seconds of each run's fastest round; rounds interleave the runs, so that a burst of
+    load elsewhere on the machine falls on all of them alike."""
+    times: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(rounds):
-        started = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - started)
-    return min(times)
+        for name, run in runs.items():
+            started = time.perf_counter()
+            run()
+            times[name].append(time.perf_counter() - started)
+    return {name: min(t) for name, t in times.items()}
 
 
 def floor(files: list[bytes]) -> None:
@@ -55,48 +58,52 @@ def floor(files: list[bytes]) -> None:
 def reading(files: list[bytes], pages: int) -> dict[str, float]:
     """ms per page: the floor, each reader, and `parse_pdf` with the default reader."""
     limits = Limits()
-    runs: dict[str, Callable[[], object]] = {
+    seconds = best({
         "plain text (floor)": lambda: floor(files),
         "pdfium reader": lambda: [PdfiumReader().read(d, limits) for d in files],
-        "pdfplumber reader": lambda: [PdfplumberReader().read(d, limits) for d in files],
         "parse_pdf (pdfium)": lambda: [parse_pdf(d, limits=limits) for d in files],
-    }
-    return {name: 1000 * best(run, 1 if "pdfplumber" in name else 3) / pages
-            for name, run in runs.items()}
+    })
+    seconds.update(best({"pdfplumber reader": lambda: [PdfplumberReader().read(d, limits)
+                                                       for d in files]}, rounds=1))
+    return {name: 1000 * s / pages for name, s in seconds.items()}
 
 
 def pool_overhead(files: list[bytes]) -> tuple[float, float]:
     """(ms per file in process, ms per file through a one-worker pool), same files."""
     with ParsePool(1) as pool:
         pool.parse(files[0])  # the worker's start is paid once per process, not per file
-        through_pool = best(lambda: [pool.parse(d) for d in files])
-    in_process = best(lambda: [parse_pdf(d) for d in files])
-    return 1000 * in_process / len(files), 1000 * through_pool / len(files)
+        seconds = best({"in process": lambda: [parse_pdf(d) for d in files],
+                        "pool": lambda: [pool.parse(d) for d in files]})
+    return 1000 * seconds["in process"] / len(files), 1000 * seconds["pool"] / len(files)
 
 
-def workers(files: list[bytes], count: int) -> float:
-    """Seconds for `files` through a pool of `count` workers fed by `count` threads."""
-    with ParsePool(count) as pool:
-        for _ in range(count):
+def workers(files: list[bytes]) -> tuple[float, float]:
+    """Seconds for `files` through a pool of one worker fed by one thread, and of two fed
+    by two threads, each pool's workers started beforehand."""
+    with ParsePool(1) as one, ParsePool(2) as two:
+        for pool in (one, two, two):
             pool.parse(files[0])
-        todo = list(files)
-        lock = threading.Lock()
+        seconds = best({"1": lambda: _feed(one, files, 1), "2": lambda: _feed(two, files, 2)})
+    return seconds["1"], seconds["2"]
 
-        def feed() -> None:
-            while True:
-                with lock:
-                    if not todo:
-                        return
-                    data = todo.pop()
-                pool.parse(data)
 
-        started = time.perf_counter()
-        threads = [threading.Thread(target=feed) for _ in range(count)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        return time.perf_counter() - started
+def _feed(pool: ParsePool, files: list[bytes], threads: int) -> None:
+    todo = list(files)
+    lock = threading.Lock()
+
+    def feed() -> None:
+        while True:
+            with lock:
+                if not todo:
+                    return
+                data = todo.pop()
+            pool.parse(data)
+
+    running = [threading.Thread(target=feed) for _ in range(threads)]
+    for t in running:
+        t.start()
+    for t in running:
+        t.join()
 
 
 def ocr(scans: list[bytes]) -> dict[str, float]:
@@ -110,13 +117,13 @@ def ocr(scans: list[bytes]) -> dict[str, float]:
         image = folder / f"{index}.pgm"
         render_page(page, 0, limits).save(image)
         bare = ["tesseract", str(image), "stdout", *TESSERACT_CONFIG.split(), "tsv"]
-        runs: dict[str, Callable[[], object]] = {
+        seconds = best({
             "render": lambda p=page: render_page(p, 0, limits),
             "bare tesseract": lambda b=bare: subprocess.run(b, capture_output=True, check=True),
             "ocr_page": lambda p=page: ocr_page(p, 0, limits),
-        }
-        for name, step in runs.items():
-            out[name] += best(step)
+        })
+        for name, s in seconds.items():
+            out[name] += s
         doc.close()
     return {k: 1000 * v / len(scans) for k, v in out.items()}
 
@@ -126,8 +133,8 @@ def run(statements: int, seed: int) -> None:
     samples = corpora.plain(statements, seed)
     files = [s.pdf.read_bytes() for s in samples if s.bank != "meridian"]
     pages = sum(len(pdfium.PdfDocument(d)) for d in files)
-    print(f"readers: {len(files)} text statements, {pages} pages; best of 3 rounds "
-          "(pdfplumber: 1)")
+    print(f"readers: {len(files)} text statements, {pages} pages; best of 3 interleaved "
+          "rounds (pdfplumber: 1)")
     ms = reading(files, pages)
     base = ms["plain text (floor)"]
     for name, value in ms.items():
@@ -139,7 +146,7 @@ def run(statements: int, seed: int) -> None:
           f"({pooled / in_process:.2f}x)")
 
     hundred = (files * (100 // len(files) + 1))[:100]
-    one, two = workers(hundred, 1), workers(hundred, 2)
+    one, two = workers(hundred)
     print(f"100 statements: 1 worker {one:.2f} s, 2 workers {two:.2f} s: {one / two:.2f}x "
           f"on {os.cpu_count()} cores")
 
