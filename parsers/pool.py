@@ -13,10 +13,10 @@ nothing else:
 A parse stopped by a limit raises the parser's own errors (`ParseTimeout`, `too_slow`;
 `TooLarge`, `too_large`), so the error taxonomy classifies it like any other, and its
 worker is replaced. A worker that dies otherwise (a crash in a PDF library, the kernel's
-OOM killer) gets the same bytes once more on a fresh worker: a crash that recurs on the
-same bytes is deterministic (`ParserCrashed`, `parser_crash`), one that does not was bad
-luck and the second result stands. Death after the worker's address space grew by half its
-memory budget is counted as `too_large`: PDFium aborts when an allocation fails.
+OOM killer) is replaced too, and the same bytes go once more to another worker: a crash
+that recurs on the same bytes is deterministic (`ParserCrashed`, `parser_crash`); one that
+does not was bad luck, and the second result stands. Death after the worker's address
+space grew by half its memory budget is `too_large`: PDFium aborts when allocation fails.
 
 Workers start from the `forkserver` context: the fork server is a fresh interpreter (never
 a fork of the caller, whose threads and Prefect event loop must not be copied) that has
@@ -115,7 +115,10 @@ class ParsePool:
         """One parse on an idle worker; a worker that did not survive it is replaced."""
         worker = self._idle.get()
         try:
-            if worker is None or not worker.alive():
+            if worker is not None and not worker.alive():  # died while idle (OOM killer)
+                self._retire(worker)
+                worker = None
+            if worker is None:
                 worker = self._start()
             outcome = worker.run(data, kwargs, self.limits)
         except BaseException:  # the caller's own failure (an interrupt): drop the worker

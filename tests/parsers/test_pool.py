@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import threading
 from pathlib import Path
 
@@ -84,6 +85,13 @@ def test_crash_that_does_not_recur_is_retried_once_and_succeeds(tmp_path: Path) 
     with ParsePool(1, QUICK, target=scripted) as pool:
         pid = pool.parse(b"crash-once:%s" % str(tmp_path / "crashed").encode())
     assert isinstance(pid, int) and pid != os.getpid() and (tmp_path / "crashed").exists()
+
+
+def test_worker_killed_while_idle_is_replaced_for_the_next_parse() -> None:
+    with ParsePool(1, QUICK, target=scripted) as pool:
+        pid = pool.parse(b"pid")
+        os.kill(pid, signal.SIGKILL)
+        assert pool.parse(b"pid") not in (pid, os.getpid())
 
 
 def test_error_of_our_own_crosses_with_its_type_and_remote_traceback() -> None:
