@@ -36,6 +36,8 @@ class Settings:
     storage_url: str
     s3_endpoint: str | None = None
     workers: int = 2
+    #: parse processes under hard limits; 0 parses in the calling thread (for debugging)
+    parse_workers: int = 2
     queue_limit: timedelta = timedelta(hours=24)
     lease: timedelta = timedelta(minutes=10)
     webhook_url: str | None = None
@@ -46,8 +48,8 @@ class Settings:
     alert_webhook: str | None = None
     #: an open review older than this raises an alert
     review_alert: timedelta = timedelta(hours=48)
-    #: the page reader by name: `pdfplumber` or `pdfium`
-    reader: str = "pdfplumber"
+    #: the page reader by name: `pdfium` or `pdfplumber`
+    reader: str = "pdfium"
     #: template directories beside the built-in ones
     template_dirs: tuple[Path, ...] = ()
     limits: Limits = field(default_factory=Limits)
@@ -70,6 +72,7 @@ class Settings:
             storage_url=env.get("STMTFLOW_STORAGE", str(home / "storage")),
             s3_endpoint=env.get("STMTFLOW_S3_ENDPOINT") or None,
             workers=int(env.get("STMTFLOW_WORKERS", os.cpu_count() or 2)),
+            parse_workers=int(env.get("STMTFLOW_PARSE_WORKERS", os.cpu_count() or 2)),
             queue_limit=timedelta(hours=float(env.get("STMTFLOW_QUEUE_LIMIT_HOURS", 24))),
             lease=timedelta(seconds=float(env.get("STMTFLOW_LEASE_SECONDS", 600))),
             webhook_url=env.get("STMTFLOW_WEBHOOK_URL") or None,
@@ -79,7 +82,7 @@ class Settings:
             dask_address=env.get("STMTFLOW_DASK_ADDRESS") or None,
             alert_webhook=env.get("STMTFLOW_ALERT_WEBHOOK") or None,
             review_alert=timedelta(hours=float(env.get("STMTFLOW_REVIEW_ALERT_HOURS", 48))),
-            reader=env.get("STMTFLOW_READER", "pdfplumber"),
+            reader=env.get("STMTFLOW_READER", "pdfium"),
             template_dirs=tuple(Path(p) for p in env.get("STMTFLOW_TEMPLATES", "").split(
                 os.pathsep) if p),
             limits=Limits.from_variables(env),

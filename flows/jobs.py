@@ -19,7 +19,7 @@ from datetime import datetime
 from flows.config import Settings
 from flows.notify import notify_ended
 from flows.outputs import output_files
-from flows.parser import Parser
+from flows.parser import Parse, Parser
 from flows.taxonomy import ChainMismatch, JobExcluded, LeaseLost, TransientError, classify
 from parsers.api import ParseResult
 from parsers.codes import ErrorClass, Reason, Status
@@ -29,10 +29,6 @@ from reconcile.records import Identities, Job
 from reconcile.storage import Storage, list_sources, read_source
 
 log = logging.getLogger("stmtflow")
-
-#: parse(data, bank hint) -> what the statement says, or a `StatementError`
-Parse = Callable[[bytes, str | None], ParseResult]
-
 
 @dataclass(frozen=True)
 class Worker:
@@ -50,7 +46,8 @@ class Worker:
     @classmethod
     def from_settings(cls, settings: Settings) -> Worker:
         parser = Parser.from_settings(settings)
-        return cls(settings.ledger(), settings.storage(), parser.parse, parser.identities(),
+        return cls(settings.ledger(), settings.storage(),
+                   parser.in_workers(settings.parse_workers), parser.identities(),
                    functools.partial(notify_ended, settings))
 
 

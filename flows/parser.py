@@ -2,21 +2,32 @@
 
 Built once at the edge and handed down, so that what a job pins (`identities`) is computed
 from the very templates and reader object that parse it, and every list of banks (the CLI,
-the deployments, the tests) is the templates' banks.
+the deployments, the tests) is the templates' banks. Templates are parsed once per process
+(again only when a file changes), and parses run in this process's parse workers
+(`parsers.pool`), each under the file's hard limits.
 """
 
 from __future__ import annotations
 
+import atexit
+import functools
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from flows.config import Settings
 from parsers.api import ParseResult, chain_revision, page_reader, parse_pdf
 from parsers.limits import Limits
 from parsers.ocr import engine_identity
+from parsers.pool import ParsePool
 from parsers.reader import PageReader
 from parsers.template import Template, load_templates, template_dirs
 from parsers.validate import POLICY_REVISION
 from reconcile.records import Identities
+
+#: parse(data, bank hint) -> what the statement says, or a `StatementError`
+Parse = Callable[[bytes, str | None], ParseResult]
 
 
 @dataclass(frozen=True)
@@ -27,7 +38,7 @@ class Parser:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Parser:
-        return cls(load_templates(template_dirs(settings.template_dirs)),
+        return cls(templates_in(template_dirs(settings.template_dirs)),
                    page_reader(settings.reader), settings.limits)
 
     @property
@@ -35,11 +46,51 @@ class Parser:
         """The banks the templates in force describe."""
         return sorted(t.bank for t in self.templates)
 
-    def parse(self, data: bytes, bank: str | None = None) -> ParseResult:
+    def parse(self, data: bytes, bank: str | None = None,
+              limits: Limits | None = None) -> ParseResult:
         return parse_pdf(data, bank=bank, templates=self.templates, reader=self.reader,
-                         limits=self.limits)
+                         limits=limits or self.limits)
+
+    def in_workers(self, workers: int) -> Parse:
+        """`parse`, run in this process's parse workers (0: in the calling thread)."""
+        return _pool(self, workers).parse
 
     def identities(self) -> Identities:
         """What a job accepted now pins, and what a worker must run to take it."""
         return Identities(chain_revision(self.templates, self.reader), engine_identity(),
                           POLICY_REVISION)
+
+
+def templates_in(dirs: list[Path]) -> list[Template]:
+    """The templates of `dirs`, parsed once per process and again only when a file changes."""
+    stamp = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size)
+                  for d in dirs if d.is_dir() for p in sorted(d.glob("*.toml")))
+    return list(_templates(tuple(dirs), stamp))
+
+
+@functools.lru_cache(maxsize=8)
+def _templates(dirs: tuple[Path, ...], stamp: tuple[tuple[str, int, int], ...]
+               ) -> tuple[Template, ...]:
+    """`stamp` (path, mtime, size of every file) only keys the cache."""
+    return tuple(load_templates(list(dirs)))
+
+
+_pools: dict[tuple[int, str, Limits], ParsePool] = {}
+_pools_lock = threading.Lock()
+
+
+def _pool(parser: Parser, workers: int) -> ParsePool:
+    """One pool per process for the parser in force; a changed parser replaces it."""
+    key = (workers, parser.identities().chain_revision, parser.limits)
+    with _pools_lock:
+        if key not in _pools:
+            _close_pools()
+            _pools[key] = ParsePool(workers, parser.limits, target=parser.parse)
+        return _pools[key]
+
+
+@atexit.register
+def _close_pools() -> None:
+    for pool in _pools.values():
+        pool.close()
+    _pools.clear()

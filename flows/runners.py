@@ -21,8 +21,11 @@ from flows.config import Settings
 
 def task_runner(settings: Settings) -> TaskRunner[Any]:
     if settings.task_runner == "dask":
+        import dask
         from prefect_dask import DaskTaskRunner
 
+        # Local Dask workers start their own parse worker processes: they must not be daemons.
+        dask.config.set({"distributed.worker.daemon": False})
         if settings.dask_address:
             return DaskTaskRunner(address=settings.dask_address)
         return DaskTaskRunner(cluster_kwargs={"n_workers": settings.workers,

@@ -1,7 +1,9 @@
 """Read one statement PDF: preflight, pages, detection, layout, validation.
 
-This is the whole of what the import flow asks of `parsers`; everything here is plain
-Python so that `stmtflow parse FILE` and the tests use exactly what production uses.
+This is the whole of what the import flow asks of `parsers` (it runs `parse_pdf` in a
+worker process, `pool.py`); everything here is plain Python so that `stmtflow parse FILE`
+and the tests use exactly what production uses. Templates and the chain identity are
+computed once per process, not per file.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from parsers.lines import Line, page_lines
 from parsers.model import Statement
 from parsers.ocr import ocr_page
 from parsers.pdfium_reader import PdfiumReader
-from parsers.preflight import preflight
+from parsers.preflight import check_bytes, inspect_streams
 from parsers.reader import PageReader, PdfplumberReader
 from parsers.template import Template, load_templates
 from parsers.validate import Validation, repair_from_running_balance, validate
@@ -50,12 +52,13 @@ def parse_pdf(
 ) -> ParseResult:
     """Parse `data`; raise a `StatementError` with a reason code when it cannot be read.
 
-    Configuration is the caller's: without arguments, the built-in templates, the
-    pdfplumber reader and the default limits.
+    Configuration is the caller's: without arguments, the built-in templates, the PDFium
+    reader and the default limits.
     """
     limits = limits or Limits()
     templates = load_templates() if templates is None else templates
-    preflight(data, limits)
+    check_bytes(data, limits)
+    damaged = inspect_streams(data, limits)
     pages = (reader or page_reader()).read(data, limits)
     lines = [ln for p in pages for ln in page_lines(p)]
     if not lines:
@@ -81,14 +84,21 @@ def parse_pdf(
                 "no template matches and the generic reading does not reconcile")
         result = (out, _validate(out, None, ocr), "generic")
     out, validation, layout = result
+    unfaithful = [note for p in pages for note in p.problems]
+    if damaged:
+        unfaithful.append(f"{damaged} compressed stream(s) of the file are damaged: data was "
+                          "lost while reading them")
+    if unfaithful:
+        validation.problems += unfaithful
+        validation.ok = False
     return ParseResult(out.statement, validation, layout, len(pages), sum(p.ocr for p in pages))
 
 
-READERS = {"pdfplumber": PdfplumberReader, "pdfium": PdfiumReader}
+READERS = {"pdfium": PdfiumReader, "pdfplumber": PdfplumberReader}
 
 
-def page_reader(name: str = "pdfplumber") -> PageReader:
-    """The page reader called `name` (pdfplumber, or PDFium's faster text page), with OCR."""
+def page_reader(name: str = "pdfium") -> PageReader:
+    """The page reader called `name` (PDFium's text page, or pdfplumber), with OCR."""
     if name not in READERS:
         raise ValueError(f"the page reader must be one of {', '.join(READERS)}, not {name!r}")
     return READERS[name](ocr=ocr_page)
@@ -137,8 +147,14 @@ def _source_digest() -> str:
 def chain_revision(templates: list[Template], reader: PageReader) -> str:
     """Identity of the parser code, the page reader and the templates that run: what a job
     pins. The reader is named by its class, so the identity is that of the object in use."""
+    return _chain(f"{type(reader).__module__}.{type(reader).__qualname__}",
+                  tuple(sorted(f"{t.bank}:{t.revision}" for t in templates)))
+
+
+@functools.lru_cache(maxsize=8)
+def _chain(reader: str, templates: tuple[str, ...]) -> str:
     h = hashlib.sha256(_source_digest().encode())
-    h.update(f"{type(reader).__module__}.{type(reader).__qualname__}".encode())
-    for t in sorted(templates, key=lambda t: t.bank):
-        h.update(f"{t.bank}:{t.revision}".encode())
+    h.update(reader.encode())
+    for t in templates:
+        h.update(t.encode())
     return h.hexdigest()[:16]

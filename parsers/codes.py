@@ -92,6 +92,8 @@ class Reason(StrEnum):
     #: the job names a bank no template in force describes
     UNKNOWN_BANK = "unknown_bank"
     OCR_TIMEOUT = "ocr_timeout"
+    #: the parse process died twice on the same bytes (a PDF library crashed on them)
+    PARSER_CRASH = "parser_crash"
     # -- the job: raised by the worker around the parser --------------------------------------
     CHAIN_MISMATCH = "chain_mismatch"
     INPUT_MISSING = "input_missing"

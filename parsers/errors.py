@@ -23,6 +23,10 @@ class StatementError(Exception):
     def message(self) -> str:
         return str(self.args[0]) if self.args else self.reason
 
+    def __reduce__(self) -> tuple:
+        """Keep the reason when pickled (a parse process sends its errors to the caller)."""
+        return type(self), (self.message, self.reason)
+
 
 class EmptyFile(StatementError):
     reason = Reason.EMPTY
@@ -89,3 +93,9 @@ class UnreadableScan(StatementError):
     """An image-only page with too few pixels for any text to be read."""
 
     reason = Reason.TOO_SMALL
+
+
+class ParserCrashed(StatementError):
+    """The parse process died twice on the same bytes (a PDF library crashed on them)."""
+
+    reason = Reason.PARSER_CRASH

@@ -17,6 +17,8 @@ class Limits:
     ocr_dpi: int = 200
     seconds_per_ocr_page: float = 60.0
     seconds_per_file: float = 600.0
+    #: Address space one parse may add to its worker process (the worker pool's hard limit).
+    max_memory: int = 768 * 1024 * 1024
 
     @classmethod
     def from_variables(cls, variables: Mapping[str, str]) -> Limits:

@@ -1,8 +1,9 @@
 """OCR for pages without a text layer: pypdfium2 renders, the tesseract binary reads.
 
-Pages are rendered in memory and handed to tesseract as PPM (PNG encoding alone cost more
-than the recognition). Tesseract runs single-threaded (`OMP_THREAD_LIMIT=1`): its OpenMP
-default is several times slower on small machines and fights the task runner for cores.
+Pages are rendered in memory and handed to tesseract as an 8-bit PGM file, its TSV read
+from its output (PNG encoding alone cost more than the recognition). Tesseract runs single-threaded
+(`OMP_THREAD_LIMIT=1`): its OpenMP default is several times slower on small machines and
+fights the task runner for cores.
 Word boxes are returned in PDF points, so layouts see scans and text pages alike.
 """
 
@@ -12,6 +13,7 @@ import functools
 import hashlib
 import os
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -19,7 +21,7 @@ import pypdfium2.raw as pdfium_c
 import pytesseract
 from PIL import Image
 
-from parsers.errors import OcrTimeout, TooLarge, UnreadableScan
+from parsers.errors import CorruptPdf, OcrTimeout, TooLarge, UnreadableScan
 from parsers.limits import Limits
 from parsers.pdfium import LOCK
 from parsers.reader import Word
@@ -30,53 +32,57 @@ TESSERACT_CONFIG = "--psm 4"
 NOISE_CONFIDENCE = 80.0
 
 
-def ocr_page(data: bytes, index: int, limits: Limits) -> list[Word]:
-    # pytesseract hands tesseract this process's environment: one thread unless the
-    # operator chose otherwise (set here, when OCR runs, not when the module is imported)
-    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
-    image = render_page(data, index, limits)
-    image.format = "PPM"
-    try:
-        data_out = pytesseract.image_to_data(
-            image,
-            config=TESSERACT_CONFIG,
-            timeout=limits.seconds_per_ocr_page,
-            output_type=pytesseract.Output.DICT,
-        )
-    except RuntimeError as exc:  # pytesseract signals its timeout as RuntimeError
-        if "timeout" in str(exc).lower():
-            raise OcrTimeout(
-                f"OCR of page {index + 1} took over {limits.seconds_per_ocr_page:.0f} s"
-            ) from exc
-        raise
+def ocr_page(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
+    """Words of a loaded page without a text layer, read by tesseract."""
+    rows = _tesseract(render_page(page, index, limits), index, limits)
     to_pt = 72 / limits.ocr_dpi
     words = []
-    d = data_out
-    for i, text in enumerate(d["text"]):
-        if _is_speck(text, float(d["conf"][i])):
+    for row in rows:
+        if len(row) < 12 or _is_speck(row[11], float(row[10])):
             continue
-        left, top = d["left"][i], d["top"][i]
-        line = (d["block_num"][i] * 1000 + d["par_num"][i]) * 1000 + d["line_num"][i]
-        words.append(Word(text.strip(), left * to_pt, (left + d["width"][i]) * to_pt,
-                          top * to_pt, (top + d["height"][i]) * to_pt,
-                          float(d["conf"][i]), line))
+        block, par, line_num, left, top, width, height = map(int, (*row[2:5], *row[6:10]))
+        words.append(Word(row[11].strip(), left * to_pt, (left + width) * to_pt, top * to_pt,
+                          (top + height) * to_pt, float(row[10]),
+                          (block * 1000 + par) * 1000 + line_num))
     return words
 
 
-def render_page(data: bytes, index: int, limits: Limits) -> Image.Image:
-    """Page `index` as a grayscale image at the OCR resolution, refusing absurd sizes."""
-    with LOCK:
-        doc = pdfium.PdfDocument(data)
+def _tesseract(image: Image.Image, index: int, limits: Limits) -> list[list[str]]:
+    """Tesseract's TSV rows for an 8-bit image, read from its output (it reads a page from
+    its standard input about a fifth slower than from a file, so the image goes as a file)."""
+    with tempfile.NamedTemporaryFile(prefix="stmtflow-ocr-", suffix=".pgm") as pgm:
+        pgm.write(b"P5\n%d %d\n255\n" % image.size + image.convert("L").tobytes())
+        pgm.flush()
+        command = ["tesseract", pgm.name, "stdout", *TESSERACT_CONFIG.split(), "tsv"]
         try:
-            page = doc[index]
-            width_pt, height_pt = page.get_size()
-            scale = limits.ocr_dpi / 72
-            if width_pt * scale * height_pt * scale > limits.max_pixels:
-                raise TooLarge(f"page {index + 1} would render over {limits.max_pixels} pixels")
-            _check_scan_resolution(page, index, limits)
+            done = subprocess.run(command, capture_output=True, check=False,
+                                  timeout=limits.seconds_per_ocr_page, env=_one_thread())
+        except subprocess.TimeoutExpired as exc:
+            raise OcrTimeout(f"OCR of page {index + 1} took over "
+                             f"{limits.seconds_per_ocr_page:.0f} s") from exc
+    if done.returncode != 0:
+        raise RuntimeError(f"tesseract failed on page {index + 1}: "
+                           f"{done.stderr.decode(errors='replace')[-300:]}")
+    return [row.split("\t") for row in done.stdout.decode().splitlines()[1:]]
+
+
+def _one_thread() -> dict[str, str]:
+    """Tesseract's environment: one OpenMP thread unless the operator chose otherwise."""
+    return {**os.environ, "OMP_THREAD_LIMIT": os.environ.get("OMP_THREAD_LIMIT", "1")}
+
+
+def render_page(page: pdfium.PdfPage, index: int, limits: Limits) -> Image.Image:
+    """The page as a grayscale image at the OCR resolution, refusing absurd sizes."""
+    with LOCK:
+        width_pt, height_pt = page.get_size()
+        scale = limits.ocr_dpi / 72
+        if width_pt * scale * height_pt * scale > limits.max_pixels:
+            raise TooLarge(f"page {index + 1} would render over {limits.max_pixels} pixels")
+        _check_scan_resolution(page, index, limits)
+        try:
             return page.render(scale=scale, grayscale=True).to_pil()
-        finally:
-            doc.close()
+        except pdfium.PdfiumError as exc:
+            raise CorruptPdf(f"page {index + 1} cannot be rendered ({exc})") from exc
 
 
 def _is_speck(text: str, conf: float) -> bool:

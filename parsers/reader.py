@@ -1,26 +1,44 @@
 """Page reading: positioned words per page, from the text layer or from OCR.
 
-Layouts only ever see `Page` and `Word`; `PageReader` is the seam where a faster text
-reader can replace pdfplumber without touching a layout. Pages without a text layer are
-sent to OCR (see `ocr.py`), whose words carry confidences.
+Layouts only ever see `Page` and `Word`; `PageReader` is the seam where a text reader can
+be swapped without touching a layout (PDFium's, `pdfium_reader.py`, by default; pdfplumber's
+here). A reader runs the file's checks (`preflight`) on the document it opens, sends pages
+without a text layer to OCR (see `ocr.py`), whose words carry confidences, and notes on the
+page what it could not read faithfully, so that such a statement never validates.
 """
 
 from __future__ import annotations
 
+import ctypes
 import io
+import re
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Protocol
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import NamedTuple, Protocol
 
 import pdfplumber
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 
-from parsers.errors import ParseTimeout
+from parsers.errors import CorruptPdf, ParseTimeout
 from parsers.limits import Limits
+from parsers.pdfium import LOCK
+from parsers.preflight import open_document
+
+#: Characters turned further than this (radians, about the horizontal) are left out.
+TURNED = 0.01
+#: What a glyph without a known character reads as, wherever it comes from.
+UNDECODABLE = "\ufffd"
+#: Characters a text layer yields for glyphs it cannot map (PDFium gives the raw code).
+UNMAPPED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffd]")
+_CID = re.compile(r"\(cid:\d+\)")
 
 
-@dataclass(frozen=True)
-class Word:
+class Word(NamedTuple):
+    """One positioned word (a named tuple: readers make hundreds per page, cheaply)."""
+
     text: str
     x0: float
     x1: float
@@ -39,38 +57,129 @@ class Page:
     height: float
     words: list[Word]
     ocr: bool = False
+    #: What the reader could not read faithfully here; any note sends the statement to review.
+    problems: list[str] = field(default_factory=list)
 
 
 class PageReader(Protocol):
     def read(self, data: bytes, limits: Limits) -> list[Page]: ...
 
 
-OcrFn = Callable[[bytes, int, Limits], list[Word]]
+#: OCR of one loaded page: (page, its index, limits) -> words in page points.
+OcrFn = Callable[[pdfium.PdfPage, int, Limits], list[Word]]
+
+
+def undecodable_note(index: int, words: int) -> str:
+    return (f"page {index + 1}: {words} word(s) hold glyphs that no reader maps to a "
+            f"character (shown as {UNDECODABLE})")
 
 
 class PdfplumberReader:
-    """Text-layer words from pdfplumber; image-only pages go to `ocr`."""
+    """Text-layer words from pdfplumber (characters set at an angle left out); image-only
+    pages go to `ocr`.
+
+    PDFium opens the same file for the checks and for OCR; where pdfminer cannot map a glyph
+    (`(cid:N)`), the word is read from PDFium's text page in the same box instead.
+    """
 
     def __init__(self, ocr: OcrFn | None = None) -> None:
         self._ocr = ocr
 
     def read(self, data: bytes, limits: Limits) -> list[Page]:
         started = time.monotonic()
-        pages: list[Page] = []
-        with pdfplumber.open(io.BytesIO(data)) as pdf:
-            for index, p in enumerate(pdf.pages):
-                if time.monotonic() - started > limits.seconds_per_file:
-                    raise ParseTimeout(
-                        f"reading stopped after {limits.seconds_per_file:.0f} s at page {index + 1}"
-                    )
-                words = [
-                    Word(w["text"], float(w["x0"]), float(w["x1"]), float(w["top"]),
-                         float(w["bottom"]))
-                    for w in p.extract_words(x_tolerance=1.5, y_tolerance=3)
-                ]
-                ocr = False
-                if not words and self._ocr is not None:
-                    words, ocr = self._ocr(data, index, limits), True
-                pages.append(Page(index + 1, float(p.width), float(p.height), words, ocr))
+        with LOCK:
+            doc = open_document(data, limits)
+        try:
+            with _pdfminer_errors():
+                pdf = pdfplumber.open(io.BytesIO(data))
+                pages = pdf.pages
+            with pdf:
+                if len(pages) != len(doc):
+                    raise CorruptPdf(f"pdfminer reads {len(pages)} pages, PDFium {len(doc)}: "
+                                     "the page tree is damaged")
+                return [self._page(doc, p, index, limits, started)
+                        for index, p in enumerate(pages)]
+        finally:
+            with LOCK:
+                doc.close()
+
+    def _page(self, doc: pdfium.PdfDocument, p: pdfplumber.page.Page, index: int,
+              limits: Limits, started: float) -> Page:
+        if time.monotonic() - started > limits.seconds_per_file:
+            raise ParseTimeout(
+                f"reading stopped after {limits.seconds_per_file:.0f} s at page {index + 1}")
+        with LOCK:
+            try:
+                page = doc[index]
+            except pdfium.PdfiumError as exc:
+                raise CorruptPdf(f"page {index + 1} cannot be read ({exc})") from exc
+        try:
+            with _pdfminer_errors():
+                found = p.filter(_not_turned).extract_words(x_tolerance=1.5, y_tolerance=3)
+                width, height = float(p.width), float(p.height)
                 p.close()
-        return pages
+            words = [Word(w["text"], float(w["x0"]), float(w["x1"]), float(w["top"]),
+                          float(w["bottom"])) for w in found]
+            out = Page(index + 1, width, height, words)
+            if not words and self._ocr is not None:
+                out.words, out.ocr = self._ocr(page, index, limits), True
+            elif any("(cid:" in w.text for w in words):
+                with LOCK:
+                    out.words = _from_pdfium(page, words, out.height)
+            bad = sum(UNDECODABLE in w.text for w in out.words)
+            if bad:
+                out.problems.append(undecodable_note(index, bad))
+            return out
+        finally:
+            with LOCK:
+                page.close()
+
+
+def _not_turned(obj: dict) -> bool:
+    """Leave out characters set at an angle (watermarks, stamps): never statement content."""
+    if obj.get("object_type") != "char":
+        return True
+    a, b = obj["matrix"][:2]
+    return abs(b) <= TURNED * abs(a) and a > 0
+
+
+def _from_pdfium(page: pdfium.PdfPage, words: list[Word], height: float) -> list[Word]:
+    """Words pdfminer read as `(cid:N)`, read again from PDFium's text in the same box."""
+    textpage = page.get_textpage()
+    try:
+        out = []
+        for w in words:
+            if "(cid:" in w.text:
+                text = _bounded_text(textpage.raw, w, height)
+                ok = text and " " not in text and not UNMAPPED.search(text)
+                w = Word(text if ok else _CID.sub(UNDECODABLE, w.text), w.x0, w.x1, w.top,
+                         w.bottom)
+            out.append(w)
+        return out
+    finally:
+        textpage.close()
+
+
+def _bounded_text(textpage: pdfium_c.FPDF_TEXTPAGE, w: Word, height: float) -> str:
+    # Half a point in from each side: the neighbours' boxes must not count.
+    box = (w.x0 + 0.5, height - w.top - 0.5, w.x1 - 0.5, height - w.bottom + 0.5)
+    n = pdfium_c.FPDFText_GetBoundedText(textpage, *box, None, 0)
+    if n <= 0:
+        return ""
+    buf = ctypes.create_string_buffer(n * 2)
+    pdfium_c.FPDFText_GetBoundedText(textpage, *box,
+                                     ctypes.cast(buf, ctypes.POINTER(ctypes.c_ushort)), n)
+    return buf.raw[: n * 2].decode("utf-16-le", errors="replace").rstrip("\x00").strip()
+
+
+@contextmanager
+def _pdfminer_errors() -> Iterator[None]:
+    """pdfminer raises many types on broken files (its own, and plain ones from deep inside):
+    from a call into pdfplumber, all of them mean the structure cannot be read: `corrupt`."""
+    try:
+        yield
+    except MemoryError:
+        raise
+    except Exception as exc:
+        raise CorruptPdf(f"pdfminer cannot read the PDF ({type(exc).__name__}: {exc})"[:500]) \
+            from exc

@@ -59,11 +59,11 @@ def test_settings_come_from_the_mapping_given_not_the_process() -> None:
 
 
 def test_pinned_chain_follows_the_reader_that_runs() -> None:
-    plumber = Parser.from_settings(Settings.from_env({"STMTFLOW_HOME": "/data"}))
-    pdfium = Parser.from_settings(Settings.from_env({"STMTFLOW_HOME": "/data",
-                                                     "STMTFLOW_READER": "pdfium"}))
+    pdfium = Parser.from_settings(Settings.from_env({"STMTFLOW_HOME": "/data"}))
+    plumber = Parser.from_settings(Settings.from_env({"STMTFLOW_HOME": "/data",
+                                                      "STMTFLOW_READER": "pdfplumber"}))
     assert plumber.identities().chain_revision != pdfium.identities().chain_revision
-    assert plumber.identities() == Parser.from_settings(
+    assert pdfium.identities() == Parser.from_settings(
         Settings.from_env({"STMTFLOW_HOME": "/data"})).identities()
 
 

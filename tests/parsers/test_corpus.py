@@ -75,15 +75,13 @@ def test_scans_are_exact_or_flagged_never_wrong_and_validated(parsed) -> None:
     assert exact >= len(scans) // 2, f"only {exact} of {len(scans)} scans read exactly"
 
 
-def test_pdfium_reader_reads_every_layout_like_pdfplumber(corpus: list[Sample]) -> None:
-    from parsers.ocr import ocr_page
-    from parsers.pdfium_reader import PdfiumReader
-
-    reader = PdfiumReader(ocr=ocr_page)
-    text = [s for s in corpus if s.bank != "meridian"]
-    for s in text:
-        r = parse_pdf(s.pdf.read_bytes(), reader=reader)
+def test_pdfplumber_reader_stays_selectable_and_reads_every_layout(
+        corpus: list[Sample], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STMTFLOW_READER", "pdfplumber")
+    for bank in ("northwind", "bluebird", "harbor", "alpenbank", "cedar"):
+        s = next(s for s in corpus if s.bank == bank)
+        r = parse_pdf(s.pdf.read_bytes())
         assert r.statement.to_dict() == truth(s) and r.validation.ok, s.pdf.name
     scan = next(s for s in corpus if s.bank == "meridian")
-    r = parse_pdf(scan.pdf.read_bytes(), reader=reader)
+    r = parse_pdf(scan.pdf.read_bytes())
     assert r.ocr_pages == r.pages  # pages without a text layer still go to OCR

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pypdfium2 as pdfium
 import pytest
 
 from corpus import Sample, generate
@@ -16,8 +17,12 @@ def scan(tmp_path_factory: pytest.TempPathFactory) -> Sample:
     return generate(tmp_path_factory.mktemp("scan"), ("meridian",), 1, seed=5)[0]
 
 
+def first_page(sample: Sample) -> pdfium.PdfPage:
+    return pdfium.PdfDocument(sample.pdf.read_bytes())[0]
+
+
 def test_ocr_reads_words_with_confidences_in_page_points(scan: Sample) -> None:
-    words = ocr_page(scan.pdf.read_bytes(), 0, Limits())
+    words = ocr_page(first_page(scan), 0, Limits())
     text = " ".join(w.text for w in words)
     assert "MERIDIAN" in text and "Particulars" in text
     assert all(w.conf is not None and 0 <= w.conf <= 100 for w in words)
@@ -26,7 +31,7 @@ def test_ocr_reads_words_with_confidences_in_page_points(scan: Sample) -> None:
 
 def test_ocr_page_timeout_is_transient(scan: Sample) -> None:
     with pytest.raises(OcrTimeout) as info:
-        ocr_page(scan.pdf.read_bytes(), 0, Limits(seconds_per_ocr_page=0.01))
+        ocr_page(first_page(scan), 0, Limits(seconds_per_ocr_page=0.01))
     assert info.value.transient and info.value.reason == "ocr_timeout"
 
 

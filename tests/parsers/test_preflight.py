@@ -41,3 +41,46 @@ def test_page_limit_is_configurable(bad_inputs: list[Sample]) -> None:
     with pytest.raises(StatementError) as info:
         parse_pdf(sample.pdf.read_bytes(), limits=Limits(max_pages=10))
     assert info.value.reason == "too_large"
+
+
+def test_stream_inflating_past_the_bound_is_too_large_before_any_reader() -> None:
+    from hostile_pdfs import zero_filled_content
+
+    data = zero_filled_content(1024 * 1024 * 1024)  # 1 GiB of zeros in 1 MB
+    with pytest.raises(StatementError) as info:
+        parse_pdf(data)
+    assert info.value.reason == "too_large" and "inflates past" in info.value.message
+
+
+def test_image_over_the_pixel_limit_in_an_annotation_is_too_large() -> None:
+    from hostile_pdfs import image_in_annotation
+
+    with pytest.raises(StatementError) as info:
+        parse_pdf(image_in_annotation(10_000))
+    assert info.value.reason == "too_large" and "10000x10000" in info.value.message
+
+
+def test_jpeg2000_image_larger_than_its_dictionary_says_is_too_large() -> None:
+    from hostile_pdfs import lying_jpeg2000
+
+    with pytest.raises(StatementError) as info:
+        parse_pdf(lying_jpeg2000(declared=100, real=30_000))
+    assert info.value.reason == "too_large" and "30000x30000" in info.value.message
+
+
+@pytest.mark.parametrize("reader", ["pdfium", "pdfplumber"])
+def test_statement_with_a_damaged_stream_never_validates(
+        corpus: list[Sample], reader: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    from hostile_pdfs import checksum_broken
+
+    monkeypatch.setenv("STMTFLOW_READER", reader)
+    sample = next(s for s in corpus if s.bank == "northwind")
+    intact = parse_pdf(sample.pdf.read_bytes())
+    assert intact.validation.ok
+    damaged = parse_pdf(checksum_broken(sample.pdf.read_bytes()))
+    # Every byte still inflates, so the figures agree; the lost check alone must refuse it.
+    assert damaged.statement.to_dict() == json.loads(sample.truth.read_text())
+    assert not damaged.validation.ok
+    assert any("damaged" in p for p in damaged.validation.problems)

@@ -1,0 +1,120 @@
+"""Hostile and damaged PDFs, built in the test that uses them (never committed as files)."""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+import zlib
+
+import pypdf
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+CATALOG = b"<< /Type /Catalog /Pages 2 0 R >>"
+PAGES = b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>"
+
+
+def assemble(objects: list[bytes]) -> bytes:
+    """A PDF of `objects` (numbered from 1) with a correct cross-reference table."""
+    out = io.BytesIO()
+    out.write(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(out.tell())
+        out.write(b"%d 0 obj\n" % number + body + b"\nendobj\n")
+    xref = out.tell()
+    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
+    for off in offsets:
+        out.write(b"%010d 00000 n \n" % off)
+    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1, xref))
+    return out.getvalue()
+
+
+def stream(head: bytes, body: bytes) -> bytes:
+    return b"<< %s /Length %d >>\nstream\n" % (head, len(body)) + body + b"\nendstream"
+
+
+def zeros(size: int) -> bytes:
+    """`size` zero bytes, Flate-compressed (about a thousandth of the size)."""
+    z = zlib.compressobj(9)
+    block = bytes(1 << 20)
+    return b"".join(z.compress(block) for _ in range(size >> 20)) + z.flush()
+
+
+def zero_filled_content(size: int) -> bytes:
+    """One page whose content stream inflates to `size` zero bytes."""
+    return assemble([CATALOG, PAGES,
+                     b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+                     stream(b"/Filter /FlateDecode", zeros(size))])
+
+
+def stuck_while_opening(size: int) -> bytes:
+    """A one-page PDF followed by `size` bytes without a line break before its end marker:
+    pdfminer searches backwards for the cross-reference line by line, in quadratic time."""
+    good = assemble([CATALOG, PAGES, b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>"])
+    return good[: good.rindex(b"startxref")] + b"%" + b"x" * size + b"\n%%EOF\n"
+
+
+def image_in_annotation(side: int) -> bytes:
+    """A page with no image of its own; an annotation's appearance draws a side*side one."""
+    return assemble([
+        CATALOG, PAGES,
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Annots [4 0 R] >>",
+        b"<< /Type /Annot /Subtype /Stamp /Rect [0 0 612 792] /AP << /N 5 0 R >> >>",
+        stream(b"/Type /XObject /Subtype /Form /BBox [0 0 612 792] "
+               b"/Resources << /XObject << /Im0 6 0 R >> >>", b"q 612 0 0 792 0 0 cm /Im0 Do Q"),
+        stream(b"/Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray "
+               b"/BitsPerComponent 8 /Filter /FlateDecode" % (side, side), zeros(side * side)),
+    ])
+
+
+def lying_jpeg2000(declared: int, real: int) -> bytes:
+    """A page image whose dictionary says declared*declared pixels and whose JPEG 2000
+    header (the size a decoder allocates for) says real*real."""
+    siz = (b"\xff\x4f\xff\x51" + b"\x00\x29\x00\x00"
+           + real.to_bytes(4, "big") * 2 + bytes(8) + b"\x00\x00\x01\x00" * 2 + bytes(8))
+    return assemble([
+        CATALOG, PAGES,
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+        b"/Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>",
+        stream(b"/Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray "
+               b"/BitsPerComponent 8 /Filter /JPXDecode" % (declared, declared), siz),
+        stream(b"", b"q 612 0 0 792 0 0 cm /Im0 Do Q"),
+    ])
+
+
+def checksum_broken(pdf: bytes, page: int = -1) -> bytes:
+    """`pdf` with the zlib checksum of one page's content stream (ASCII85 and Flate, as
+    reportlab writes them) broken: every byte inflates, then the check fails, which is
+    what pdfminer reports as "data-loss while decompressing corrupted data"."""
+    spans = [m.span(1) for m in re.finditer(
+        rb"/Filter \[ /ASCII85Decode /FlateDecode \] /Length \d+\s*>>\s*stream\r?\n(.*?)~>",
+        pdf, re.S)]
+    start, end = spans[page]
+    raw = bytearray(base64.a85decode(pdf[start:end], adobe=False,
+                                     ignorechars=b" \t\n\r\x0b"))
+    raw[-1] ^= 0xFF
+    encoded = base64.a85encode(bytes(raw), wrapcol=0)
+    assert len(encoded) == end - start, "the broken stream must keep its length"
+    return pdf[:start] + encoded + pdf[end:]
+
+
+def glyphs_without_characters() -> bytes:
+    """Text in an embedded TrueType font without a ToUnicode map: the non-ASCII letters
+    have no known character (pdfminer writes `(cid:N)`, PDFium the raw code)."""
+    pdfmetrics.registerFont(TTFont("Vera", "Vera.ttf"))
+    buf = io.BytesIO()
+    c = Canvas(buf)
+    c.setFont("Vera", 10)
+    c.drawString(72, 720, "Café Müller Straße 12,50")
+    c.save()
+    writer = pypdf.PdfWriter(clone_from=pypdf.PdfReader(io.BytesIO(buf.getvalue())))
+    for page in writer.pages:
+        for font in page["/Resources"]["/Font"].values():
+            font.get_object().pop("/ToUnicode", None)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()

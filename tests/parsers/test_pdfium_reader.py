@@ -1,0 +1,132 @@
+"""The PDFium reader reads what pdfplumber reads: the same words, lines and statements."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+
+import pdfplumber
+import pytest
+from hostile_pdfs import glyphs_without_characters
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from corpus import ALL_LAYOUTS, Sample, generate
+from parsers.api import page_reader, parse_pdf
+from parsers.errors import StatementError
+from parsers.limits import Limits
+from parsers.lines import page_lines
+from parsers.pdfium_reader import PdfiumReader
+from parsers.reader import UNDECODABLE, Page, PdfplumberReader
+
+PLUMBER, PDFIUM = PdfplumberReader(), PdfiumReader()
+
+
+def outcome(data: bytes, reader: PdfiumReader | PdfplumberReader) -> dict | str:
+    try:
+        return parse_pdf(data, reader=reader).to_dict()
+    except StatementError as exc:
+        return exc.reason
+
+
+def lines(pages: list[Page]) -> list[list[str]]:
+    return [[ln.text for ln in page_lines(p)] for p in pages]
+
+
+def canvas_pdf(draw: Callable[[Canvas], None]) -> bytes:
+    buf = io.BytesIO()
+    c = Canvas(buf)
+    draw(c)
+    c.save()
+    return buf.getvalue()
+
+
+def gaps(c: Canvas) -> None:
+    """Two drawings side by side at gaps around pdfplumber's 1.5 pt, in three sizes and in
+    two orders, and the same gaps as kerning inside one drawing."""
+    y = 800
+    for font in ("Helvetica", "Courier", "Times-Bold"):
+        for size in (6, 9, 12, 16):
+            for gap in (0.3, 0.9, 1.2, 1.4, 1.6, 1.9, 2.5, 4.0):
+                y -= size + 4
+                if y < 40:
+                    c.showPage()
+                    y = 800 - size - 4
+                c.setFont(font, size)
+                left = stringWidth("Ab1", font, size)
+                c.drawString(40, y, "Ab1")
+                c.drawString(40 + left + gap, y, "Cd2")
+                c.drawString(320 + left + gap, y, "Ef3")  # drawn right to left
+                c.drawString(320, y, "Gh4")
+                c._code.append(f"BT /F1 {size} Tf 200 {y} Td [(Ij5) {-gap * 1000 / size:.1f} "
+                               f"(Kl6)] TJ ET")
+
+
+def mixed_line(c: Canvas) -> None:
+    """Sizes and fonts mixed on one baseline, a raised figure, spaces drawn as glyphs."""
+    c.setFont("Helvetica-Bold", 12)
+    c.drawString(40, 700, "Opening balance")
+    c.setFont("Helvetica", 8)
+    c.drawString(160, 700, "as of 01/02/2026")
+    c.drawString(250, 702.5, "(1)")
+    c.setFont("Times-Roman", 10)
+    c.drawRightString(560, 700, "1,234.56 CR")
+
+
+@pytest.mark.parametrize("draw", [gaps, mixed_line])
+def test_words_are_split_and_joined_as_pdfplumber_does(draw: Callable[[Canvas], None]) -> None:
+    data = canvas_pdf(draw)
+    mine = PDFIUM.read(data, Limits())
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        theirs = [p.extract_words(x_tolerance=1.5, y_tolerance=3) for p in pdf.pages]
+    for page, words in zip(mine, theirs, strict=True):
+        ours = sorted((w.text, w.x0, w.x1) for w in page.words)
+        pdfminer = sorted((w["text"], w["x0"], w["x1"]) for w in words)
+        assert [w[0] for w in ours] == [w[0] for w in pdfminer]
+        for a, b in zip(ours, pdfminer, strict=True):
+            assert abs(a[1] - b[1]) < 0.5 and abs(a[2] - b[2]) < 0.5
+    # Tops differ by a font's ascent (PDFium) against its size (pdfminer); lines must not.
+    assert lines(mine) == lines(PLUMBER.read(data, Limits()))
+
+
+def test_glyph_without_a_character_never_reaches_a_word_and_is_noted() -> None:
+    data = glyphs_without_characters()
+    for reader in (PLUMBER, PDFIUM):
+        page = reader.read(data, Limits())[0]
+        text = " ".join(w.text for w in page.words)
+        assert "(cid:" not in text and UNDECODABLE in text and "Caf" in text
+        assert page.problems and "no reader maps" in page.problems[0]
+
+
+def test_pdfium_is_the_default_and_pdfplumber_stays_selectable() -> None:
+    assert isinstance(page_reader(), PdfiumReader)
+    assert isinstance(page_reader("pdfplumber"), PdfplumberReader)
+
+
+@pytest.mark.slow
+def test_every_generated_statement_reads_as_with_pdfplumber(corpus: list[Sample]) -> None:
+    for s in corpus:
+        if s.bank == "meridian":
+            continue  # scans: both readers hand the same pages to OCR
+        data = s.pdf.read_bytes()
+        assert outcome(data, PDFIUM) == outcome(data, PLUMBER), s.pdf.name
+        assert lines(PDFIUM.read(data, Limits())) == lines(PLUMBER.read(data, Limits())), \
+            s.pdf.name
+
+
+@pytest.fixture(scope="module")
+def varied(tmp_path_factory: pytest.TempPathFactory) -> list[Sample]:
+    return generate(tmp_path_factory.mktemp("varied"), ALL_LAYOUTS, 150, seed=11, varied=True)
+
+
+@pytest.mark.slow
+def test_every_varied_statement_reads_as_with_pdfplumber(varied: list[Sample]) -> None:
+    text = [s for s in varied if s.bank != "meridian"]
+    assert any("producer:fpdf2" in s.variant.get("kinds", ()) for s in text)
+    for s in text:
+        data = s.pdf.read_bytes()
+        assert outcome(data, PDFIUM) == outcome(data, PLUMBER), s.pdf.name
+        if "furniture:watermark" in s.variant.get("kinds", ()):
+            continue  # a rotated letter's box: pdfminer spans two corners, PDFium all four
+        assert lines(PDFIUM.read(data, Limits())) == lines(PLUMBER.read(data, Limits())), \
+            s.pdf.name
