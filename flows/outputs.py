@@ -57,6 +57,7 @@ def statement_document(result: ParseResult, job: Job) -> dict[str, Any]:
         **statement_dict(result),
         "validation": result.validation.to_dict(),
         "layout": result.layout,
+        "reading": result.reading(),
         "pages": result.pages,
         "ocr_pages": result.ocr_pages,
         "job_id": job.job_id,

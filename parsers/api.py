@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from parsers.detect import detect, verify_hint
-from parsers.engine import ParseOutput, TemplateMismatch, run_template
+from parsers.engine import AccountReading, ParseOutput, TemplateMismatch, run_template
 from parsers.errors import EmptyStatement, UnknownBank, UnreadableStatement, UnrecognisedLayout
 from parsers.generic import parse_generic
 from parsers.hooks import HOOKS
@@ -26,6 +26,7 @@ from parsers.ocr import ocr_page
 from parsers.pdfium_reader import PdfiumReader
 from parsers.preflight import check_bytes, inspect_streams
 from parsers.reader import PageReader, PdfplumberReader
+from parsers.table import TableReading
 from parsers.template import Template, load_templates
 from parsers.validate import Validation, repair_from_running_balance, validate
 
@@ -37,10 +38,26 @@ class ParseResult:
     layout: str
     pages: int
     ocr_pages: int
+    #: How each account was read (derived figures, where balances were printed), in the
+    #: order of `statement.accounts`; not part of the normalised statement.
+    readings: list[AccountReading] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    #: How every table line was read (for `stmtflow templates check`); not output.
+    tables: list[TableReading] = field(default_factory=list, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {**self.statement.to_dict(), "validation": self.validation.to_dict(),
-                "layout": self.layout, "pages": self.pages, "ocr_pages": self.ocr_pages}
+                "layout": self.layout, "pages": self.pages, "ocr_pages": self.ocr_pages,
+                "reading": self.reading()}
+
+    def reading(self) -> dict[str, Any]:
+        """How the statement was read: derived figures, printed balances, notes."""
+        return {"accounts": [r.to_dict() for r in self.readings], "notes": self.notes}
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The line-by-line table log stays in the process that read it (a parse worker
+        sends its result back without it: `templates check` reads it in-process)."""
+        return {**self.__dict__, "tables": []}
 
 
 def parse_pdf(
@@ -91,7 +108,8 @@ def parse_pdf(
     if unfaithful:
         validation.problems += unfaithful
         validation.ok = False
-    return ParseResult(out.statement, validation, layout, len(pages), sum(p.ocr for p in pages))
+    return ParseResult(out.statement, validation, layout, len(pages), sum(p.ocr for p in pages),
+                       out.readings, out.notes, out.tables)
 
 
 READERS = {"pdfium": PdfiumReader, "pdfplumber": PdfplumberReader}

@@ -89,6 +89,8 @@ class Reason(StrEnum):
     #: the layout was recognised, but a figure it needs was not read
     UNREADABLE = "unreadable"
     BANK_MISMATCH = "bank_mismatch"
+    #: a template captured something that is not what its key reads (the line is named)
+    TEMPLATE_ERROR = "template_error"
     #: the job names a bank no template in force describes
     UNKNOWN_BANK = "unknown_bank"
     OCR_TIMEOUT = "ocr_timeout"

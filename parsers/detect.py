@@ -1,12 +1,20 @@
-"""Bank detection: every template scores its markers on the first pages; one must win."""
+"""Bank detection: a template claims a file only when the bank's name is printed on it.
+
+Every template scores its markers on the first pages (tolerant literals: any case, spacing
+and punctuation); a template is eligible only when one of its identity phrases (by default
+the bank's name) is printed and its score reaches `min_score`, so a statement of a bank
+without a template is never claimed by another bank's. The highest score must be unique.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from parsers.dates import fold
 from parsers.errors import BankMismatch
 from parsers.lines import Line
 from parsers.template import Template
+from parsers.vocabulary import label_in
 
 #: Pages whose text detection reads: markers sit in the header of page one or two.
 DETECT_PAGES = 2
@@ -18,16 +26,28 @@ class Detection:
     scores: dict[str, int]
 
 
+def _text(lines: list[Line]) -> str:
+    """The first pages' text, folded once for every label looked for in it."""
+    return fold("\n".join(ln.text for ln in lines if ln.page <= DETECT_PAGES))
+
+
 def score(t: Template, text: str) -> int:
-    low = text.lower()
-    return sum(1 for m in t.markers if m.lower() in low)
+    folded = fold(text)
+    return sum(1 for m in t.markers if label_in(folded, [m]))
+
+
+def identified(t: Template, text: str) -> bool:
+    """Whether the bank's identity (its name, or the template's `identity` phrases) is
+    printed in `text`."""
+    folded = fold(text)
+    return any(label_in(folded, [phrase]) for phrase in t.identity)
 
 
 def detect(lines: list[Line], templates: list[Template]) -> Detection:
-    """The one template that reaches its `min_score` with the highest score, else None."""
-    text = "\n".join(ln.text for ln in lines if ln.page <= DETECT_PAGES)
+    """The one identified template that reaches its `min_score` with the highest score."""
+    text = _text(lines)
     scores = {t.bank: score(t, text) for t in templates}
-    eligible = [t for t in templates if t.markers and scores[t.bank] >= t.min_score]
+    eligible = [t for t in templates if identified(t, text) and scores[t.bank] >= t.min_score]
     if not eligible:
         return Detection(None, scores)
     best = max(scores[t.bank] for t in eligible)
@@ -36,8 +56,12 @@ def detect(lines: list[Line], templates: list[Template]) -> Detection:
 
 
 def verify_hint(lines: list[Line], t: Template) -> None:
-    """A bank named by the caller skips detection but must still match its own markers."""
-    text = "\n".join(ln.text for ln in lines if ln.page <= DETECT_PAGES)
+    """A bank named by the caller skips detection but must still be identified by its name
+    and its own markers."""
+    text = _text(lines)
+    if not identified(t, text):
+        raise BankMismatch(f"the file does not look like {t.name}: its name is not printed "
+                           f"on the first pages")
     found = score(t, text)
     if found < t.min_score:
         raise BankMismatch(

@@ -1,29 +1,46 @@
 """Run a template over a statement's lines and return the statement it describes.
 
-The engine knows tables, not banks: a header row (the template's column labels) fixes the
-column positions; text columns are left-aligned, amount columns are found by their right
-edge; a row starts at a line whose date cell parses and lines without a date continue the
-description above. After a page break the table resumes only at a repeated header.
+The engine knows statements, not banks: it finds the period (the template's labels and the
+shared vocabulary's), splits the file into account sections, reads each section's table
+(`table.py`), then the figures printed outside the tables: account number, opening and
+closing balance, summary figures. A figure that is not printed is derived only where the
+statement itself pins it (an opening balance from the first running balance, a closing one
+from the last), and how it was derived is recorded beside the statement, never silently.
+Balance rows inside a table and every printed running balance are checked against the
+running total.
 """
 
 from __future__ import annotations
 
-import itertools
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from typing import Any, TypeVar
 
+from parsers.dates import parse_date
+from parsers.errors import TemplateFault
 from parsers.lines import Line
-from parsers.model import Account, Statement, Transaction
-from parsers.numbers import amount_pattern, parse_amount, parse_date
-from parsers.reader import Word
-from parsers.template import NUMBER_ROLES, Column, Template
+from parsers.model import Account, Statement, Transaction, mask_account, mask_digits, money
+from parsers.numbers import Amount, currency_agrees, read_amount
+from parsers.table import Row, TableReading, Token, read_table, tokens
+from parsers.template import Field, Template
+from parsers.vocabulary import (
+    ACCOUNT,
+    CLOSING,
+    OPENING,
+    amount_reader,
+    exact_amount_reader,
+    find_labelled,
+    find_period,
+    find_period_end,
+    is_heading,
+    label_without_value,
+    read_last4,
+)
 
-#: An OCR row with any word read below this confidence goes to review: arithmetic proves
-#: amounts, but only confidence speaks for a description.
-OCR_REVIEW_CONFIDENCE = 90.0
-_STRAY = " .,;:|_~»«'`\""
+T = TypeVar("T")
 
 
 class TemplateMismatch(Exception):
@@ -31,238 +48,397 @@ class TemplateMismatch(Exception):
 
 
 @dataclass
+class AccountReading:
+    """How one account was read: what `ParseResult.to_dict()` shows beside the statement."""
+
+    #: figure -> how it was derived, for figures the statement does not print.
+    derived: dict[str, str] = field(default_factory=dict)
+    #: figure -> the label (and page) it was read after.
+    found: dict[str, str] = field(default_factory=dict)
+    rows: int = 0
+    #: Rows with a printed running balance: the running total was checked on each of them.
+    balances_printed: int = 0
+    #: Balance brought/carried forward rows checked against the running total.
+    balance_rows_checked: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"derived": self.derived, "rows": self.rows,
+                "balances_printed": self.balances_printed,
+                "balance_rows_checked": self.balance_rows_checked}
+
+    def notes(self, where: str) -> list[str]:
+        out = [f"{where}: {name} derived from {how}" for name, how in self.derived.items()]
+        if 0 < self.balances_printed < self.rows:
+            out.append(f"{where}: running balance printed on {self.balances_printed} of "
+                       f"{self.rows} rows (checked where printed)")
+        return out
+
+
+@dataclass
 class ParseOutput:
     statement: Statement
     problems: list[str] = field(default_factory=list)
+    readings: list[AccountReading] = field(default_factory=list)
+    #: The table reading of each section, for `templates check`.
+    tables: list[TableReading] = field(default_factory=list)
+
+    @property
+    def notes(self) -> list[str]:
+        return [n for i, (a, r) in enumerate(zip(self.statement.accounts, self.readings,
+                                                 strict=True))
+                for n in r.notes(f"account {i + 1} ({mask_account(a.account_last4)})")]
 
 
-@dataclass(frozen=True)
-class _Geometry:
-    """Where each column of the table header sits on the page."""
-
-    columns: tuple[tuple[Column, float, float], ...]
-
-    def text_column(self, w: Word) -> Column:
-        """The left-aligned column whose header starts at or before the word."""
-        text = [(c, x0) for c, x0, _ in self.columns if c.role not in NUMBER_ROLES]
-        chosen = text[0][0]
-        for c, x0 in text:
-            if w.x0 + 2 >= x0:
-                chosen = c
-        return chosen
-
-    def number_column(self, w: Word) -> Column | None:
-        """The amount column whose header's right edge the word lines up with, if any."""
-        numeric = [(c, x1) for c, _, x1 in self.columns if c.role in NUMBER_ROLES]
-        anchors = sorted(x1 for _, x1 in numeric)
-        gaps = [b - a for a, b in itertools.pairwise(anchors)]
-        tolerance = max(12.0, 0.5 * min(gaps)) if gaps else 40.0
-        c, x1 = min(numeric, key=lambda cx: abs(cx[1] - w.x1))
-        return c if abs(x1 - w.x1) <= tolerance else None
+@dataclass
+class _Section:
+    lines: list[Line]
+    last4: str | None = None
 
 
-def run_template(t: Template, lines: list[Line]) -> ParseOutput:
-    amount_re = amount_pattern(t.locale)
-    period_start, period_end = _period(t, lines)
-    problems: list[str] = []
-    sections = _split_sections(t, lines)
-    accounts = []
-    for head, section in sections:
-        fields = _fields(t, [head, *section] if head else section, lines, amount_re)
-        txs = _rows(t, section, period_end, amount_re, problems)
-        accounts.append(
-            Account(
-                account_last4=fields["last4"],
-                currency=t.currency,
-                opening_balance=_balance(t, fields["opening"]),
-                closing_balance=_balance(t, fields["closing"]),
-                transactions=txs,
-                summary={k: parse_amount(v, t.locale)[0] for k, v in fields.items()
-                         if k in t.summary},
-            )
-        )
-    st = Statement(t.bank, accounts, period_start, period_end)
-    return ParseOutput(st, problems)
-
-
-def _period(t: Template, lines: list[Line]) -> tuple[date | None, date]:
-    m = _search(t.period_pattern, lines, "")
-    if m is None:
+def run_template(t: Template, lines: list[Line], trace: list[TableReading] | None = None
+                 ) -> ParseOutput:
+    """The statement `lines` print, read the way `t` says; `trace` (when given) receives each
+    section's table reading as soon as it is read, so a reading that stops half-way can
+    still be shown."""
+    period = _period(t, lines)
+    if period is None:
         raise TemplateMismatch(f"{t.bank}: statement period not found")
-    groups = m.groupdict()
-    end = parse_date(groups["end"], t.period_date_format)
-    start = parse_date(groups["start"], t.period_date_format) if groups.get("start") else None
-    return start, end
-
-
-def _split_sections(t: Template, lines: list[Line]) -> list[tuple[Line | None, list[Line]]]:
-    if not t.section_start:
-        return [(None, lines)]
-    pattern = re.compile(t.section_start)
-    sections: list[tuple[Line | None, list[Line]]] = []
-    for ln in lines:
-        if pattern.search(ln.text):
-            sections.append((ln, []))
-        elif sections:
-            sections[-1][1].append(ln)
-    if not sections:
-        raise TemplateMismatch(f"{t.bank}: no account section found")
-    return sections
-
-
-def _fields(t: Template, section: list[Line], all_lines: list[Line], amount_re: str) -> dict:
-    """Each field's first match in the section, else anywhere in the statement."""
-    out: dict[str, str] = {}
-    for name, pattern in {**t.fields, **t.summary}.items():
-        m = _search(pattern, section, amount_re) or _search(pattern, all_lines, amount_re)
-        if m is None:
-            raise TemplateMismatch(f"{t.bank}: {name!r} not found")
-        value = m.group(name if name in m.groupdict() else 1)
-        out[name] = value
-    digits = re.sub(r"\D", "", out.get("last4", ""))
-    if len(digits) < 4:
-        raise TemplateMismatch(f"{t.bank}: account number not found")
-    out["last4"] = digits[-4:]
+    preamble, sections = _split_sections(t, lines)
+    out = ParseOutput(Statement(t.bank, [], period[0], period[1]))
+    for sec in sections:
+        own = _period(t, sec.lines, labelled_only=True)
+        start, end = own or period
+        reading = read_table(t, sec.lines, end)
+        if trace is not None:
+            trace.append(reading)
+        acct, info = _account(t, sec, preamble, reading, out.problems)
+        if own:
+            acct.period_start, acct.period_end = start, end
+        out.statement.accounts.append(acct)
+        out.readings.append(info)
+        out.tables.append(reading)
+        out.problems += reading.problems
     return out
 
 
-def _search(pattern: str, lines: list[Line], amount_re: str) -> re.Match[str] | None:
-    regex = re.compile(pattern.replace("{AMOUNT}", amount_re))
+# --- the period and the sections --------------------------------------------------------
+
+def _period(t: Template, lines: Sequence[Line], labelled_only: bool = False
+            ) -> tuple[date | None, date] | None:
+    if t.period_pattern:
+        if labelled_only:
+            return None
+        regex = re.compile(t.expand(t.period_pattern), re.IGNORECASE)
+        for ln in lines:
+            m = regex.search(ln.text)
+            if m:
+                g = m.groupdict()
+                try:
+                    end = parse_date(g["end"], t.period_formats)
+                    start = (parse_date(g["start"], t.period_formats, end) if g.get("start")
+                             else None)
+                except ValueError as exc:
+                    raise _fault(t, "period.pattern", ln, f"captured a date it cannot read "
+                                 f"({exc})") from exc
+                return start, end
+        return None
+    found = find_period(lines, t.period_formats, t.period_labels, labelled_only=labelled_only)
+    if found:
+        return found[0], found[1]
+    if labelled_only:
+        return None
+    single = find_period_end(lines, t.period_formats, t.period_end_labels)
+    return (None, single.value) if single else None
+
+
+def _split_sections(t: Template, lines: list[Line]) -> tuple[list[Line], list[_Section]]:
+    """(lines before the first section, the sections). A section starts at each line the
+    template's `[sections] start` matches; one that names the same account as the section
+    before it (a page header repeated) continues that section."""
+    if not t.section_start:
+        return [], [_Section(lines)]
+    regex = re.compile(t.expand(t.section_start), re.IGNORECASE)
+    preamble: list[Line] = []
+    sections: list[_Section] = []
     for ln in lines:
         m = regex.search(ln.text)
         if m:
-            return m
-    return None
-
-
-def _balance(t: Template, text: str) -> Decimal:
-    return _signed(text, t.locale, t.balance_unsigned)
-
-
-def _signed(text: str, locale: str, unsigned: str) -> Decimal:
-    """Apply a layout's sign convention: `CR` is money in, `DR` money out, else as printed."""
-    value, suffix = parse_amount(text, locale)
-    if suffix == "CR":
-        return abs(value)
-    if suffix == "DR":
-        return -abs(value)
-    return -value if unsigned == "debit" else value
-
-
-def _rows(t: Template, lines: list[Line], period_end: date, amount_re: str,
-          problems: list[str]) -> list[Transaction]:
-    labels = [c.label for c in t.columns]
-    end = [re.compile(p) for p in t.end]
-    skip = [re.compile(p) for p in t.skip]
-    number = re.compile(amount_re)
-    geometry: _Geometry | None = None
-    page = None
-    rows: list[dict] = []
-    last: Line | None = None
-    for ln in lines:
-        if ln.page != page:
-            page, geometry, last = ln.page, None, None
-        header = _header(ln, labels, t.columns)
-        if header is not None:
-            geometry, last = header, None
-            continue
-        if geometry is None or any(p.search(ln.text) for p in skip):
-            continue
-        if any(p.search(ln.text) for p in end):
-            geometry = None
-            continue
-        cells = _cells(ln, geometry, number)
-        date_text = " ".join(cells.get("date", []))
-        if date_text:
-            try:
-                when = _row_date(date_text, t.row_date_format, period_end)
-            except ValueError:
-                problems.append(f"page {ln.page}: unreadable date {date_text!r} in a table row")
-                last = ln
+            last4 = _last4_of_start(m, ln)
+            if not sections or last4 is None or last4 != sections[-1].last4:
+                sections.append(_Section([ln], last4))
                 continue
-            rows.append({"date": when, "desc": cells.get("description", []), "cells": cells,
-                         "conf": _min_conf(ln)})
-        elif cells.get("description") and not _has_numbers(cells) and rows and last is not None:
-            if ln.top - last.bottom > 1.5 * (last.bottom - last.top):
-                geometry = None  # a gap this wide is not a wrapped description: table over
-                continue
-            rows[-1]["desc"] = rows[-1]["desc"] + cells["description"]
-            rows[-1]["conf"] = min(rows[-1]["conf"], _min_conf(ln))
-        elif _has_numbers(cells):
-            problems.append(f"page {ln.page}: a table row without a date: {len(ln.words)} words")
-        last = ln
-    for r in rows:
-        if r["conf"] < OCR_REVIEW_CONFIDENCE:
-            problems.append(f"{r['date']}: OCR read a word of this row with confidence "
-                            f"{r['conf']:.0f} (below {OCR_REVIEW_CONFIDENCE:.0f})")
-    return [_transaction(t, r, problems) for r in rows]
+        (sections[-1].lines if sections else preamble).append(ln)
+    if not sections:
+        return [], [_Section(lines)]
+    return preamble, sections
 
 
-def _min_conf(ln: Line) -> float:
-    """The least OCR confidence on the line; 100 for a text layer, which is read, not guessed."""
-    return min((w.conf for w in ln.words if w.conf is not None), default=100.0)
+def _last4_of_start(m: re.Match[str], ln: Line) -> str | None:
+    if "last4" in m.re.groupindex and m.group("last4"):
+        digits = re.sub(r"\D", "", m.group("last4"))
+        return digits[-4:] if len(digits) >= 4 else None
+    return read_last4(ln.text[m.end():]) or _vocabulary_last4(ln)
 
 
-def _row_date(text: str, fmt: str, period_end: date) -> date:
-    """The row's date; stray punctuation a scan leaves at either end is forgiven."""
-    try:
-        return parse_date(text, fmt, period_end)
-    except ValueError:
-        return parse_date(text.strip(_STRAY), fmt, period_end)
+def _vocabulary_last4(ln: Line) -> str | None:
+    found = find_labelled([ln], ACCOUNT, read_last4)
+    return found.value if found else None
 
 
-def _has_numbers(cells: dict[str, list[str]]) -> bool:
-    return any(cells.get(role) for role in NUMBER_ROLES)
+# --- the figures of one account ---------------------------------------------------------
+
+def _account(t: Template, sec: _Section, preamble: list[Line], reading: TableReading,
+             problems: list[str]) -> tuple[Account, AccountReading]:
+    info = AccountReading(rows=len(reading.rows))
+    mid_table = {id(m.line) for m in reading.markers
+                 if 0 < m.before < len(reading.rows)}
+    eligible = [ln for ln in sec.lines
+                if reading.roles.get(id(ln)) not in ("row", "continuation", "header", "problem")
+                and id(ln) not in mid_table]
+    space = eligible + preamble
+    last4 = sec.last4 or _find(t, "last4", t.last4, ACCOUNT, read_last4, read_last4, space,
+                               info, _last4_value)
+    if last4 is None:
+        raise TemplateMismatch(f"{t.bank}: account number not found")
+    amounts, exact = amount_reader(t.locale), exact_amount_reader(t.locale)
+    printed: dict[str, Amount | None] = {}
+    opening_labels, closing_labels = (*OPENING, *t.opening.labels), (*CLOSING, *t.closing.labels)
+    for name, f, vocabulary, blockers in (("opening", t.opening, OPENING, closing_labels),
+                                          ("closing", t.closing, CLOSING, opening_labels)):
+        printed[name] = _find(t, name, f, vocabulary, amounts, exact, space, info,
+                              _amount_value(t), blockers)
+    summary: dict[str, Decimal] = {}
+    for name, f in t.summary.items():
+        value = _find(t, name, f, (), amounts, exact, space, info, _amount_value(t))
+        if value is None:
+            raise TemplateMismatch(_not_found(t, name, f.labels, space))
+        summary[name] = value.value
+    where = f"account {mask_account(last4)}"
+    for name, a in printed.items():
+        if a is not None and not currency_agrees(a.currency, t.currency):
+            problems.append(f"{where}: {name} balance printed in {a.currency}, "
+                            f"the statement is in {t.currency}")
+    txs = [_transaction(t, r, problems) for r in reading.rows]
+    info.balances_printed = sum(tx.balance is not None for tx in txs)
+    opening = _signed(printed["opening"], t.balance_unsigned) if printed["opening"] else None
+    closing = _signed(printed["closing"], t.balance_unsigned) if printed["closing"] else None
+    if closing is None:
+        if not txs or txs[-1].balance is None:
+            raise TemplateMismatch(_not_found(t, "closing", closing_labels, space))
+        closing = txs[-1].balance
+        info.derived["closing_balance"] = "the last row's running balance"
+    if opening is None:
+        opening, how = _derive_opening(txs, closing, summary, reading)
+        if opening is None:
+            raise TemplateMismatch(_not_found(t, "opening", opening_labels, space))
+        info.derived["opening_balance"] = how
+    problems += _check_money_in_out(txs, summary, where)
+    problems += _check_daily_balances(t, eligible, txs, opening, where, info)
+    problems += _check_markers(t, reading, txs, opening, where, info)
+    problems += _check_day_ends(reading.rows, txs, where)
+    acct = Account(last4, t.currency, opening, closing, txs, summary=summary)
+    return acct, info
 
 
-def _header(ln: Line, labels: list[str], columns: tuple[Column, ...]) -> _Geometry | None:
-    """Column positions if `ln` is the table header (all labels, in order), else None."""
-    words = ln.words
-    found = []
-    i = 0
-    for label, column in zip(labels, columns, strict=True):
-        parts = label.lower().split()
-        while i <= len(words) - len(parts):
-            if [_label(w.text) for w in words[i:i + len(parts)]] == parts:
-                found.append((column, words[i].x0, words[i + len(parts) - 1].x1))
-                i += len(parts)
-                break
-            i += 1
-        else:
-            return None
-    return _Geometry(tuple(found))
+def _find(t: Template, name: str, f: Field, vocabulary: Sequence[str],
+          read: Callable[[str], T | None], read_below: Callable[[str], T | None],
+          lines: list[Line], info: AccountReading,
+          convert: Callable[[Template, str, str, Line], T],
+          blockers: Sequence[str] = ()) -> T | None:
+    """A figure by the template's regex, else after one of its labels or the vocabulary's."""
+    if f.pattern:
+        regex = re.compile(t.expand(f.pattern), re.IGNORECASE)
+        for ln in lines:
+            m = regex.search(ln.text)
+            if m:
+                text = m.group(name) if name in m.re.groupindex else m.group(1)
+                info.found[name] = f"regex on page {ln.page}"
+                return convert(t, name, text or "", ln)
+        return None
+    found = find_labelled(lines, (*vocabulary, *f.labels), read, read_below=read_below,
+                          blockers=blockers)
+    if found is None:
+        return None
+    info.found[name] = f"after {found.label!r} on page {found.line.page}" + (
+        " (on the line under it)" if found.below else "")
+    return found.value
 
 
-def _label(text: str) -> str:
-    """A header word as a label: case and a scan's stray trailing punctuation do not count."""
-    return text.lower().rstrip(".,:;")
+def _not_found(t: Template, name: str, labels: Sequence[str], lines: list[Line]) -> str:
+    hint = label_without_value(lines, labels) if labels else None
+    return f"{t.bank}: {name!r} not found" + (f" ({mask_digits(hint)})" if hint else "")
 
 
-def _cells(ln: Line, g: _Geometry, number: re.Pattern[str]) -> dict[str, list[str]]:
-    cells: dict[str, list[str]] = {}
-    for w in ln.words:
-        column = (g.number_column(w) if number.fullmatch(w.text) else None) or g.text_column(w)
-        cells.setdefault(column.role, []).append(w.text)
-    return cells
+def _amount_value(t: Template) -> Callable[[Template, str, str, Line], Amount]:
+    def convert(t: Template, name: str, text: str, ln: Line) -> Amount:
+        try:
+            return read_amount(text, t.locale)
+        except ValueError as exc:
+            raise _fault(t, name, ln, f"captured {text!r}, which is not an amount in locale "
+                         f"{t.locale!r}") from exc
+    return convert
 
 
-def _transaction(t: Template, row: dict, problems: list[str]) -> Transaction:
-    cells = row["cells"]
+def _last4_value(t: Template, name: str, text: str, ln: Line) -> str:
+    digits = re.sub(r"\D", "", text)
+    if len(digits) < 4:
+        raise _fault(t, name, ln, f"captured {text!r}, which has no four digits")
+    return digits[-4:]
+
+
+def _fault(t: Template, key: str, ln: Line, problem: str) -> TemplateFault:
+    return TemplateFault(f"{t.source}: {key} {problem}, on page {ln.page}: "
+                         f"{mask_digits(ln.text)!r}")
+
+
+def _signed(a: Amount, unsigned: str) -> Decimal:
+    """Apply a layout's sign convention: `CR` is money in, `DR` money out, else as printed
+    (an unsigned-means-debit layout prints what is owed, so its printed sign flips)."""
+    if a.suffix == "CR":
+        return abs(a.value)
+    if a.suffix == "DR":
+        return -abs(a.value)
+    return -a.value if unsigned == "debit" else a.value
+
+
+def _transaction(t: Template, r: Row, problems: list[str]) -> Transaction:
+    f = r.figures
 
     def value(role: str, unsigned: str) -> Decimal | None:
-        text = " ".join(cells.get(role, []))
-        return _signed(text, t.locale, unsigned) if text else None
+        tok = f.get(role)
+        if tok is None or tok.amount is None:
+            return None
+        if not currency_agrees(tok.amount.currency, t.currency):
+            problems.append(f"{r.date}: {tok.text!r} is not in {t.currency}")
+        return _signed(tok.amount, unsigned)
 
-    if any(c.role == "amount" for c in t.columns):
+    amount: Decimal | None
+    if "amount" in f:
         amount = value("amount", t.amount_unsigned)
-    else:
+        if r.sign is not None and amount is not None and not _has_suffix(f["amount"]):
+            amount = abs(amount) if r.sign == "credit" else -abs(amount)
+    elif "debit" in f or "credit" in f:
         debit, credit = value("debit", "credit"), value("credit", "credit")
-        amount = None if debit is None and credit is None else (
-            (credit or Decimal(0)) - abs(debit or Decimal(0)))
+        amount = (credit or Decimal(0)) - abs(debit or Decimal(0))
+    else:
+        amount = None
     if amount is None:
-        problems.append(f"{row['date']}: a transaction row without an amount")
+        problems.append(f"{r.date}: a transaction row without an amount")
         amount = Decimal(0)
-    balance = value("balance", t.balance_unsigned)
-    if balance is None and t.has_running_balance:
-        problems.append(f"{row['date']}: a transaction row without its running balance")
-    return Transaction(row["date"], " ".join(row["desc"]), amount, balance)
+    return Transaction(r.date, " ".join(r.desc), amount, value("balance", t.balance_unsigned))
+
+
+def _has_suffix(tok: Token) -> bool:
+    return tok.amount is not None and bool(tok.amount.suffix)
+
+
+def _derive_opening(txs: list[Transaction], closing: Decimal, summary: dict[str, Decimal],
+                    reading: TableReading) -> tuple[Decimal | None, str]:
+    """The opening balance a statement pins without printing it, and how."""
+    total = Decimal(0)
+    for tx in txs:
+        total += tx.amount
+        if tx.balance is not None:
+            return tx.balance - total, ("the first printed running balance less the amounts "
+                                        "up to it")
+    if {"money_in", "money_out"} <= summary.keys():
+        return (closing - abs(summary["money_in"]) + abs(summary["money_out"]),
+                "the closing balance less the summary's money in, plus its money out")
+    if reading.empty:
+        return closing, "the closing balance: the account's table lists no transaction"
+    return None, ""
+
+
+def _check_money_in_out(txs: list[Transaction], summary: dict[str, Decimal],
+                        where: str) -> list[str]:
+    """A summary's money in and money out (`money_in`, `money_out`) must be what the
+    transactions add up to."""
+    problems = []
+    sums = {"money_in": sum((tx.amount for tx in txs if tx.amount > 0), Decimal(0)),
+            "money_out": -sum((tx.amount for tx in txs if tx.amount < 0), Decimal(0))}
+    for name, total in sums.items():
+        if name in summary and abs(summary[name]) != total:
+            problems.append(f"{where}: the summary's {name.replace('_', ' ')} is "
+                            f"{money(abs(summary[name]))}, the transactions add up to "
+                            f"{money(total)}")
+    return problems
+
+
+def _check_markers(t: Template, reading: TableReading, txs: list[Transaction],
+                   opening: Decimal, where: str, info: AccountReading) -> list[str]:
+    """Every balance brought/carried forward row must equal the running total there."""
+    problems = []
+    for m in reading.markers:
+        if m.value is None or m.value.amount is None:
+            continue
+        printed = _signed(m.value.amount, t.balance_unsigned)
+        running = opening + sum((tx.amount for tx in txs[:m.before]), Decimal(0))
+        info.balance_rows_checked += 1
+        if printed != running:
+            problems.append(f"{where}: balance row on page {m.line.page} says "
+                            f"{money(printed)}, the running total there is {money(running)}")
+    return problems
+
+
+def _check_daily_balances(t: Template, lines: list[Line], txs: list[Transaction],
+                          opening: Decimal, where: str, info: AccountReading) -> list[str]:
+    """A table of day-end balances printed apart (`DAILY ENDING BALANCE`: date, balance
+    pairs under a heading) must agree with the transactions up to each day."""
+    if not t.daily_headings or not txs:
+        return []
+    problems = []
+    end = max(tx.date for tx in txs)
+    for day, amount in _daily_pairs(t, lines, end):
+        printed = _signed(amount, t.balance_unsigned)
+        running = opening + sum((tx.amount for tx in txs if tx.date <= day), Decimal(0))
+        info.balance_rows_checked += 1
+        if printed != running:
+            problems.append(f"{where}: the day-end balance of {day} says {money(printed)}, "
+                            f"the transactions up to that day give {money(running)}")
+    return problems
+
+
+def _daily_pairs(t: Template, lines: list[Line], end: date) -> list[tuple[date, Amount]]:
+    """(date, balance) pairs of the lines under a daily-balance heading; the first line
+    that is not pairs after some were read ends the table."""
+    pairs: list[tuple[date, Amount]] = []
+    under = False
+    for ln in lines:
+        if is_heading(ln.text, t.daily_headings):
+            under = True
+        elif under:
+            found = _pairs_of(tokens(ln, t.locale), t.daily_date_formats, end)
+            if found:
+                pairs += found
+            elif pairs:
+                break
+    return pairs
+
+
+def _pairs_of(toks: list[Token], formats: tuple[str, ...], end: date
+              ) -> list[tuple[date, Amount]] | None:
+    """The (date, amount) pairs a line consists of, or None when it holds anything else."""
+    found: list[tuple[date, Amount]] = []
+    words: list[str] = []
+    for tok in toks:
+        if tok.amount is None:
+            words.append(tok.text)
+            continue
+        try:
+            found.append((parse_date(" ".join(words), formats, end), tok.amount))
+        except ValueError:
+            return None
+        words = []
+    return found if found and not words else None
+
+
+def _check_day_ends(rows: list[Row], txs: list[Transaction], where: str) -> list[str]:
+    """In a table with a balance column the balance may stand on a day's last row only,
+    but there it must stand: a missing figure is never taken for an unprinted one."""
+    problems = []
+    for i, (r, tx) in enumerate(zip(rows, txs, strict=True)):
+        last_of_day = i + 1 == len(txs) or txs[i + 1].date != tx.date
+        if r.has_balance and tx.balance is None and last_of_day:
+            problems.append(f"{where} row {i + 1}: the last row of {tx.date} has no running "
+                            f"balance")
+    return problems

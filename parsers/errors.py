@@ -62,6 +62,13 @@ class UnreadableStatement(StatementError):
     reason = Reason.UNREADABLE
 
 
+class TemplateFault(StatementError):
+    """The template read something that is not what its key says (a regex capturing a figure
+    that is not an amount): a fault of the template, named with the line it read."""
+
+    reason = Reason.TEMPLATE_ERROR
+
+
 class BankMismatch(StatementError):
     reason = Reason.BANK_MISMATCH
 

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from parsers.engine import ParseOutput, TemplateMismatch, run_template
+from parsers.errors import StatementError
 from parsers.lines import Line
 from parsers.template import Template, template_from_dict
 from parsers.validate import Validation
@@ -57,7 +58,7 @@ def parse_generic(lines: list[Line], validator: Validator) -> ParseOutput | None
     for t in _candidates(lines, columns):
         try:
             out = run_template(t, lines)
-        except (TemplateMismatch, ValueError):
+        except (TemplateMismatch, StatementError, ValueError):
             continue
         if validator(out).ok:
             return out

@@ -51,6 +51,10 @@ class Account:
     transactions: list[Transaction] = field(default_factory=list)
     #: Layout-specific figures used by validation (e.g. a card's summary); not output.
     summary: dict[str, Decimal] = field(default_factory=dict, compare=False)
+    #: This account's own statement period, when a file holds several statements; not
+    #: output (validation falls back to the statement's period).
+    period_start: date | None = field(default=None, compare=False)
+    period_end: date | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {

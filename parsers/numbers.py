@@ -1,36 +1,118 @@
-"""Amounts and dates as printed on statements, read without floats or guesses.
+"""Amounts as printed on statements, read without floats or guesses.
 
-Amounts: thousands separators and decimal marks per locale, a leading or trailing minus,
-parentheses, currency marks, and a `CR`/`DR` suffix reported separately so that each layout
-applies its own sign convention. Dates: explicit formats; a date printed without a year
-takes the latest year that puts it on or before the end of the statement period.
+One printed amount is a number in the statement's locale (`1,234.56`, `1.234,56`,
+`1 234,56`, `1'234.56`, or ungrouped `1234.56`) with at most one sign (a leading or trailing
+`-` or `+`, separated by a space or not, or parentheses), at most one currency symbol or code
+before or after it (`$`, `£`, `€`, `EUR`, `Euro`, ...) and an optional `CR`/`DR` suffix that
+is reported, not applied, so that each layout applies its own sign convention. A figure
+without decimals is an amount only when a currency or `CR`/`DR` marks it as money (`£40`,
+`90,350 CR`): a bare `16` is a count, not an amount. Anything that is not exactly one amount
+is refused, never guessed.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
-from datetime import date, datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 
 @dataclass(frozen=True)
 class NumberLocale:
     decimal: str
+    #: Regex of the thousands separator(s).
     group: str
+    #: The separator `format_amount` prints.
+    group_char: str
 
 
-LOCALES = {"en": NumberLocale(".", ","), "de": NumberLocale(",", ".")}
+LOCALES = {
+    "en": NumberLocale(".", ",", ","),
+    "de": NumberLocale(",", r"\.", "."),
+    "fr": NumberLocale(",", "[ \u00a0\u202f]", " "),
+    "ch": NumberLocale(".", "['\u2019]", "'"),
+}
 
-_CURRENCY = re.compile(r"(?:US\$|\$|€|EUR|USD)", re.IGNORECASE)
-_SUFFIX = re.compile(r"\s*(CR|DR)\.?$", re.IGNORECASE)
+#: Currency marks an amount may carry, and the ISO currencies each is compatible with.
+CURRENCY_MARKS: dict[str, frozenset[str]] = {
+    "US$": frozenset({"USD"}), "A$": frozenset({"AUD"}), "AU$": frozenset({"AUD"}),
+    "C$": frozenset({"CAD"}), "CA$": frozenset({"CAD"}), "NZ$": frozenset({"NZD"}),
+    "S$": frozenset({"SGD"}), "HK$": frozenset({"HKD"}), "R$": frozenset({"BRL"}),
+    "$": frozenset({"USD", "AUD", "CAD", "NZD", "SGD", "HKD", "MXN"}),
+    "£": frozenset({"GBP"}), "€": frozenset({"EUR"}), "EURO": frozenset({"EUR"}),
+    "¥": frozenset({"JPY", "CNY"}), "₹": frozenset({"INR"}), "FR.": frozenset({"CHF"}),
+    **{code: frozenset({code}) for code in (
+        "USD", "EUR", "GBP", "CHF", "AUD", "NZD", "CAD", "SGD", "HKD", "JPY", "CNY", "SEK",
+        "NOK", "DKK", "PLN", "CZK", "HUF", "INR", "ZAR", "MXN", "BRL")},
+}
+#: A regex of any currency mark (case-insensitive use).
+CURRENCY_PATTERN = "|".join(re.escape(m) for m in sorted(CURRENCY_MARKS, key=len, reverse=True))
+_CUR = CURRENCY_PATTERN
+_SIGN = "[-+\u2212]"
+_SUFFIX_RE = re.compile(r"(?<![A-Za-z])(CR|DR)\.?$", re.IGNORECASE)
+_LEFT = re.compile(rf"^\s*(?:(?P<sign>{_SIGN})|(?P<cur>{_CUR})|(?P<paren>\())", re.IGNORECASE)
+_RIGHT = re.compile(rf"(?:(?P<sign>{_SIGN})|(?P<cur>{_CUR})|(?P<paren>\)))\s*$", re.IGNORECASE)
 
 
-def amount_pattern(locale: str = "en") -> str:
-    """A regex fragment matching one printed amount in `locale` (used by templates)."""
+@dataclass(frozen=True)
+class Amount:
+    """One printed amount: its value with the printed sign, its suffix and currency mark."""
+
+    value: Decimal
+    #: "CR", "DR" or "".
+    suffix: str = ""
+    #: The currency mark as printed, upper case ("$", "EUR"), or None.
+    currency: str | None = None
+
+
+def _bodies(locale: str) -> tuple[str, str]:
+    """Regexes of a number with two decimals and of a whole number in `locale`."""
     loc = LOCALES[locale]
-    d, g = re.escape(loc.decimal), re.escape(loc.group)
-    return rf"\(?-?(?:\$|€)?\s?\d{{1,3}}(?:{g}\d{{3}})*{d}\d{{2}}-?\)?(?:\s?(?:CR|DR|Cr|Dr)\.?)?"
+    whole = rf"(?:\d{{1,3}}(?:{loc.group}\d{{3}})+|\d+)"
+    return rf"{whole}{re.escape(loc.decimal)}\d{{2}}", whole
+
+
+def read_amount(text: str, locale: str = "en") -> Amount:
+    """The one amount `text` prints; ValueError when it is not exactly one amount."""
+    if locale not in LOCALES:
+        raise ValueError(f"unknown number locale {locale!r}")
+    s = " ".join(text.split())
+    suffix = ""
+    m = _SUFFIX_RE.search(s)
+    if m and m.start() > 0:
+        suffix, s = m.group(1).upper(), s[: m.start()]
+    signs: list[str] = []
+    currencies: list[str] = []
+    opened = closed = 0
+    while True:
+        left = _LEFT.match(s)
+        if left and left.end() < len(s):
+            signs += [left["sign"]] if left["sign"] else []
+            currencies += [left["cur"].upper()] if left["cur"] else []
+            opened += bool(left["paren"])
+            s = s[left.end():]
+            continue
+        right = _RIGHT.search(s)
+        if right and right.start() > 0:
+            signs += [right["sign"]] if right["sign"] else []
+            currencies += [right["cur"].upper()] if right["cur"] else []
+            closed += bool(right["paren"])
+            s = s[: right.start()]
+            continue
+        break
+    s = s.strip()
+    with_decimals, whole = _bodies(locale)
+    marked = bool(currencies or suffix)
+    if (len(signs) + opened > 1 or opened != closed or len(currencies) > 1
+            or (suffix and (signs or opened))
+            or not (re.fullmatch(with_decimals, s) or (marked and re.fullmatch(whole, s)))):
+        raise ValueError(f"not one amount in locale {locale!r}: {text!r}")
+    loc = LOCALES[locale]
+    digits = re.sub(loc.group, "", s).replace(loc.decimal, ".")
+    value = Decimal(digits)
+    negative = bool(opened) or (bool(signs) and signs[0] != "+")
+    return Amount(-value if negative else value, suffix, currencies[0] if currencies else None)
 
 
 def parse_amount(text: str, locale: str = "en") -> tuple[Decimal, str]:
@@ -38,34 +120,47 @@ def parse_amount(text: str, locale: str = "en") -> tuple[Decimal, str]:
 
     Raises ValueError when the text is not exactly one amount in `locale`.
     """
-    loc = LOCALES[locale]
-    s = text.strip()
-    suffix = ""
-    m = _SUFFIX.search(s)
-    if m:
-        suffix = m.group(1).upper()
-        s = s[: m.start()]
-    negative = False
-    s = _CURRENCY.sub("", s).replace(" ", "")
-    if s.startswith("(") and s.endswith(")"):
-        negative, s = True, s[1:-1]
-    if s.startswith("-"):
-        negative, s = not negative, s[1:]
-    elif s.endswith("-"):
-        negative, s = not negative, s[:-1]
-    s = _CURRENCY.sub("", s)
-    if not re.fullmatch(
-        rf"\d{{1,3}}(?:{re.escape(loc.group)}\d{{3}})*{re.escape(loc.decimal)}\d{{2}}"
-        rf"|\d+{re.escape(loc.decimal)}\d{{2}}",
-        s,
-    ):
-        raise ValueError(f"not an amount in locale {locale!r}: {text!r}")
-    digits = s.replace(loc.group, "").replace(loc.decimal, ".")
-    try:
-        value = Decimal(digits)
-    except InvalidOperation as exc:  # pragma: no cover - the regex above admits only digits
-        raise ValueError(text) from exc
-    return (-value if negative else value), suffix
+    a = read_amount(text, locale)
+    return a.value, a.suffix
+
+
+def currency_agrees(mark: str | None, currency: str) -> bool:
+    """Whether a printed currency mark can stand for the statement's ISO `currency`."""
+    return mark is None or currency.upper() in CURRENCY_MARKS.get(mark.upper(), frozenset())
+
+
+def amount_pattern(locale: str = "en") -> str:
+    """A regex fragment matching one printed amount in `locale` (templates' `{AMOUNT}`).
+
+    It finds candidates in text; `read_amount` has the last word on each of them.
+    """
+    with_decimals, whole = _bodies(locale)
+    sp = r"[ \u00a0]?"
+    pre = rf"(?:\({sp})?(?:{_SIGN}{sp})?(?:\({sp})?"
+    post = rf"(?:{sp}{_SIGN})?(?:{sp}\))?"
+    cur, suffix = rf"(?i:{_CUR})", r"(?i:CR|DR)\.?"
+    marked_before = rf"{pre}{cur}{sp}{pre}{whole}{post}(?:{sp}{suffix})?"
+    marked_after = rf"{pre}{whole}{post}(?:{sp}{cur}{post})?{sp}{suffix}"
+    marked_cur_after = rf"{pre}{whole}{post}{sp}{cur}{post}"
+    plain = rf"{pre}(?:{cur}{sp}{pre})?{with_decimals}{post}(?:{sp}{cur}{post})?(?:{sp}{suffix})?"
+    body = f"{plain}|{marked_before}|{marked_after}|{marked_cur_after}"
+    return rf"(?<![\w.,'])(?:{body})(?![\w']|[.,]\d)"
+
+
+@functools.cache
+def _amount_regex(locale: str) -> re.Pattern[str]:
+    return re.compile(amount_pattern(locale))
+
+
+def find_amounts(text: str, locale: str = "en") -> list[tuple[Amount, int, int]]:
+    """Every amount printed in free text, left to right, with its span."""
+    out = []
+    for m in _amount_regex(locale).finditer(text):
+        try:
+            out.append((read_amount(m.group(0), locale), m.start(), m.end()))
+        except ValueError:
+            continue
+    return out
 
 
 def format_amount(value: Decimal, locale: str = "en", *, group: bool = True) -> str:
@@ -73,26 +168,4 @@ def format_amount(value: Decimal, locale: str = "en", *, group: bool = True) -> 
     loc = LOCALES[locale]
     body = f"{abs(value):,.2f}" if group else f"{abs(value):.2f}"
     swapped = body.replace(",", "\0").replace(".", loc.decimal)
-    return swapped.replace("\0", loc.group if group else "")
-
-
-_YEARLESS = {"%m/%d", "%b %d", "%d.%m.", "%d %b", "%d-%b"}
-
-
-def parse_date(text: str, fmt: str, period_end: date | None = None) -> date:
-    """Parse `text` in strptime `fmt`; infer a missing year from the period's end."""
-    t = " ".join(text.split())
-    if fmt in _YEARLESS:
-        if period_end is None:
-            raise ValueError(f"date {text!r} has no year and no statement period")
-        # 2000 is a leap year, so 02/29 parses; the real year is chosen below.
-        d = datetime.strptime(f"{t} 2000", f"{fmt} %Y").date()
-        for year in (period_end.year, period_end.year - 1):
-            try:
-                candidate = d.replace(year=year)
-            except ValueError:
-                continue
-            if candidate <= period_end:
-                return candidate
-        raise ValueError(f"date {text!r} cannot fall on or before {period_end}")
-    return datetime.strptime(t, fmt).date()
+    return swapped.replace("\0", loc.group_char if group else "")

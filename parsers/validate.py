@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from decimal import Decimal
 
-from parsers.model import Account, Statement, money
+from parsers.model import Account, Statement, mask_account, money
 
 #: The revision of the rules below; pinned on every job so a policy change is visible.
 POLICY_REVISION = "balances-v1"
@@ -38,7 +38,7 @@ def validate(st: Statement, parse_problems: list[str] | None = None) -> Validati
     if st.period_start and st.period_end and st.period_start > st.period_end:
         problems.append(f"statement period starts {st.period_start} after it ends {st.period_end}")
     for index, acct in enumerate(st.accounts):
-        where = f"account {index + 1} (****{acct.account_last4})"
+        where = f"account {index + 1} ({mask_account(acct.account_last4)})"
         total = acct.opening_balance + sum((t.amount for t in acct.transactions), Decimal(0))
         if total != acct.closing_balance:
             problems.append(
@@ -57,12 +57,16 @@ def validate(st: Statement, parse_problems: list[str] | None = None) -> Validati
 
 
 def _dates_outside_period(st: Statement, acct: Account, where: str) -> list[str]:
-    if st.period_end is None:
+    """Every date inside the account's own period (several statements in one file), else
+    inside the statement's."""
+    own = acct.period_end is not None
+    end = acct.period_end if own else st.period_end
+    if end is None:
         return []
-    start = st.period_start or st.period_end - MAX_PERIOD
-    return [f"{where} row {row}: date {t.date} outside {start}..{st.period_end}"
+    start = (acct.period_start if own else st.period_start) or end - MAX_PERIOD
+    return [f"{where} row {row}: date {t.date} outside {start}..{end}"
             for row, t in enumerate(acct.transactions, start=1)
-            if not start <= t.date <= st.period_end]
+            if not start <= t.date <= end]
 
 
 def repair_from_running_balance(acct: Account) -> list[str]:

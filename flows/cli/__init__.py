@@ -141,6 +141,7 @@ def parser(extra: Sequence[Commands] = ()) -> argparse.ArgumentParser:
     tc = tsub.add_parser("check", help="validate a template against a sample statement")
     tc.add_argument("template", type=Path)
     tc.add_argument("sample", type=Path)
+    tc.add_argument("--expected", type=Path, help="a statement written by hand to compare with")
     tc.set_defaults(func=cmd_templates_check)
     for add in extra:
         add(sub)

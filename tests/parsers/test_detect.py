@@ -12,9 +12,13 @@ from parsers.reader import PdfplumberReader
 from parsers.template import load_templates
 
 
-def lines_of(sample: Sample):
-    pages = PdfplumberReader().read(sample.pdf.read_bytes(), Limits())
+def pdf_lines(data: bytes):
+    pages = PdfplumberReader().read(data, Limits())
     return [ln for p in pages for ln in page_lines(p)]
+
+
+def lines_of(sample: Sample):
+    return pdf_lines(sample.pdf.read_bytes())
 
 
 @pytest.mark.parametrize("bank", ["northwind", "bluebird", "harbor", "alpenbank"])
@@ -50,10 +54,53 @@ def test_recognised_layout_missing_a_figure_is_unreadable_not_unrecognised(
         corpus: list[Sample]) -> None:
     from dataclasses import replace
 
-    sample = next(s for s in corpus if s.bank == "bluebird")
-    bluebird = next(t for t in load_templates() if t.bank == "bluebird")
-    blind = replace(bluebird, fields={**bluebird.fields, "closing": "^Never printed"})
+    from parsers.template import Field
+
+    sample = next(s for s in corpus if s.bank == "harbor")
+    harbor = next(t for t in load_templates() if t.bank == "harbor")
+    blind = replace(harbor, closing=Field(pattern=r"^Never printed (?P<closing>{AMOUNT})"))
     with pytest.raises(StatementError) as info:
         parse_pdf(sample.pdf.read_bytes(), templates=[blind])
     assert info.value.reason == "unreadable"
     assert "'closing' not found" in info.value.message
+
+
+def _lookalike(bank_name: str) -> bytes:
+    """A statement laid out like Northwind's, printed by `bank_name`."""
+    from tests.parsers.sheets import pdf
+
+    header = [(50, "Date"), (95, "Description"), (-410, "Withdrawals"), (-480, "Deposits"),
+              (-560, "Balance")]
+    return pdf([[
+        (30, [(50, bank_name), (-560, "Statement Period: 12/01/2025 - 12/31/2025")]),
+        (45, [(50, "Account Number: ****1234"), (-560, "Page 1")]),
+        (70, [(60, "Beginning Balance"), (-330, "$1,000.00")]),
+        (83, [(60, "Deposits and Additions"), (-330, "$0.00")]),
+        (96, [(60, "Withdrawals and Subtractions"), (-330, "$4.50")]),
+        (109, [(60, "Ending Balance"), (-330, "$995.50")]),
+        (130, header),
+        (145, [(50, "12/03"), (95, "COFFEE HOUSE"), (-410, "4.50"), (-560, "995.50")]),
+    ]])
+
+
+def test_a_bank_without_a_template_is_never_claimed_by_another_banks_template() -> None:
+    from parsers.api import parse_pdf
+
+    data = _lookalike("ACME BANK OF TESTING")
+    found = detect(pdf_lines(data), load_templates())
+    assert found.template is None and found.scores["northwind"] >= 1
+    try:
+        result = parse_pdf(data)
+    except StatementError as exc:
+        assert exc.reason == "unrecognised_layout"
+    else:
+        assert result.layout == "generic"
+    assert parse_pdf(_lookalike("NORTHWIND BANK, N.A.")).layout == "northwind"
+
+
+def test_a_bank_named_by_the_caller_must_print_its_name() -> None:
+    from parsers.api import parse_pdf
+
+    with pytest.raises(StatementError) as info:
+        parse_pdf(_lookalike("ACME BANK OF TESTING"), bank="northwind")
+    assert info.value.reason == "bank_mismatch" and "name is not printed" in info.value.message

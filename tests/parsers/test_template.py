@@ -62,30 +62,10 @@ def test_bank_defined_only_by_a_template_is_detected_and_parsed(
         assert result.statement.to_dict() == {**expected, "bank": "cedar"}
 
 
-def test_templates_check_shows_what_a_template_extracted(
-        cedar_dir: Path, corpus: list[Sample], capsys: pytest.CaptureFixture[str]) -> None:
-    from flows.cli import main
-
-    sample = next(s for s in corpus if s.bank == "cedar")
-    assert main(["templates", "check", str(cedar_dir / "cedar.toml"), str(sample.pdf)]) == 0
-    out = capsys.readouterr().out
-    assert "markers 3/3 found" in out
-    assert json.loads(out[out.index("{"):])["validation"]["ok"] is True
-
-
-def test_templates_check_fails_for_the_wrong_sample(
-        cedar_dir: Path, corpus: list[Sample], capsys: pytest.CaptureFixture[str]) -> None:
-    from flows.cli import main
-
-    other = next(s for s in corpus if s.bank == "northwind")
-    assert main(["templates", "check", str(cedar_dir / "cedar.toml"), str(other.pdf)]) == 1
-    assert "bank_mismatch" in capsys.readouterr().out
-
-
 @pytest.mark.parametrize(("broken", "complaint"), [
     ('bank = "x"\n', "table"),
     (CEDAR.replace('role = "balance"', 'role = "saldo"'), "unknown role"),
-    (CEDAR.replace('locale = "en"', 'locale = "fr"'), "unknown locale"),
+    (CEDAR.replace('locale = "en"', 'locale = "xx"'), "unknown locale"),
     (CEDAR.replace("opening = ", "opening_x = "), "opening"),
 ])
 def test_broken_template_names_its_fault(tmp_path: Path, broken: str, complaint: str) -> None:
@@ -93,3 +73,63 @@ def test_broken_template_names_its_fault(tmp_path: Path, broken: str, complaint:
     path.write_text(broken)
     with pytest.raises(TemplateError, match=complaint):
         load_template(path)
+
+
+def _line_of(text: str, needle: str) -> int:
+    return next(i for i, ln in enumerate(text.splitlines(), start=1) if needle in ln)
+
+
+@pytest.mark.parametrize(("edit", "needle", "key", "complaint"), [
+    (("date_format = \"%d/%m/%Y\"\nend", "colums = 1\ndate_format = \"%d/%m/%Y\"\nend"),
+     "colums", "table.colums", "unknown key"),
+    (("markers = [", "min_scor = 1\nmarkers = ["), "min_scor", "detect.min_scor", "unknown key"),
+    (("opening = '^Opening balance (?P<opening>{AMOUNT})$'",
+      "opening = '^Opening balance (?P<opening>{AMOUNT}$'"),
+     "opening = ", "account.opening", "bad regex"),
+    (("opening = '^Opening balance (?P<opening>{AMOUNT})$'", "opening = '^Opening balance'"),
+     "opening = ", "account.opening", "needs a group"),
+    (('currency = "USD"', 'currency = "USD"\nhooks = ["card_sumary"]'),
+     "hooks", "hooks", "unknown hook 'card_sumary'"),
+    (('markers = ["CEDAR VALLEY BANK", "Money out", "Money in"]', 'markers = "CEDAR"'),
+     "markers", "detect.markers", "must be a list of strings"),
+    (('{ label = "Balance", role = "balance" }', '{ label = "Balance", role = "saldo" }'),
+     "saldo", "table.columns[4].role", "unknown role"),
+    (('date_format = "%d/%m/%Y"\nend', 'date_format = ["%d/%m/%Y", "%m/%d/%Y"]\nend'),
+     "%m/%d/%Y", "table.date_format", "read '04/03/2026' as different dates"),
+    (('date_format = "%d/%m/%Y"\nend', 'date_format = "%d/%m/%Y %H"\nend'),
+     "%H", "table.date_format", "not supported"),
+])
+def test_a_template_fault_names_file_line_and_key(tmp_path: Path, edit: tuple[str, str],
+                                                  needle: str, key: str, complaint: str) -> None:
+    old, new = edit
+    assert old in CEDAR
+    text = CEDAR.replace(old, new)
+    path = tmp_path / "cedar.toml"
+    path.write_text(text)
+    with pytest.raises(TemplateError) as info:
+        load_template(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}:{_line_of(text, needle)}:"), message
+    assert f": {key}: " in message and complaint in message
+
+
+def test_a_bad_regex_names_where_in_the_pattern(tmp_path: Path) -> None:
+    path = tmp_path / "cedar.toml"
+    path.write_text(CEDAR.replace("[\\d-]*-(?P<last4>", "[\\d-*-(?P<last4>"))
+    with pytest.raises(TemplateError, match=r"account\.last4: bad regex .* at position \d+"):
+        load_template(path)
+
+
+def test_labels_are_a_list_and_a_regex_is_a_string(tmp_path: Path) -> None:
+    path = tmp_path / "cedar.toml"
+    path.write_text(CEDAR.replace("opening = '^Opening balance (?P<opening>{AMOUNT})$'",
+                                  'opening = ["Opening balance", "Balance brought forward"]'))
+    t = load_template(path)
+    assert t.opening.labels == ("Opening balance", "Balance brought forward")
+    assert t.opening.pattern is None and t.closing.pattern is not None
+
+
+def test_a_template_without_identity_is_identified_by_its_name(tmp_path: Path) -> None:
+    path = tmp_path / "cedar.toml"
+    path.write_text(CEDAR)
+    assert load_template(path).identity == ("Cedar Valley Bank",)

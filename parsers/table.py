@@ -1,0 +1,580 @@
+"""Reading a statement's transaction table: header, columns, rows.
+
+The header row fixes where each column is: a text column starts a little left of its label
+(a label may be printed off its column); a figure belongs to the amount column whose
+label's left edge, right edge or centre it lines up with (or the column's `align`, or its
+explicit `x` range); a column printed without its label is placed between its neighbours. A
+header may be stacked over two or three lines (`Money` over `out`).
+
+Rows: a line whose date cell reads starts a row; a line without a date continues the row
+above (more description), or, with figures, is a row of the same day when the template says
+dates are printed once per day (`carry_date`); a dated line without figures under a row is
+that row's value date when the template says so (`value_date_line`). Balance brought/carried
+forward lines are markers (checked, never transactions); page furniture and totals are
+skipped; headings such as `Deposits` set what an unsigned amount means. Every line gets a
+role, so `templates check` can show how it was read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import re
+from dataclasses import dataclass, field
+from datetime import date
+
+from parsers.dates import parse_date
+from parsers.lines import Line
+from parsers.model import mask_digits
+from parsers.numbers import CURRENCY_PATTERN, LOCALES, Amount, read_amount
+from parsers.template import NUMBER_ROLES, Column, Template, header_words
+from parsers.vocabulary import (
+    BALANCE_ROWS,
+    CLOSING,
+    TOTALS,
+    is_furniture,
+    is_heading,
+    match_label,
+    starts_with_label,
+)
+
+#: An OCR row with any word read below this confidence goes to review: arithmetic proves
+#: amounts, but only confidence speaks for a description.
+OCR_REVIEW_CONFIDENCE = 90.0
+_STRAY = " .,;:|_~»«'`\""
+#: Words joined into one amount at most this far apart (in word heights): `$ 12.00`, `- 5,00`.
+_JOIN_GAP = 1.2
+_MARK = re.compile(rf"(?:[-+\u2212()]|{CURRENCY_PATTERN}|CR\.?|DR\.?)+", re.IGNORECASE)
+#: How far left of its label a text column's words may start (a label printed off its column).
+_TEXT_SLACK = 12.0
+
+
+@dataclass(frozen=True)
+class Token:
+    """A word, or a few adjacent words that print one amount together."""
+
+    text: str
+    x0: float
+    x1: float
+    amount: Amount | None = None
+
+    @property
+    def centre(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+
+def tokens(ln: Line, locale: str) -> list[Token]:
+    """The line's words, with a sign, currency or `CR` word joined to its figure (a run is
+    read only when it is one word with a digit and signs, currency marks or `CR`/`DR`)."""
+    words = ln.words
+    marks = [bool(_MARK.fullmatch(w.text)) for w in words]
+    digits = [any(ch.isdigit() for ch in w.text) for w in words]
+    spaced = " " in LOCALES[locale].group_char  # `1 234,56`: one figure in several words
+    out: list[Token] = []
+    i = 0
+    while i < len(words):
+        joinable = any(marks[i:i + 4]) or (spaced and sum(digits[i:i + 4]) > 1)
+        for n in (4, 3, 2, 1) if joinable else (1,):
+            run = words[i:i + n]
+            figures = [k for k in range(i, i + n) if k < len(words) and not marks[k]]
+            if len(run) < n or not figures or not all(digits[k] for k in figures) or (
+                    len(figures) > 1 and not spaced) or any(
+                    b.x0 - a.x1 > _JOIN_GAP * max(a.bottom - a.top, 1)
+                    for a, b in itertools.pairwise(run)):
+                continue
+            text = " ".join(w.text for w in run)
+            try:
+                amount = read_amount(text, locale)
+            except ValueError:
+                continue
+            out.append(Token(text, run[0].x0, run[-1].x1, amount))
+            i += n
+            break
+        else:
+            w = words[i]
+            out.append(Token(w.text, w.x0, w.x1))
+            i += 1
+    return out
+
+
+# --- the header -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Placed:
+    column: Column
+    x0: float
+    x1: float
+
+    @property
+    def centre(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+
+@dataclass
+class Geometry:
+    """Where each column of one header sits, and how words are assigned to columns."""
+
+    layout: tuple[Column, ...]
+    placed: list[Placed]
+    #: Columns the header printed without a label, placed between their neighbours.
+    unlabelled: list[Column]
+    lines: int = 1
+
+    def __post_init__(self) -> None:
+        numeric = sorted(p.centre for p in self.placed if p.column.role in NUMBER_ROLES)
+        gaps = [b - a for a, b in itertools.pairwise(numeric)]
+        self.tolerance = max(12.0, 0.45 * min(gaps)) if gaps else 40.0
+        ordered = sorted(self.placed, key=lambda p: p.x0)
+        self._starts: list[tuple[float, Placed]] = []
+        previous: Placed | None = None
+        for p in ordered:
+            if p.column.role not in NUMBER_ROLES:
+                start = p.x0 - _TEXT_SLACK
+                if previous is not None:
+                    start = max(previous.x0 + 1, start)
+                self._starts.append((start if p.column.x is None else p.x0, p))
+            previous = p
+
+    @property
+    def has_balance(self) -> bool:
+        return any(c.role == "balance" for c in self.layout)
+
+    def describe(self) -> str:
+        spans = [f"{p.column.role}={p.column.label or '(x)'}@{p.x0:.0f}-{p.x1:.0f}"
+                 for p in sorted(self.placed, key=lambda p: p.x0)]
+        spans += [f"{c.role}=(no label, between neighbours)" for c in self.unlabelled]
+        return ", ".join(spans)
+
+    def cells(self, toks: list[Token]) -> tuple[dict[str, list[Token]], list[Token]]:
+        """Tokens by column role, and the tokens that stand in no column (strays)."""
+        cells: dict[str, list[Token]] = {}
+        strays: list[Token] = []
+        for tok in toks:
+            role = self._figure_column(tok) if tok.amount is not None else None
+            if role is None:
+                text = self._text_column(tok)
+                if text is None:
+                    strays.append(tok)
+                    continue
+                role = text
+            cells.setdefault(role, []).append(tok)
+        return cells, strays
+
+    def _figure_column(self, tok: Token) -> str | None:
+        best: tuple[float, Placed] | None = None
+        for p in self.placed:
+            if p.column.role not in NUMBER_ROLES:
+                continue
+            d = _distance(tok, p)
+            if best is None or d < best[0]:
+                best = (d, p)
+        if best is not None and best[0] <= self.tolerance:
+            return best[1].column.role
+        fits = [c for c in self.unlabelled if c.role in NUMBER_ROLES and self._between(tok, c)]
+        return fits[0].role if len(fits) == 1 else None
+
+    def _between(self, tok: Token, c: Column) -> bool:
+        """Whether the token stands where the unlabelled column `c` must be: right of the
+        placed column before it in the layout and left of the placed one after it."""
+        placed = {id(p.column): p for p in self.placed}
+        index = self.layout.index(c)
+        left = next((placed[id(o)] for o in reversed(self.layout[:index]) if id(o) in placed),
+                    None)
+        right = next((placed[id(o)] for o in self.layout[index + 1:] if id(o) in placed), None)
+        return ((left is None or tok.x1 > left.x1 + self.tolerance)
+                and (right is None or tok.x1 < right.x0))
+
+    def _text_column(self, tok: Token) -> str | None:
+        """The text column the token starts in, or None when an amount column's header
+        stands between that column and the token (a word where only figures belong)."""
+        if not self._starts:
+            return None
+        chosen_start, chosen = self._starts[0]
+        for start, p in self._starts:
+            if tok.x0 >= start:
+                chosen_start, chosen = start, p
+        for p in self.placed:
+            if (p.column.role in NUMBER_ROLES and p.x0 > chosen_start
+                    and p.x1 <= tok.x1 + self.tolerance and p.x1 > chosen.x1):
+                return None
+        return chosen.column.role
+
+
+def _distance(tok: Token, p: Placed) -> float:
+    c = p.column
+    if c.x is not None:
+        return 0.0 if c.x[0] <= tok.centre <= c.x[1] else float("inf")
+    edges = {"left": abs(tok.x0 - p.x0), "right": abs(tok.x1 - p.x1),
+             "center": abs(tok.centre - p.centre)}
+    return edges[c.align] if c.align else min(edges.values())
+
+
+def _norm(text: str) -> list[str]:
+    return header_words(text)
+
+
+def _header_tokens(group: list[Line], known: frozenset[str] = frozenset()
+                   ) -> list[tuple[str, float, float]]:
+    """(word, x0, x1) of a header printed on `group`'s lines; words stacked over each other
+    (`Money` over `out`) become one cell spanning both, and two labels printed so close that
+    they read as one word (`BUCHUNGSTAGVALUTA`) are split again where `known` words meet."""
+    if len(group) == 1:
+        return [part for w in group[0].words for t in _norm(w.text)
+                for part in _split_glued(t, w.x0, w.x1, known)]
+    words = sorted((w for ln in group for w in ln.words), key=lambda w: w.x0)
+    stacks: list[list] = []
+    for w in words:
+        for s in stacks:
+            if w.x0 < max(o.x1 for o in s) and w.x1 > min(o.x0 for o in s) and \
+                    all(abs(o.top - w.top) > 2 for o in s):
+                s.append(w)
+                break
+        else:
+            stacks.append([w])
+    out = []
+    for s in sorted(stacks, key=lambda s: min(o.x0 for o in s)):
+        x0, x1 = min(o.x0 for o in s), max(o.x1 for o in s)
+        for w in sorted(s, key=lambda o: o.top):
+            out += [(t, x0, x1) for t in _norm(w.text)]
+    return out
+
+
+def _split_glued(token: str, x0: float, x1: float, known: frozenset[str]
+                 ) -> list[tuple[str, float, float]]:
+    """`token` as the known label words it is made of (spans shared out by letters), or as
+    itself when it is one word or not made of known words."""
+    if token in known or len(token) < 6:
+        return [(token, x0, x1)]
+    for cut in range(3, len(token) - 2):
+        head, tail = token[:cut], token[cut:]
+        if head in known:
+            rest = _split_glued(tail, x0 + (x1 - x0) * cut / len(token), x1, known)
+            if all(t in known for t, _, _ in rest):
+                return [(head, x0, x0 + (x1 - x0) * cut / len(token)), *rest]
+    return [(token, x0, x1)]
+
+
+def _match_layout(layout: tuple[Column, ...], toks: list[tuple[str, float, float]]
+                  ) -> tuple[list[Placed], list[Column]] | None:
+    used: set[int] = set()
+    found: dict[int, Placed] = {}
+    candidates = sorted(((len(_norm(lb)), i, lb) for i, c in enumerate(layout)
+                         for lb in c.labels), reverse=True)
+    for _, i, label in candidates:
+        if i in found:
+            continue
+        parts = _norm(label)
+        for start in range(len(toks) - len(parts) + 1):
+            span = range(start, start + len(parts))
+            if used.isdisjoint(span) and [toks[k][0] for k in span] == parts:
+                used.update(span)
+                c = layout[i]
+                found[i] = (Placed(c, *c.x) if c.x is not None else
+                            Placed(c, toks[start][1], toks[start + len(parts) - 1][2]))
+                break
+    for i, c in enumerate(layout):
+        if i not in found and c.x is not None:
+            found[i] = Placed(c, c.x[0], c.x[1])
+    labelled = [i for i in found if layout[i].labels]
+    missing = [c for i, c in enumerate(layout) if i not in found]
+    if any(not c.optional for c in missing) or len(labelled) < min(3, len(layout)):
+        return None
+    if not any(layout[i].role in NUMBER_ROLES and layout[i].role != "balance"
+               for i in labelled):
+        return None
+    return [found[i] for i in sorted(found)], missing
+
+
+def match_header(lines: list[Line], i: int, t: Template) -> Geometry | None:
+    """The geometry of a header printed at `lines[i]` (on up to three stacked lines)."""
+    first = lines[i]
+    if not set(_norm(first.text)) & _label_words(t):
+        return None
+    for depth in (1, 2, 3):
+        group = lines[i:i + depth]
+        if len(group) < depth or any(b.page != first.page or b.top - a.bottom > a.height
+                                     for a, b in itertools.pairwise(group)):
+            return None
+        if depth > 1 and (any(ch.isdigit() for ln in group for ch in ln.text)
+                          or not set(_norm(first.text)) & _label_words(t)
+                          or _single(group[-1], t)):
+            return None
+        toks = _header_tokens(group, _label_words(t))
+        best: Geometry | None = None
+        for layout in t.layouts:
+            m = _match_layout(layout, toks)
+            if m and (best is None or len(m[0]) > len(best.placed)):
+                best = Geometry(layout, m[0], m[1], depth)
+        if best is not None:
+            return best
+    return None
+
+
+def _single(ln: Line, t: Template) -> bool:
+    """Whether `ln` is a header on its own (so it is not the lower half of a stacked one)."""
+    toks = _header_tokens([ln], _label_words(t))
+    return any(_match_layout(layout, toks) for layout in t.layouts)
+
+
+def _label_words(t: Template) -> frozenset[str]:
+    return t.header_words
+
+
+# --- rows -------------------------------------------------------------------------------
+
+@dataclass
+class Row:
+    date: date
+    desc: list[str]
+    figures: dict[str, Token]
+    conf: float
+    lines: list[Line]
+    #: What an unsigned amount means here (set by a heading), or None for the template's.
+    sign: str | None
+    #: Whether the table this row stands in prints a running balance.
+    has_balance: bool
+
+
+@dataclass
+class Marker:
+    """A balance brought/carried forward line: a checkpoint, never a transaction."""
+
+    line: Line
+    value: Token | None
+    #: Rows read before it (in this table reading).
+    before: int
+    closing: bool
+
+
+@dataclass
+class TableReading:
+    rows: list[Row] = field(default_factory=list)
+    markers: list[Marker] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    #: id(line) -> how the line was read: header, row, continuation, marker, furniture,
+    #: heading, total, end, outside.
+    roles: dict[int, str] = field(default_factory=dict)
+    #: (line, what was read) for `templates check`.
+    log: list[tuple[Line, str, str]] = field(default_factory=list)
+    #: Table headers read, and lines under them that print a figure (balance rows aside):
+    #: a header with no figure under it is an account without transactions.
+    headers: int = 0
+    figure_lines: int = 0
+
+    @property
+    def empty(self) -> bool:
+        return self.headers > 0 and self.figure_lines == 0 and not self.rows
+
+
+def _row_text(ln: Line) -> str:
+    text = mask_digits(ln.text)
+    return text if len(text) <= 70 else text[:67] + "..."
+
+
+def read_table(t: Template, lines: list[Line], period_end: date) -> TableReading:
+    """Every row, marker and problem of the tables in `lines` (one account section)."""
+    out = TableReading()
+    end = [re.compile(t.expand(p), re.IGNORECASE) for p in t.end]
+    skip = [re.compile(t.expand(p), re.IGNORECASE) for p in t.skip]
+    geometry: Geometry | None = None
+    page: int | None = None
+    last: Line | None = None
+    sign: str | None = None
+    #: The last date printed on a row or balance row: a row without one carries it.
+    day: date | None = None
+    #: id(line) -> (role, detail) of lines already read with a line above them.
+    taken: dict[int, tuple[str, str]] = {}
+
+    def note(ln: Line, role: str, detail: str = "") -> None:
+        out.roles[id(ln)] = role
+        out.log.append((ln, role, detail))
+
+    for i, ln in enumerate(lines):
+        if id(ln) in taken:
+            note(ln, *taken.pop(id(ln)))
+            continue
+        if ln.page != page:
+            page, geometry, last = ln.page, None, None
+        if ln.large:
+            note(ln, "furniture", "large print across the page (a watermark)")
+            continue
+        heading = next((s for lb, s in t.headings.items() if is_heading(ln.text, [lb])),
+                       None)
+        if heading is not None:
+            sign = heading
+            note(ln, "heading", f"unsigned amounts below are {heading}s")
+            continue
+        header = match_header(lines, i, t)
+        if header is not None:
+            geometry, last = header, None
+            taken.update({id(o): ("header", "(stacked header line)")
+                          for o in lines[i + 1:i + header.lines]})
+            out.headers += 1
+            note(ln, "header", header.describe())
+            continue
+        if geometry is None:
+            note(ln, "outside")
+            continue
+        if any(p.search(ln.text) for p in skip) or is_furniture(ln.text, t.furniture):
+            note(ln, "furniture")
+            continue
+        if any(p.search(ln.text) for p in end):
+            geometry = None
+            note(ln, "end", "an end pattern: the table stops here")
+            continue
+        if starts_with_label(ln.text, TOTALS):
+            geometry = None
+            note(ln, "total", "a total line: the table stops here")
+            continue
+        cells, strays = geometry.cells(tokens(ln, t.locale))
+        date_text = " ".join(tok.text for tok in cells.get("date", []))
+        desc = [tok.text for tok in cells.get("description", [])]
+        figures = {r: cells[r] for r in NUMBER_ROLES if r in cells}
+        marker = _marker_label(ln.text, " ".join(desc))
+        if marker is not None:
+            with contextlib.suppress(ValueError):
+                day = _row_date(date_text, t.row_date_formats, period_end) if date_text else day
+            value = (figures.get("balance") or next(iter(figures.values()), None))
+            below = None if value else _figure_below(lines, i, t.locale)
+            figure = value[-1] if value else (below[1] if below else None)
+            if below is not None:
+                taken[id(below[0])] = ("marker", "the figure of the balance row above")
+            out.markers.append(Marker(ln, figure, len(out.rows),
+                                      match_label(marker, CLOSING, at_start=True) is not None))
+            note(ln, "marker", f"balance row {marker!r}: "
+                 f"{figure.text if figure else 'no figure'}")
+            last = None
+            continue
+        if figures or strays:
+            out.figure_lines += 1
+        if strays:
+            out.problems.append(f"page {ln.page}: {', '.join(repr(s.text) for s in strays)} "
+                                f"stands in no column: {_row_text(ln)!r}")
+        one = {}
+        for role, toks in figures.items():
+            if len(toks) > 1:
+                out.problems.append(f"page {ln.page}: two figures in the {role} column: "
+                                    f"{_row_text(ln)!r}")
+            one[role] = toks[0]
+        wide_gap = last is not None and ln.top - last.bottom > 1.5 * last.height
+        if wide_gap and not date_text:
+            geometry = None
+            note(ln, "end", "a gap wider than a wrapped line, and no date: the table stops")
+            continue
+        if date_text and t.value_date_line and not one and not strays and last is not None \
+                and out.rows and out.rows[-1].figures:
+            row = out.rows[-1]
+            row.desc += desc
+            row.lines.append(ln)
+            note(ln, "continuation", f"the value date {date_text!r} of the row above"
+                 + (f" and {' '.join(desc)!r}" if desc else ""))
+        elif date_text:
+            try:
+                when = _row_date(date_text, t.row_date_formats, period_end)
+            except ValueError:
+                if not one and not strays:
+                    note(ln, "outside", f"{date_text!r} is no date and there are no figures: "
+                         "not a row")
+                    continue
+                out.problems.append(f"page {ln.page}: unreadable date {date_text!r} in a "
+                                    f"table row: {_row_text(ln)!r}")
+                note(ln, "problem", f"unreadable date {date_text!r}")
+                last = ln
+                continue
+            out.rows.append(Row(when, desc, one, _min_conf(ln), [ln], sign,
+                                geometry.has_balance))
+            day = when
+            note(ln, "row", _reading(out.rows[-1]))
+        elif one and out.rows and not out.rows[-1].figures and last is not None:
+            row = out.rows[-1]
+            row.figures, row.desc = one, row.desc + desc
+            row.lines.append(ln)
+            row.conf = min(row.conf, _min_conf(ln))
+            note(ln, "row", "figures of the row above: " + _reading(row))
+        elif one and day is not None and t.carry_date:
+            out.rows.append(Row(day, desc, one, _min_conf(ln), [ln], sign,
+                                geometry.has_balance))
+            note(ln, "row", "date of the row above: " + _reading(out.rows[-1]))
+        elif one:
+            out.problems.append(f"page {ln.page}: a table row without a date: "
+                                f"{_row_text(ln)!r}")
+            note(ln, "problem", "figures without a date")
+        elif desc and out.rows and last is not None:
+            row = out.rows[-1]
+            row.desc += desc
+            row.lines.append(ln)
+            row.conf = min(row.conf, _min_conf(ln))
+            note(ln, "continuation", " ".join(desc))
+        else:
+            note(ln, "outside", "text in the table area that belongs to no row")
+            continue
+        last = ln
+    _check_large_print(lines, out)
+    for r in out.rows:
+        if r.conf < OCR_REVIEW_CONFIDENCE:
+            out.problems.append(f"{r.date}: OCR read a word of this row with confidence "
+                                f"{r.conf:.0f} (below {OCR_REVIEW_CONFIDENCE:.0f})")
+    return out
+
+
+def _figure_below(lines: list[Line], i: int, locale: str) -> tuple[Line, Token] | None:
+    """The figure of a balance row printed on the line under its label: the next line,
+    close below on the same page, when it is exactly one amount starting under the label."""
+    ln = lines[i]
+    nxt = next((o for o in lines[i + 1:] if not o.large), None)
+    if nxt is None or nxt.page != ln.page or nxt.top - ln.bottom > 1.2 * ln.height:
+        return None
+    toks = tokens(nxt, locale)
+    if len(toks) != 1 or toks[0].amount is None or not (
+            ln.words[0].x0 - 2 <= toks[0].x0 < ln.words[-1].x1):
+        return None
+    return nxt, toks[0]
+
+
+def _check_large_print(lines: list[Line], out: TableReading) -> None:
+    """A large word of more than one letter over the table's lines is a problem: a watermark
+    printed across the page comes as one letter per word, so more letters may be a
+    watermark letter the page reader joined with words of the text under it, which are then
+    missing from their row. (A title above the table or a code up the margin hides nothing.)"""
+    table = [ln for ln in lines if out.roles.get(id(ln)) in
+             ("header", "row", "continuation", "marker", "problem")]
+    for ln in lines:
+        if not ln.large:
+            continue
+        merged = [w.text for w in ln.words if len(w.text) > 1 and any(
+            o.page == ln.page and o.top < w.bottom and o.bottom > w.top
+            and o.words[0].x0 < w.x1 and o.words[-1].x1 > w.x0 for o in table)]
+        if merged:
+            out.problems.append(f"page {ln.page}: large print merged with the text (a "
+                                f"watermark over the table?): words of this page cannot be "
+                                f"trusted: {mask_digits(' '.join(merged))!r}")
+            out.roles[id(ln)] = "problem"
+            out.log = [(o, "problem" if o is ln else role, "large print merged with small "
+                        "print" if o is ln else detail) for o, role, detail in out.log]
+
+
+def _marker_label(line_text: str, desc: str) -> str | None:
+    """The balance-row label a line starts with (the whole line or its description cell)."""
+    for text in (line_text, desc):
+        m = match_label(text.strip(), BALANCE_ROWS, at_start=True)
+        if m is not None:
+            return text.strip()[:m.end()].strip(" :")
+    return None
+
+
+def _reading(r: Row) -> str:
+    figures = ", ".join(f"{k} {v.text}" for k, v in sorted(r.figures.items()))
+    return f"{r.date} {' '.join(r.desc)!r} {figures or 'no figures'}"
+
+
+def _min_conf(ln: Line) -> float:
+    """The least OCR confidence on the line; 100 for a text layer, which is read, not guessed."""
+    return min((w.conf for w in ln.words if w.conf is not None), default=100.0)
+
+
+def _row_date(text: str, formats: tuple[str, ...], period_end: date) -> date:
+    """The row's date; stray punctuation a scan leaves at either end is forgiven."""
+    try:
+        return parse_date(text, formats, period_end)
+    except ValueError:
+        return parse_date(text.strip(_STRAY), formats, period_end)

@@ -1,0 +1,381 @@
+"""The words statements use, and tolerant matching of them.
+
+A label matches whatever case, accents, spacing and punctuation it is printed with: `Account
+No.` matches `ACCOUNT NO :` and `Account no`, `Opening Balance` matches `opening balance:`.
+The shared vocabulary below knows the usual wordings of the opening and closing balance, the
+statement period, the account number, balance brought/carried forward rows, totals and page
+furniture in English, German, French and Spanish, so that a template only adds what is
+particular to its bank. Everything here works on plain text and `Line`s, so any reader (the
+template engine, the generic parser) can use it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Generic, TypeVar
+
+from parsers.dates import date_pattern, fold, is_month, parse_date, parse_month
+from parsers.lines import Line
+from parsers.numbers import Amount, find_amounts, read_amount
+
+OPENING = (
+    "Opening Balance", "Beginning Balance", "Previous Balance", "Previous Statement Balance",
+    "Starting Balance", "Start Balance", "Balance Brought Forward", "Brought Forward",
+    "Balance Forward", "Balance Last Statement", "Alter Kontostand", "Kontostand alt",
+    "Alter Saldo", "Saldo alt", "Anfangssaldo", "Anfangsbestand", "Saldovortrag",
+    "Solde précédent", "Ancien solde", "Solde initial", "Solde de départ", "Saldo anterior",
+    "Saldo inicial",
+)
+CLOSING = (
+    "Closing Balance", "Ending Balance", "New Balance", "Final Balance", "Statement Balance",
+    "End Balance", "Balance Carried Forward", "Carried Forward", "Neuer Kontostand",
+    "Kontostand neu", "Neuer Saldo", "Saldo neu", "Endsaldo", "Endbestand", "Schlusssaldo",
+    "Nouveau solde", "Solde final", "Solde de clôture", "Saldo final", "Saldo actual",
+    "Saldo al cierre",
+)
+#: Rows inside a table that state a balance instead of moving money.
+BALANCE_ROWS = (*OPENING, *CLOSING, "Übertrag", "Saldo Übertrag", "Report", "A reporter",
+                "Suma y sigue")
+PERIOD = (
+    "Statement Period", "Period", "Statement Dates", "For the Period", "Zeitraum",
+    "Auszugszeitraum", "Abrechnungszeitraum", "Kontoauszug", "Période", "Periode", "Periodo",
+)
+#: A single date that ends the period (card statements print no start).
+PERIOD_END = (
+    "Statement Closing Date", "Closing Date", "Statement Date", "Period Ending",
+    "Statement Period Ending", "Abschlussdatum", "Date d'arrêté", "Fecha de corte",
+)
+ACCOUNT = (
+    "Account Number", "Account No", "Account #", "Account ending in", "Account ending",
+    "Acct No", "Acct #", "A/C No", "A/C Number", "Card ending in", "Card ending",
+    "Card Number", "Kontonummer", "Konto-Nr", "Kontonr", "IBAN", "Numéro de compte",
+    "N° de compte", "No de compte", "Número de cuenta", "Nº de cuenta", "Account",
+)
+#: Words between the two dates of a period, and before the first.
+PERIOD_TO = ("-", "–", "—", "to", "through", "thru", "until", "till", "bis", "au", "à",
+             "al", "a", "hasta")
+PERIOD_FROM = ("from", "vom", "von", "du", "del", "de", "desde")
+#: Date forms every reader knows without being told (none is ambiguous day/month).
+UNAMBIGUOUS_DATES = ("%d %b %Y", "%B %d, %Y", "%d. %B %Y", "%Y-%m-%d", "%d.%m.%Y",
+                     "%d-%b-%Y", "%d %b", "%b %d", "%d.%m.")
+TOTALS = ("Total", "Totals", "Subtotal", "Sub-total", "Summe", "Gesamt", "Zwischensumme",
+          "Sous-total", "Suma")
+#: Page furniture: lines that can sit inside a table area and are no part of it.
+FURNITURE = (
+    r"^(?:page|seite|blatt|pagina|página|feuille)\s*\d+(?:\s*(?:of|von|de|sur|/)\s*\d+)?$",
+    r"^\(?(?:continued|fortsetzung|suite|continúa|continua)\b",
+    r"\b(?:continued|continues) (?:on|from|overleaf)\b", r"\((?:continued|fortsetzung)\)$",
+    r"\bsuite (?:au verso|page)\b",
+    r"\bmember fdic\b", r"\bfdic insured\b", r"\bequal housing (?:lender|opportunity)\b",
+    r"\bfederally insured by ncua\b", r"\bcomputer generated statement\b",
+    r"\beinlagensicherung",
+)
+
+
+def label_regex(label: str) -> str:
+    """A regex for `label` over folded text: any case and accents, flexible spacing and
+    punctuation between its words, whole words only, an optional colon (or `.`, `#`; never a minus)
+    after it. Matched text ends after that punctuation, where the value starts."""
+    tokens = re.findall(r"\w+|[^\w\s]", fold(label), flags=re.UNICODE)
+    words = [t for t in tokens if re.match(r"\w", t) or t in "#°º"]
+    if not words:
+        raise ValueError(f"label {label!r} has no words")
+    body = r"[^\w\n]*".join(re.escape(w) for w in words)
+    end = r"(?!\w)" if re.match(r"\w", words[-1]) else ""
+    return rf"(?<!\w){body}{end}(?:\s*(?:[:#]|\.(?!\d)))*\s*"
+
+
+@functools.cache
+def _labels_regex(labels: tuple[str, ...]) -> re.Pattern[str]:
+    ordered = sorted(set(labels), key=len, reverse=True)
+    return re.compile("|".join(f"(?:{label_regex(lb)})" for lb in ordered))
+
+
+def match_label(text: str, labels: Sequence[str], *, at_start: bool = False
+                ) -> re.Match[str] | None:
+    """The first (leftmost, then longest) match of any of `labels` in `text`."""
+    regex = _labels_regex(tuple(labels))
+    m = regex.match(fold(text)) if at_start else regex.search(fold(text))
+    return m
+
+
+def label_in(folded: str, labels: Sequence[str]) -> bool:
+    """Whether one of `labels` is printed in `folded` (text already `fold`ed, so a long
+    text is folded once for many labels)."""
+    return _labels_regex(tuple(labels)).search(folded) is not None
+
+
+def starts_with_label(text: str, labels: Sequence[str]) -> bool:
+    return match_label(text.strip(), labels, at_start=True) is not None
+
+
+def is_heading(text: str, labels: Sequence[str]) -> bool:
+    """The text is one of the labels and nothing else, not even a colon (a section heading,
+    not a label whose value follows); a trailing `(continued)` is allowed."""
+    text = text.strip()
+    m = match_label(text, labels, at_start=True)
+    if m is None or ":" in text[m.start():m.end()]:
+        return False
+    rest = fold(text)[m.end():]
+    return re.fullmatch(r"[\s().\-]*(?:continued|fortsetzung|suite)?[\s().\-]*", rest) is not None
+
+
+@functools.cache
+def _furniture_regex(extra: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join([*FURNITURE, *(label_regex(e) for e in extra)]))
+
+
+def is_furniture(text: str, extra: Sequence[str] = ()) -> bool:
+    """Page furniture (page numbers, "continued", regulatory footers) or a template's own."""
+    return _furniture_regex(tuple(extra)).search(" ".join(fold(text).split())) is not None
+
+
+# --- values after (or under) a label -----------------------------------------------------
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Found(Generic[T]):
+    """A labelled value and where it was printed."""
+
+    value: T
+    line: Line
+    label: str
+    #: True when the value sat on the line under its label.
+    below: bool = False
+
+
+def find_labelled(lines: Sequence[Line], labels: Sequence[str],
+                  read: Callable[[str], T | None], *,
+                  read_below: Callable[[str], T | None] | None = None,
+                  blockers: Sequence[str] = ()) -> Found[T] | None:
+    """The first line (in order) where one of `labels` is followed by a value `read` accepts
+    on the same line; or, when the label stands alone, where the next line starts under the
+    label with a value `read_below` (default `read`) accepts. A match inside a longer
+    `blockers` label (`Statement Balance` in `Previous Statement Balance`) does not count."""
+    regex = _labels_regex(tuple(labels))
+    blocking = _labels_regex(tuple(blockers)) if blockers else None
+    for i, ln in enumerate(lines):
+        text = ln.text
+        folded = fold(text)
+        blocked = [b.span() for b in blocking.finditer(folded)] if blocking else []
+        for m in regex.finditer(folded):
+            if any(a <= m.start() and m.end() <= b and b - a > m.end() - m.start()
+                   for a, b in blocked):
+                continue
+            label = text[m.start():m.end()].strip()
+            value = read(text[m.end():])
+            if value is not None:
+                return Found(value, ln, label)
+            if find_amounts(text[m.end():]):
+                continue
+            below = _under(ln, m.start(), m.end(), lines, i)
+            value = None if below is None else (read_below or read)(below)
+            if value is not None:
+                return Found(value, ln, label, below=True)
+    return None
+
+
+def _under(ln: Line, start: int, end: int, lines: Sequence[Line], i: int) -> str | None:
+    """The words of the line under the label that stand in the label's cell (from the
+    label's left edge to the next label on its line): on the next line when it follows
+    closely, or, when the label ends its page, on the first line of the next page that is
+    not that page's repeated header."""
+    height = ln.bottom - ln.top
+    nxt = _next_on_page(lines, i)
+    if nxt is None:
+        nxt = _first_after_page_header(lines, i)
+    elif nxt.top - ln.bottom > 1.2 * height:
+        return None
+    span = _words_in_span(ln, start, end)
+    if nxt is None or not span or not nxt.words:
+        return None
+    right = next((w.x0 for w in ln.words if w.x0 > span[-1].x1 + 2 * height), float("inf"))
+    cell = [w for w in nxt.words if span[0].x0 - 2 <= w.x0 < right]
+    return " ".join(w.text for w in cell) if cell else None
+
+
+def label_without_value(lines: Sequence[Line], labels: Sequence[str]) -> str | None:
+    """Where one of `labels` is printed, and what follows it (or stands under it): why a
+    figure was not read, for an author to see."""
+    regex = _labels_regex(tuple(labels))
+    for i, ln in enumerate(lines):
+        m = regex.search(fold(ln.text))
+        if m is None:
+            continue
+        after = ln.text[m.end():].strip()
+        below = None if after else _under(ln, m.start(), m.end(), lines, i)
+        label = ln.text[m.start():m.end()].strip(" :")
+        if after:
+            return f"{label!r} on page {ln.page} is followed by {after!r}"
+        if below:
+            return f"{label!r} on page {ln.page} has {below!r} under it"
+        return f"{label!r} on page {ln.page} has no figure after or under it"
+    return None
+
+
+def _next_on_page(lines: Sequence[Line], i: int) -> Line | None:
+    """The line after `lines[i]` on its page, page furniture and watermarks aside."""
+    for ln in lines[i + 1:]:
+        if ln.page != lines[i].page:
+            return None
+        if not ln.large and not is_furniture(ln.text):
+            return ln
+    return None
+
+
+def _first_after_page_header(lines: Sequence[Line], i: int) -> Line | None:
+    """The first line of the next page below the lines that repeat the top of `lines[i]`'s
+    page (the page header, page numbers aside)."""
+    page = lines[i].page
+    tops = {(_digitless(ln.text), round(ln.top)) for ln in lines if ln.page == page}
+    for ln in lines[i + 1:]:
+        if ln.page == page:
+            continue
+        if ln.page != page + 1:
+            return None
+        if not ln.large and (_digitless(ln.text), round(ln.top)) not in tops and not any(
+                (_digitless(ln.text), round(ln.top) + d) in tops for d in (-1, 1)):
+            return ln
+    return None
+
+
+def _digitless(text: str) -> str:
+    return re.sub(r"\d+", "#", fold(text))
+
+
+def _words_in_span(ln: Line, start: int, end: int) -> list:
+    out, pos = [], 0
+    for w in ln.words:
+        if pos < end and pos + len(w.text) > start:
+            out.append(w)
+        pos += len(w.text) + 1
+    return out
+
+
+_ANY_DATE = (*UNAMBIGUOUS_DATES, "%m/%d/%Y", "%m/%d", "%d/%m/%Y", "%d/%m")
+
+
+def _blank_dates(text: str) -> str:
+    """The text with every date it prints replaced by spaces (so `31.12.2025` is no amount)."""
+    out = text
+    for m in re.finditer(date_pattern(_ANY_DATE), text):
+        try:
+            parse_date(m.group(0), _ANY_DATE, date(2400, 12, 31))
+        except ValueError:
+            continue
+        out = out[:m.start()] + " " * (m.end() - m.start()) + out[m.end():]
+    return out
+
+
+def amount_reader(locale: str) -> Callable[[str], Amount | None]:
+    """Reads the first amount after a label, dates and words before it skipped."""
+    def read(text: str) -> Amount | None:
+        found = find_amounts(_blank_dates(text), locale)
+        return found[0][0] if found else None
+    return read
+
+
+def exact_amount_reader(locale: str) -> Callable[[str], Amount | None]:
+    def read(text: str) -> Amount | None:
+        try:
+            return read_amount(text, locale)
+        except ValueError:
+            return None
+    return read
+
+
+_ACCOUNT_TOKEN = re.compile(r"(?:[A-Z]{2}\d{2}|[\dXx*•#\-]*\d[\dXx*•#\-]*|[Xx*•#]+)")
+
+
+def read_last4(text: str) -> str | None:
+    """The last four digits of the account number printed at the start of `text`
+    (`****1234`, `XXXX XXXX 1234`, `DE89 **** **** **30 00`, `20-5678-1234`)."""
+    run: list[str] = []
+    for token in text.replace(":", " ").split():
+        if not _ACCOUNT_TOKEN.fullmatch(token):
+            break
+        run.append(token)
+    digits = re.sub(r"\D", "", "".join(run))
+    if len(digits) < 4 or not run or not run[-1][-1].isdigit():
+        return None
+    return digits[-4:]
+
+
+def find_period(lines: Sequence[Line], formats: Sequence[str], labels: Sequence[str] = (),
+                *, labelled_only: bool = False) -> tuple[date, date, Line] | None:
+    """The statement period: the first range after a period label (on its line or the line
+    above), else (unless `labelled_only`) the first range anywhere; both dates in one of
+    `formats`."""
+    days = [f for f in formats if not is_month(f)]
+    if not days:
+        return _find_month(lines, formats, labels)
+    d = date_pattern(days)
+    to = "|".join(re.escape(w) for w in sorted(PERIOD_TO, key=len, reverse=True))
+    frm = "|".join(PERIOD_FROM)
+    regex = re.compile(rf"(?:(?:{frm})\s+)?(?P<start>{d})\s*(?:{to})\s*(?P<end>{d})",
+                       re.IGNORECASE)
+    all_labels = (*PERIOD, *labels)
+    fallback = None
+    for i, ln in enumerate(lines):
+        for m in regex.finditer(ln.text):
+            try:
+                end = parse_date(m["end"], days)
+                start = parse_date(m["start"], days, end)
+            except ValueError:
+                continue
+            if start > end:
+                continue
+            labelled = (match_label(ln.text[:m.start()], all_labels) is not None
+                        or (i > 0 and lines[i - 1].page == ln.page
+                            and match_label(lines[i - 1].text, all_labels) is not None))
+            if labelled:
+                return start, end, ln
+            fallback = fallback or (start, end, ln)
+    month = _find_month(lines, formats, labels)
+    if month is not None:
+        return month
+    return None if labelled_only else fallback
+
+
+def _find_month(lines: Sequence[Line], formats: Sequence[str], labels: Sequence[str]
+                ) -> tuple[date, date, Line] | None:
+    """A whole month after a period label (`Kontoauszug Dezember 2021`), for templates with
+    a month format (`%B %Y`)."""
+    months = [f for f in formats if is_month(f)]
+    if not months:
+        return None
+    regex = re.compile(date_pattern(months))
+    all_labels = (*PERIOD, *labels)
+    for ln in lines:
+        for m in regex.finditer(ln.text):
+            if match_label(ln.text[:m.start()], all_labels) is None:
+                continue
+            try:
+                start, end = parse_month(m.group(0), months)
+            except ValueError:
+                continue
+            return start, end, ln
+    return None
+
+
+def find_period_end(lines: Sequence[Line], formats: Sequence[str], labels: Iterable[str] = ()
+                    ) -> Found | None:
+    """A single date that ends the period, after one of the period-end labels."""
+    d = re.compile(date_pattern(formats))
+
+    def read(text: str) -> date | None:
+        m = d.search(text)
+        if m is None or text[:m.start()].strip(" :"):
+            return None
+        try:
+            return parse_date(m.group(0), formats)
+        except ValueError:
+            return None
+
+    return find_labelled(lines, (*PERIOD_END, *labels), read)
