@@ -12,7 +12,7 @@ import pytest
 # Prefect reads its settings at import: isolate its home before anything imports it.
 os.environ["PREFECT_HOME"] = tempfile.mkdtemp(prefix="stmtflow-prefect-")
 os.environ["PREFECT_SERVER_ANALYTICS_ENABLED"] = "false"
-os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "90")
+os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180")
 os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
 
@@ -21,7 +21,7 @@ def prefect_server() -> Iterator[None]:
     """A real Prefect API server (Prefect's test harness), started once per session."""
     from prefect.testing.utilities import prefect_test_harness
 
-    with prefect_test_harness(server_startup_timeout=60):
+    with prefect_test_harness(server_startup_timeout=180):
         yield
 
 
