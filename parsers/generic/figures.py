@@ -1,0 +1,179 @@
+"""The figures printed around an unknown table: its period, its account sections, their
+account numbers and balances, the currency, and what the table's header calls each column.
+
+Each is looked for with the shared vocabulary (`parsers/vocabulary.py`); the header only
+orders the readings tried (the balance equation decides), so a header in words the
+vocabulary does not know costs nothing but a few readings more.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date
+
+from parsers.dates import compile_format, fold
+from parsers.generic.rows import Marker, Row, Table
+from parsers.lines import Line
+from parsers.numbers import Amount
+from parsers.vocabulary import (
+    ACCOUNT,
+    CLOSING,
+    OPENING,
+    UNAMBIGUOUS_DATES,
+    Found,
+    amount_reader,
+    exact_amount_reader,
+    find_labelled,
+    find_period,
+    find_period_end,
+    label_in,
+    match_label,
+    read_last4,
+)
+
+#: Words only a card statement prints: its balances are what is owed.
+CARD_WORDS = ("Minimum Payment Due", "Minimum Payment", "Credit Limit", "Available Credit",
+              "Payment Due Date", "Mindestbetrag", "Kreditrahmen", "Paiement minimum",
+              "Pago mínimo")
+#: A column header word (folded) -> the role it names, in English, German, French,
+#: Spanish and Dutch.
+COLUMN_WORDS = {
+    **dict.fromkeys(("debit", "debits", "withdrawal", "withdrawals", "out", "soll",
+                     "lastschrift", "lastschriften", "belastung", "ausgang", "ausgange",
+                     "cargo", "cargos", "retiros", "af", "debet", "payments"), "debit"),
+    **dict.fromkeys(("credit", "credits", "deposit", "deposits", "in", "haben", "gutschrift",
+                     "gutschriften", "eingang", "eingange", "abono", "abonos", "depositos",
+                     "bij", "receipts"), "credit"),
+    **dict.fromkeys(("amount", "betrag", "umsatz", "montant", "importe", "bedrag",
+                     "transaction amount"), "amount"),
+    **dict.fromkeys(("balance", "saldo", "kontostand", "solde", "running"), "balance"),
+}
+_MASKED = re.compile(r"(?<![\w*])[*Xx•]{2,}[\s*Xx•-]*(\d{4})\b")
+_CURRENCY = re.compile(r"\b(EUR|USD|GBP|AUD|NZD|CAD|SGD|CHF|HKD)\b|(€)|(£)")
+
+
+@dataclass
+class Section:
+    """One account's part of the statement: its lines, rows and markers."""
+
+    lines: list[Line] = field(default_factory=list)
+    rows: list[Row] = field(default_factory=list)
+    markers: list[Marker] = field(default_factory=list)
+    last4: str | None = None
+
+
+def period_formats(row_format: str) -> tuple[str, ...]:
+    """The forms a period may print in beside rows in `row_format` (never swapping day and
+    month: a `%m/%d` table's period is `%m/%d/%Y`)."""
+    dated = [f for f in UNAMBIGUOUS_DATES if compile_format(f).has_year]
+    if "%m/%d" in row_format:
+        dated += ["%m/%d/%Y", "%m/%d/%y"]
+    elif "%d/%m" in row_format:
+        dated += ["%d/%m/%Y", "%d/%m/%y"]
+    if compile_format(row_format).has_year:
+        dated.insert(0, row_format)
+    return tuple(dict.fromkeys(dated))
+
+
+def find_statement_period(lines: list[Line], row_format: str
+                          ) -> tuple[date | None, date, str] | None:
+    """(start, end, how): a printed from-to pair, else a statement date."""
+    formats = period_formats(row_format)
+    found = find_period(lines, formats)
+    if found:
+        return found[0], found[1], f"printed on page {found[2].page}"
+    single = find_period_end(lines, formats)
+    if single:
+        return None, single.value, f"statement date after {single.label!r}"
+    return None
+
+
+def split_sections(lines: list[Line], table: Table) -> list[Section]:
+    """A new account section starts at a line naming another account number, once the
+    section before it has rows, when a balance is labelled before the next row (a
+    repeated page header names the same account; a reference in a description opens none)."""
+    rows = {id(r.line): r for r in table.rows}
+    markers = {id(m.line): m for m in table.markers}
+    opens = _opening_ahead(lines, rows)
+    sections = [Section()]
+    for i, ln in enumerate(lines):
+        sec = sections[-1]
+        if id(ln) not in table.used:
+            last4 = line_last4(ln)
+            if last4 and last4 != sec.last4:
+                if not sec.rows:
+                    sec.last4 = last4
+                elif opens[i]:
+                    sec = Section(last4=last4)
+                    sections.append(sec)
+        sec.lines.append(ln)
+        if id(ln) in rows:
+            sec.rows.append(rows[id(ln)])
+        if id(ln) in markers:
+            sec.markers.append(markers[id(ln)])
+    return [s for s in sections if s.rows] or sections[:1]
+
+
+def _opening_ahead(lines: list[Line], rows: dict[int, Row]) -> list[bool]:
+    """Per line: whether a balance is labelled after it and before the next row."""
+    out, ahead = [False] * len(lines), False
+    for i in range(len(lines) - 1, -1, -1):
+        if id(lines[i]) in rows:
+            ahead = False
+        elif match_label(lines[i].text, (*OPENING, *CLOSING)):
+            ahead = True
+        out[i] = ahead
+    return out
+
+
+def line_last4(ln: Line) -> str | None:
+    m = _MASKED.search(ln.text)
+    if m:
+        return m.group(1)
+    found = find_labelled([ln], ACCOUNT, read_last4)
+    return found.value if found else None
+
+
+def printed_balances(sec: Section, table: Table
+                     ) -> tuple[Found[Amount] | None, Found[Amount] | None]:
+    """The section's opening and closing balance as labelled outside its table."""
+    space = [ln for ln in sec.lines if id(ln) not in table.used]
+    read, below = amount_reader(table.locale), exact_amount_reader(table.locale)
+    opening = find_labelled(space, OPENING, read, read_below=below, blockers=CLOSING)
+    closing = find_labelled(space, CLOSING, read, read_below=below, blockers=OPENING)
+    return opening, closing
+
+
+def currency(lines: list[Line], locale: str) -> str:
+    """The currency the statement names most, else the locale's usual one."""
+    seen: Counter[str] = Counter()
+    for ln in lines:
+        for m in _CURRENCY.finditer(ln.text):
+            seen[m.group(1) or ("EUR" if m.group(2) else "GBP")] += 1
+    if seen:
+        return seen.most_common(1)[0][0]
+    return "EUR" if locale in ("de", "fr") else "USD"
+
+
+def is_card(lines: list[Line]) -> bool:
+    return label_in(fold("\n".join(ln.text for ln in lines)), CARD_WORDS)
+
+
+def header_roles(lines: list[Line], table: Table) -> dict[int, str]:
+    """Column index -> the role the header above the first row names, where one does."""
+    first = table.rows[0].line
+    i = next(k for k, ln in enumerate(lines) if ln is first)
+    roles: dict[int, str] = {}
+    for ln in lines[max(0, i - 3):i]:
+        for w in ln.words:
+            word = fold(w.text).strip(":$€£()*").split("/")[0]
+            role = COLUMN_WORDS.get(word)
+            if role is None:
+                continue
+            near = [(abs((w.x0 + w.x1) / 2 - x), c) for c, x in enumerate(table.columns)
+                    if w.x0 - 60 <= x <= w.x1 + 60]
+            if near:
+                roles.setdefault(min(near)[1], role)
+    return roles

@@ -1,0 +1,227 @@
+"""The rows of a table no template describes, found from the page's geometry.
+
+A row starts at a line whose leftmost words read as a date and whose line ends in amounts;
+the amounts' right edges, gathered over every such line, fall into a few stable columns
+(figures are right-aligned). Under a row, a line of words inside the description's span is
+more description; a line without a date whose figures stand in those columns is another row
+of the same day (a date printed once per day); a balance brought/carried forward line is a
+marker, checked against the running total, never a transaction. Page headers and footers
+repeated on every page, regulatory footers and watermarks never become rows.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date
+
+from parsers.dates import compile_format, fold, parse_date
+from parsers.lines import Line
+from parsers.table import Token, tokens
+from parsers.vocabulary import BALANCE_ROWS, TOTALS, is_furniture, starts_with_label
+
+#: Row date forms tried, years first (a form with a year wins a tie with its yearless one).
+DATE_FORMATS = ("%d.%m.%Y", "%d.%m.%y", "%Y-%m-%d", "%d-%b-%Y", "%d %b %Y", "%d. %b %Y",
+                "%b %d, %Y", "%b %d %Y", "%m/%d/%Y", "%d/%m/%Y", "%m/%d/%y", "%d/%m/%y",
+                "%d-%m-%Y", "%d.%m.", "%d %b", "%b %d", "%d-%b", "%m/%d", "%d/%m")
+#: Number locales tried: the one that reads the most figures at line ends is the page's.
+NUMBER_LOCALES = ("en", "de", "fr")
+#: Right edges closer than this (points) are one column.
+COLUMN_SLACK = 6.0
+_FAR = date(2400, 12, 31)
+
+
+@dataclass
+class Row:
+    date_text: str
+    desc: list[str]
+    #: column index -> the figure printed in it
+    figures: dict[int, Token]
+    line: Line
+    #: True when the row prints no date of its own (the day's date is printed once).
+    carried: bool = False
+
+
+@dataclass
+class Marker:
+    """A balance brought/carried forward line: the running total after `before` rows."""
+
+    line: Line
+    before: int
+    value: Token
+
+
+@dataclass
+class Table:
+    locale: str
+    #: the date forms that read every row start (two when day and month could swap)
+    formats: tuple[str, ...]
+    #: the columns' right edges, left to right
+    columns: list[float]
+    rows: list[Row] = field(default_factory=list)
+    markers: list[Marker] = field(default_factory=list)
+    #: lines that are rows, continuations or markers (ids): not where figures are labelled
+    used: set[int] = field(default_factory=set)
+    #: lines in the description's span that no row took, each with the rows above it: one
+    #: between two rows of a section may be a lost part of a description
+    strays: list[tuple[Line, int]] = field(default_factory=list)
+
+
+def clean(lines: list[Line]) -> list[Line]:
+    """The lines a table may hold: no watermark or furniture, and no line repeated at the
+    same height on other pages above or below its page's dated lines (a page header or
+    footer; inside the table a repeated description is a row)."""
+    keep = [ln for ln in lines if not ln.large and not is_furniture(ln.text)]
+    if len({ln.page for ln in keep}) < 2:
+        return keep
+    seen: dict[tuple[str, int], set[int]] = {}
+    for ln in keep:
+        seen.setdefault((_digitless(ln.text), round(ln.top / 3)), set()).add(ln.page)
+    pages = len({ln.page for ln in keep})
+    band: dict[int, tuple[float, float]] = {}
+    for ln in keep:
+        if any(lead_date(ln, f) for f in DATE_FORMATS):
+            top, bottom = band.get(ln.page, (ln.top, ln.bottom))
+            band[ln.page] = (min(top, ln.top), max(bottom, ln.bottom))
+    return [ln for ln in keep
+            if len(seen[(_digitless(ln.text), round(ln.top / 3))]) < max(2, 0.8 * pages)
+            or _within(band.get(ln.page), ln.top)]
+
+
+def _within(band: tuple[float, float] | None, top: float) -> bool:
+    return band is not None and band[0] <= top <= band[1]
+
+
+def _digitless(text: str) -> str:
+    return re.sub(r"\d+", "#", fold(" ".join(text.split())))
+
+
+def lead_date(ln: Line, fmt: str) -> int:
+    """How many of the line's first words print a date in `fmt` (0: none)."""
+    regex = compile_format(fmt).regex
+    for n in (3, 2, 1):
+        if len(ln.words) > n and regex.fullmatch(" ".join(w.text for w in ln.words[:n])):
+            try:
+                parse_date(" ".join(w.text for w in ln.words[:n]), fmt, _FAR)
+            except ValueError:
+                continue
+            return n
+    return 0
+
+
+def trailing(toks: list[Token]) -> tuple[list[Token], list[Token]]:
+    """(the words, the figures that end the line)."""
+    i = len(toks)
+    while i > 0 and toks[i - 1].amount is not None:
+        i -= 1
+    return toks[:i], toks[i:]
+
+
+def find_table(lines: list[Line]) -> Table | None:
+    """The table the lines print: locale, date forms and figure columns by count, then rows."""
+    best: tuple[int, str] | None = None
+    for locale in NUMBER_LOCALES:
+        n = sum(1 for ln in lines if trailing(tokens(ln, locale))[1])
+        if n and (best is None or n > best[0]):
+            best = (n, locale)
+    if best is None:
+        return None
+    locale = best[1]
+    counts = Counter(f for f in DATE_FORMATS for ln in lines
+                     if lead_date(ln, f) and trailing(tokens(ln, locale))[1])
+    if not counts:
+        return None
+    top = max(counts.values())
+    formats = [f for f in DATE_FORMATS if counts[f] == top]
+    with_year = [f for f in formats if compile_format(f).has_year]
+    formats = with_year or formats
+    edges = [t.x1 for ln in lines if lead_date(ln, formats[0])
+             for t in trailing(tokens(ln, locale))[1]]
+    columns = _columns(edges, len([ln for ln in lines if lead_date(ln, formats[0])]))
+    table = Table(locale, tuple(formats), columns)
+    _rows(lines, table)
+    return table if table.rows else None
+
+
+def _columns(edges: list[float], rows: int) -> list[float]:
+    """Right edges clustered; a cluster of a stray figure or two (a dated note) is dropped."""
+    groups: list[list[float]] = []
+    for x in sorted(edges):
+        if groups and x - groups[-1][-1] <= COLUMN_SLACK:
+            groups[-1].append(x)
+        else:
+            groups.append([x])
+    least = max(2, rows // 20) if rows > 2 else 1
+    return [statistics.median(g) for g in groups if len(g) >= least]
+
+
+def column_of(table: Table, tok: Token) -> int | None:
+    for i, x in enumerate(table.columns):
+        if abs(tok.x1 - x) <= COLUMN_SLACK:
+            return i
+    return None
+
+
+def _rows(lines: list[Line], table: Table) -> None:
+    fmt = table.formats[0]
+    last: Line | None = None
+    desc_x0 = 0.0
+    for ln in lines:
+        n = lead_date(ln, fmt)
+        words, figures = trailing(tokens(Line(ln.page, ln.words[n:]), table.locale))
+        at = {column_of(table, t): t for t in figures}
+        placed = {i: t for i, t in at.items() if i is not None}
+        fits = bool(figures) and len(placed) == len(figures)
+        near = last is not None and _follows(last, ln)
+        if n and fits:
+            date_text = " ".join(w.text for w in ln.words[:n])
+            text = _drop_second_date(words, fmt)
+            table.rows.append(Row(date_text, [t.text for t in text], placed, ln))
+            desc_x0 = text[0].x0 if text else ln.words[n].x0
+            last = ln
+        elif fits and near and not starts_with_label(ln.text, TOTALS):
+            if starts_with_label(ln.text, BALANCE_ROWS):
+                table.markers.append(Marker(ln, len(table.rows), figures[-1]))
+            else:
+                prev = table.rows[-1]
+                table.rows.append(Row(prev.date_text, [t.text for t in words], placed, ln,
+                                      carried=True))
+            last = ln
+        elif figures and near and starts_with_label(ln.text, BALANCE_ROWS):
+            table.markers.append(Marker(ln, len(table.rows), figures[-1]))
+            last = ln
+        elif near and not n and not figures and ln.words[0].x0 >= desc_x0 - 4 \
+                and _left_of_figures(ln, table):
+            table.rows[-1].desc.extend(w.text for w in ln.words)
+            last = ln
+        else:
+            if table.rows and not n and ln.words[0].x0 >= desc_x0 - 4 \
+                    and not starts_with_label(ln.text, (*TOTALS, *BALANCE_ROWS)):
+                table.strays.append((ln, len(table.rows)))
+            last = None
+            continue
+        table.used.add(id(ln))
+
+
+def _drop_second_date(words: list[Token], fmt: str) -> list[Token]:
+    """The words after a row's date, a second date (posting or value date) left out."""
+    regex = compile_format(fmt).regex
+    i = 0
+    while i < len(words) and i < 2 and regex.fullmatch(words[i].text):
+        i += 1
+    return words[i:]
+
+
+def _follows(last: Line, ln: Line) -> bool:
+    """`ln` is the next line under `last` (same page, at most about a line apart)."""
+    if ln.page != last.page:
+        return ln.page == last.page + 1
+    return ln.top - last.bottom <= 1.6 * max(last.height, 1.0)
+
+
+def _left_of_figures(ln: Line, table: Table) -> bool:
+    """Words of a continuation stay in the description's span, left of the figures."""
+    first = min(table.columns) if table.columns else float("inf")
+    return ln.words[-1].x1 < first - 20
