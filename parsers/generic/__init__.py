@@ -13,16 +13,17 @@ from parsers.generic.empty import read_empty
 from parsers.generic.readings import Validator, decide
 from parsers.generic.rows import clean, find_table
 from parsers.lines import Line
+from parsers.vocabulary import is_furniture
 
 
 def parse_generic(lines: list[Line], validator: Validator) -> ParseOutput | None:
     """The statement the one validating reading gives; None when no reading validates.
 
     Raises `AmbiguousLayout` when readings validate with different results."""
-    kept = clean(lines)
-    table = find_table(kept)
+    visible = [ln for ln in lines if not ln.large and not is_furniture(ln.text)]
+    table = find_table(visible, clean(visible))
     if table is None:
-        out = read_empty([ln for ln in lines if not ln.large])
+        out = read_empty(visible)
         return out if out is not None and validator(out).ok else None
     return decide(lines, table, validator)
 

@@ -1,15 +1,15 @@
 """A statement of an unknown layout without a single transaction.
 
 It is read only when nothing on it could be a transaction that was missed: no line starts
-with a date and ends in a figure, and no figure other than the balances is anything but
-zero (a summary of `0.00` deposits); every account's opening and closing balance are then
-printed and equal.
+with a date and ends in a figure, and no figure other than the balances (and a card's
+minimum payment or credit limit) is anything but zero (a summary of `0.00` deposits);
+every account's opening and closing balance are then printed and equal.
 """
 
 from __future__ import annotations
 
 from parsers.engine import AccountReading, ParseOutput
-from parsers.generic.figures import currency, is_card, line_last4
+from parsers.generic.figures import CARD_WORDS, currency, is_card, line_last4
 from parsers.generic.readings import signed
 from parsers.generic.rows import DATE_FORMATS, NUMBER_LOCALES, lead_date, trailing
 from parsers.lines import Line
@@ -39,10 +39,12 @@ def read_empty(lines: list[Line]) -> ParseOutput | None:
 
 
 def _accounts(lines: list[Line], locale: str) -> ParseOutput | None:
-    balances = (*OPENING, *CLOSING)
-    for ln in lines:
-        if not match_label(ln.text, balances) and any(
-                a.value != 0 for a, _, _ in find_amounts(ln.text, locale)):
+    labels = (*OPENING, *CLOSING, *CARD_WORDS)
+    for i, ln in enumerate(lines):
+        labelled = match_label(ln.text, labels) or (
+            i > 0 and match_label(lines[i - 1].text, labels)
+            and not find_amounts(lines[i - 1].text, locale))
+        if not labelled and any(a.value != 0 for a, _, _ in find_amounts(ln.text, locale)):
             return None
     chunks: list[tuple[str | None, list[Line]]] = [(None, [])]
     for ln in lines:

@@ -53,6 +53,8 @@ ROLE_SETS: dict[int, list[tuple[str, ...]]] = {
 class Reading:
     roles: tuple[str, ...]
     date_format: str
+    #: Whether a heading (`Deposits`, `Purchases`) says what an unsigned amount under it is.
+    headings: bool = False
 
 
 @dataclass
@@ -71,7 +73,9 @@ def readings(lines: list[Line], table: Table) -> list[Reading]:
     if len(hinted) == len(table.columns):
         named = tuple(hinted[i] for i in range(len(table.columns)))
         sets = [named, *[s for s in sets if s != named]]
-    return [Reading(roles, fmt) for fmt in table.formats for roles in sets]
+    headed = any(row.heading for row in table.rows)
+    return [Reading(roles, fmt, by_heading) for fmt in table.formats for roles in sets
+            for by_heading in ((True, False) if headed and "amount" in roles else (False,))]
 
 
 def decide(lines: list[Line], table: Table, validator: Validator) -> ParseOutput | None:
@@ -122,7 +126,7 @@ def describe(r: Reading, ctx: Context, period: str) -> dict[str, Any]:
             "currency": ctx.currency, "period": period, "convention": convention,
             "columns": [{"role": role, "right_edge": round(x, 1)}
                         for role, x in zip(r.roles, ctx.table.columns, strict=True)],
-            "sections": len(ctx.sections)}
+            "sections": len(ctx.sections), "headings_sign_amounts": r.headings}
 
 
 def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: ParseOutput
@@ -150,8 +154,8 @@ def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: Pars
     if opening is None or closing is None:
         return None
     where = f"account ****{last4}"
-    for ln, before in ctx.table.strays:
-        if first < before < first + len(txs):
+    for ln, before, near in ctx.table.strays:
+        if first < before < first + len(txs) or (near and before == first + len(txs)):
             out.problems.append(f"{where}: a line between two rows on page {ln.page} was not "
                                 "read as part of either")
     for before, value in markers:
@@ -171,7 +175,12 @@ def _transaction(r: Reading, ctx: Context, row: Row, end: date | None) -> Transa
         return None
     figures = {role: row.figures[i].amount for i, role in enumerate(r.roles)
                if i in row.figures}
-    if "amount" in figures:
+    unsigned = figures.get("amount") is not None and figures["amount"].value > 0 and not (
+        figures["amount"].suffix)
+    if "amount" in figures and r.headings and row.heading and unsigned:
+        value = abs(figures["amount"].value)
+        amount = value if row.heading == "credit" else -value
+    elif "amount" in figures:
         amount = signed(figures["amount"], ctx.card)
     elif "debit" in figures or "credit" in figures:
         debit, credit = figures.get("debit"), figures.get("credit")

@@ -20,7 +20,7 @@ from datetime import date
 from parsers.dates import compile_format, fold, parse_date
 from parsers.lines import Line
 from parsers.table import Token, tokens
-from parsers.vocabulary import BALANCE_ROWS, TOTALS, is_furniture, starts_with_label
+from parsers.vocabulary import BALANCE_ROWS, TOTALS, is_heading, starts_with_label
 
 #: Row date forms tried, years first (a form with a year wins a tie with its yearless one).
 DATE_FORMATS = ("%d.%m.%Y", "%d.%m.%y", "%Y-%m-%d", "%d-%b-%Y", "%d %b %Y", "%d. %b %Y",
@@ -28,6 +28,18 @@ DATE_FORMATS = ("%d.%m.%Y", "%d.%m.%y", "%Y-%m-%d", "%d-%b-%Y", "%d %b %Y", "%d.
                 "%d-%m-%Y", "%d.%m.", "%d %b", "%b %d", "%d-%b", "%m/%d", "%d/%m")
 #: Number locales tried: the one that reads the most figures at line ends is the page's.
 NUMBER_LOCALES = ("en", "de", "fr")
+#: Headings of a part of the table whose unsigned amounts are all money in, or all out.
+SIGN_HEADINGS = {
+    "credit": ("Deposits and Additions", "Deposits and Other Credits", "Deposits", "Credits",
+               "Payments and Other Credits", "Payments and Credits", "Money In", "Paid In",
+               "Gutschriften", "Eingänge", "Habenbuchungen", "Crédits", "Abonos", "Ingresos",
+               "Bijschrijvingen"),
+    "debit": ("Withdrawals and Subtractions", "Withdrawals and Other Debits", "Withdrawals",
+              "Debits", "Checks Paid", "Purchases", "Purchases and Adjustments",
+              "Fees Charged", "Fees", "Interest Charged", "Money Out", "Paid Out",
+              "Lastschriften", "Belastungen", "Sollbuchungen", "Débits", "Cargos", "Gastos",
+              "Afschrijvingen"),
+}
 #: Right edges closer than this (points) are one column.
 COLUMN_SLACK = 6.0
 _FAR = date(2400, 12, 31)
@@ -42,6 +54,8 @@ class Row:
     line: Line
     #: True when the row prints no date of its own (the day's date is printed once).
     carried: bool = False
+    #: What the heading above the row (`Deposits`, `Purchases`) says its unsigned amount is.
+    heading: str | None = None
 
 
 @dataclass
@@ -64,16 +78,17 @@ class Table:
     markers: list[Marker] = field(default_factory=list)
     #: lines that are rows, continuations or markers (ids): not where figures are labelled
     used: set[int] = field(default_factory=set)
-    #: lines in the description's span that no row took, each with the rows above it: one
-    #: between two rows of a section may be a lost part of a description
-    strays: list[tuple[Line, int]] = field(default_factory=list)
+    #: lines in the description's span that no row took, each with the rows above it and
+    #: whether it follows a table line closely: one between two rows of a section, or
+    #: right under its last, may be a lost part of a description
+    strays: list[tuple[Line, int, bool]] = field(default_factory=list)
 
 
 def clean(lines: list[Line]) -> list[Line]:
-    """The lines a table may hold: no watermark or furniture, and no line repeated at the
-    same height on other pages above or below its page's dated lines (a page header or
-    footer; inside the table a repeated description is a row)."""
-    keep = [ln for ln in lines if not ln.large and not is_furniture(ln.text)]
+    """The lines a table may hold: none repeated at the same height on most pages above or
+    below its page's dated lines and what continues them (a page header or footer; inside
+    the table a repeated description is a row)."""
+    keep = lines
     if len({ln.page for ln in keep}) < 2:
         return keep
     seen: dict[tuple[str, int], set[int]] = {}
@@ -85,6 +100,10 @@ def clean(lines: list[Line]) -> list[Line]:
         if any(lead_date(ln, f) for f in DATE_FORMATS):
             top, bottom = band.get(ln.page, (ln.top, ln.bottom))
             band[ln.page] = (min(top, ln.top), max(bottom, ln.bottom))
+    for ln in keep:  # the band runs on over the lines that continue its last row
+        top, bottom = band.get(ln.page, (0.0, -1.0))
+        if bottom < ln.top <= bottom + 1.6 * max(ln.height, 1.0) + ln.height:
+            band[ln.page] = (top, ln.bottom)
     return [ln for ln in keep
             if len(seen[(_digitless(ln.text), round(ln.top / 3))]) < max(2, 0.8 * pages)
             or _within(band.get(ln.page), ln.top)]
@@ -119,9 +138,11 @@ def trailing(toks: list[Token]) -> tuple[list[Token], list[Token]]:
     return toks[:i], toks[i:]
 
 
-def find_table(lines: list[Line]) -> Table | None:
-    """The table the lines print: locale, date forms and figure columns by count, then rows."""
+def find_table(lines: list[Line], kept: list[Line]) -> Table | None:
+    """The table the `kept` lines (`clean`) print: locale, date forms and figure columns by
+    count, then rows; a line of `lines` left out where it would continue a row is a stray."""
     best: tuple[int, str] | None = None
+    everything, lines = lines, kept
     for locale in NUMBER_LOCALES:
         n = sum(1 for ln in lines if trailing(tokens(ln, locale))[1])
         if n and (best is None or n > best[0]):
@@ -141,7 +162,7 @@ def find_table(lines: list[Line]) -> Table | None:
              for t in trailing(tokens(ln, locale))[1]]
     columns = _columns(edges, len([ln for ln in lines if lead_date(ln, formats[0])]))
     table = Table(locale, tuple(formats), columns)
-    _rows(lines, table)
+    _rows(everything, {id(ln) for ln in kept}, table)
     return table if table.rows else None
 
 
@@ -164,21 +185,32 @@ def column_of(table: Table, tok: Token) -> int | None:
     return None
 
 
-def _rows(lines: list[Line], table: Table) -> None:
+def _rows(lines: list[Line], kept: set[int], table: Table) -> None:
     fmt = table.formats[0]
     last: Line | None = None
     desc_x0 = 0.0
+    heading: str | None = None
     for ln in lines:
+        near = last is not None and _follows(last, ln)
+        sign = next((s for s, labels in SIGN_HEADINGS.items() if is_heading(ln.text, labels)),
+                    None)
+        if sign is not None:
+            heading, last = sign, None
+            continue
+        if id(ln) not in kept:
+            if near and table.rows and ln.words[0].x0 >= desc_x0 - 4:
+                table.strays.append((ln, len(table.rows), True))
+            continue
         n = lead_date(ln, fmt)
         words, figures = trailing(tokens(Line(ln.page, ln.words[n:]), table.locale))
         at = {column_of(table, t): t for t in figures}
         placed = {i: t for i, t in at.items() if i is not None}
         fits = bool(figures) and len(placed) == len(figures)
-        near = last is not None and _follows(last, ln)
         if n and fits:
             date_text = " ".join(w.text for w in ln.words[:n])
             text = _drop_second_date(words, fmt)
-            table.rows.append(Row(date_text, [t.text for t in text], placed, ln))
+            table.rows.append(Row(date_text, [t.text for t in text], placed, ln,
+                                  heading=heading))
             desc_x0 = text[0].x0 if text else ln.words[n].x0
             last = ln
         elif fits and near and not starts_with_label(ln.text, TOTALS):
@@ -187,7 +219,7 @@ def _rows(lines: list[Line], table: Table) -> None:
             else:
                 prev = table.rows[-1]
                 table.rows.append(Row(prev.date_text, [t.text for t in words], placed, ln,
-                                      carried=True))
+                                      carried=True, heading=heading))
             last = ln
         elif figures and near and starts_with_label(ln.text, BALANCE_ROWS):
             table.markers.append(Marker(ln, len(table.rows), figures[-1]))
@@ -199,7 +231,7 @@ def _rows(lines: list[Line], table: Table) -> None:
         else:
             if table.rows and not n and ln.words[0].x0 >= desc_x0 - 4 \
                     and not starts_with_label(ln.text, (*TOTALS, *BALANCE_ROWS)):
-                table.strays.append((ln, len(table.rows)))
+                table.strays.append((ln, len(table.rows), near))
             last = None
             continue
         table.used.add(id(ln))
