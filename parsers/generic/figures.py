@@ -74,7 +74,7 @@ def period_formats(row_format: str) -> tuple[str, ...]:
         dated += ["%d/%m/%Y", "%d/%m/%y"]
     if compile_format(row_format).has_year:
         dated.insert(0, row_format)
-    return tuple(dict.fromkeys(dated))
+    return tuple(dict.fromkeys((*dated, "%B %Y")))
 
 
 def find_statement_period(lines: list[Line], row_format: str
@@ -126,6 +126,16 @@ def _opening_ahead(lines: list[Line], rows: dict[int, Row]) -> list[bool]:
             ahead = True
         out[i] = ahead
     return out
+
+
+def account_last4(lines: list[Line]) -> str | None:
+    """The account number labelled anywhere (its value after or under the label)."""
+    for ln in lines:
+        m = _MASKED.search(ln.text)
+        if m:
+            return m.group(1)
+    found = find_labelled(lines, ACCOUNT, read_last4)
+    return found.value if found else None
 
 
 def line_last4(ln: Line) -> str | None:

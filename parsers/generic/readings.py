@@ -25,11 +25,11 @@ from parsers.engine import AccountReading, ParseOutput
 from parsers.errors import AmbiguousLayout
 from parsers.generic.figures import (
     Section,
+    account_last4,
     currency,
     find_statement_period,
     header_roles,
     is_card,
-    line_last4,
     printed_balances,
     split_sections,
 )
@@ -37,7 +37,7 @@ from parsers.generic.rows import Row, Table
 from parsers.lines import Line
 from parsers.model import Account, Statement, Transaction, money
 from parsers.numbers import Amount
-from parsers.validate import Validation
+from parsers.validate import Validation, validate
 from parsers.vocabulary import Found
 
 Validator = Callable[[ParseOutput], Validation]
@@ -79,22 +79,31 @@ def readings(lines: list[Line], table: Table) -> list[Reading]:
 
 
 def decide(lines: list[Line], table: Table, validator: Validator) -> ParseOutput | None:
-    """The one statement every validating reading agrees on; None when none validates."""
+    """The one statement every validating reading agrees on. When none validates but one
+    reading's balances agree and only its reading of the lines is in doubt (a line no row
+    took), that reading, for review; None when nothing reconciles."""
     ctx = Context(lines, table, split_sections(lines, table), is_card(lines),
                   currency(lines, table.locale))
     accepted: dict[str, tuple[Reading, ParseOutput]] = {}
+    doubted: dict[str, tuple[Reading, ParseOutput]] = {}
     for r in readings(lines, table):
         out = apply(r, ctx)
-        if out is not None and validator(out).ok:
-            st = out.statement
-            key = json.dumps([st.to_dict(), str(st.period_start), str(st.period_end)])
+        if out is None:
+            continue
+        st = out.statement
+        key = json.dumps([st.to_dict(), str(st.period_start), str(st.period_end)])
+        if validator(out).ok:
             accepted.setdefault(key, (r, out))
+        elif validate(st).ok:
+            doubted.setdefault(key, (r, out))
     if len(accepted) > 1:
         found = "; ".join(f"{', '.join(r.roles)} with dates {r.date_format}"
                           for r, _ in accepted.values())
         raise AmbiguousLayout(f"no template matches and {len(accepted)} readings of the table "
                               f"reconcile with different results ({found})")
-    return next(iter(accepted.values()))[1] if accepted else None
+    if accepted:
+        return next(iter(accepted.values()))[1]
+    return next(iter(doubted.values()))[1] if len(doubted) == 1 else None
 
 
 def apply(r: Reading, ctx: Context) -> ParseOutput | None:
@@ -139,7 +148,7 @@ def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: Pars
         txs.append(tx)
     info = AccountReading(rows=len(txs), balances_printed=sum(t.balance is not None
                                                               for t in txs))
-    last4 = sec.last4 or next((x for ln in ctx.lines if (x := line_last4(ln))), None)
+    last4 = sec.last4 or account_last4(ctx.lines)
     if last4 is None:
         return None
     first = ctx.table.rows.index(sec.rows[0])

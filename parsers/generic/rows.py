@@ -56,6 +56,10 @@ class Row:
     carried: bool = False
     #: What the heading above the row (`Deposits`, `Purchases`) says its unsigned amount is.
     heading: str | None = None
+    #: Where the description ends on the row's own line, and how wide the first word of the
+    #: line continuing it is: whether that word would have fitted (no wrap, then).
+    text_x1: float = 0.0
+    wrap_width: float | None = None
 
 
 @dataclass
@@ -174,7 +178,7 @@ def _columns(edges: list[float], rows: int) -> list[float]:
             groups[-1].append(x)
         else:
             groups.append([x])
-    least = max(2, rows // 20) if rows > 2 else 1
+    least = 2 if rows >= 10 else 1
     return [statistics.median(g) for g in groups if len(g) >= least]
 
 
@@ -190,6 +194,8 @@ def _rows(lines: list[Line], kept: set[int], table: Table) -> None:
     last: Line | None = None
     desc_x0 = 0.0
     heading: str | None = None
+    wrapped = False
+    doubtful: list[tuple[Line, int]] = []
     for ln in lines:
         near = last is not None and _follows(last, ln)
         sign = next((s for s, labels in SIGN_HEADINGS.items() if is_heading(ln.text, labels)),
@@ -206,28 +212,40 @@ def _rows(lines: list[Line], kept: set[int], table: Table) -> None:
         at = {column_of(table, t): t for t in figures}
         placed = {i: t for i, t in at.items() if i is not None}
         fits = bool(figures) and len(placed) == len(figures)
+        if figures and not fits:  # figures outside the columns are words (`5,90EUR` fee)
+            words, figures = words + figures, []
         if n and fits:
             date_text = " ".join(w.text for w in ln.words[:n])
             text = _drop_second_date(words, fmt)
             table.rows.append(Row(date_text, [t.text for t in text], placed, ln,
-                                  heading=heading))
+                                  heading=heading, text_x1=_x1(text)))
             desc_x0 = text[0].x0 if text else ln.words[n].x0
-            last = ln
+            last, wrapped = ln, False
         elif fits and near and not starts_with_label(ln.text, TOTALS):
             if starts_with_label(ln.text, BALANCE_ROWS):
                 table.markers.append(Marker(ln, len(table.rows), figures[-1]))
             else:
+                if wrapped:  # the words above may begin this row as well as end the last
+                    doubtful.append((ln, len(table.rows)))
                 prev = table.rows[-1]
                 table.rows.append(Row(prev.date_text, [t.text for t in words], placed, ln,
-                                      carried=True, heading=heading))
-            last = ln
+                                      carried=True, heading=heading, text_x1=_x1(words)))
+            last, wrapped = ln, False
         elif figures and near and starts_with_label(ln.text, BALANCE_ROWS):
             table.markers.append(Marker(ln, len(table.rows), figures[-1]))
             last = ln
+        elif near and not figures and ln.words[0].x0 < desc_x0 - 4 and _only_dates(ln, fmt):
+            last = ln  # the row's value date, on a line of its own
+        elif near and not figures and n and _left_of_figures(ln, table):
+            more = _drop_second_date(words, fmt)
+            table.rows[-1].desc.extend(t.text for t in more)
+            _wraps(table.rows[-1], more[0].x1 - more[0].x0 if more else None)
+            last, wrapped = ln, True  # a value date, then more description
         elif near and not n and not figures and ln.words[0].x0 >= desc_x0 - 4 \
                 and _left_of_figures(ln, table):
             table.rows[-1].desc.extend(w.text for w in ln.words)
-            last = ln
+            _wraps(table.rows[-1], ln.words[0].x1 - ln.words[0].x0)
+            last, wrapped = ln, True
         else:
             if table.rows and not n and ln.words[0].x0 >= desc_x0 - 4 \
                     and not starts_with_label(ln.text, (*TOTALS, *BALANCE_ROWS)):
@@ -235,6 +253,32 @@ def _rows(lines: list[Line], kept: set[int], table: Table) -> None:
             last = None
             continue
         table.used.add(id(ln))
+    _doubt(table, doubtful)
+
+
+def _x1(words: list[Token]) -> float:
+    return words[-1].x1 if words else 0.0
+
+
+def _wraps(row: Row, width: float | None) -> None:
+    if row.wrap_width is None:
+        row.wrap_width = width
+
+
+def _doubt(table: Table, doubtful: list[tuple[Line, int]]) -> None:
+    """Words between a row and a row without a date of its own belong to the first only
+    when they wrapped: when their first word would not have fitted on the row's line (the
+    widest description line sets the width). Otherwise the split is unproven: a stray."""
+    widest = max((r.text_x1 for r in table.rows), default=0.0)
+    for ln, i in doubtful:
+        above = table.rows[i - 1]
+        if above.wrap_width is None or above.text_x1 + above.wrap_width + 3 <= widest:
+            table.strays.append((ln, i, True))
+
+
+def _only_dates(ln: Line, fmt: str) -> bool:
+    regex = compile_format(fmt).regex
+    return all(regex.fullmatch(w.text) for w in ln.words)
 
 
 def _drop_second_date(words: list[Token], fmt: str) -> list[Token]:
