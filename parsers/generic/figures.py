@@ -148,8 +148,12 @@ def line_last4(ln: Line) -> str | None:
 
 def printed_balances(sec: Section, table: Table
                      ) -> tuple[Found[Amount] | None, Found[Amount] | None]:
-    """The section's opening and closing balance as labelled outside its table."""
-    space = [ln for ln in sec.lines if id(ln) not in table.used]
+    """The section's opening and closing balance as labelled outside its table (a balance
+    brought forward between two of its rows is a page's, not the statement's)."""
+    first = next(i for i, ln in enumerate(sec.lines) if ln is sec.rows[0].line)
+    end = next(i for i, ln in enumerate(sec.lines) if ln is sec.rows[-1].line)
+    space = [ln for i, ln in enumerate(sec.lines)
+             if id(ln) not in table.used and not first < i < end]
     read, below = amount_reader(table.locale), exact_amount_reader(table.locale)
     opening = find_labelled(space, OPENING, read, read_below=below, blockers=CLOSING)
     closing = find_labelled(space, CLOSING, read, read_below=below, blockers=OPENING)

@@ -110,7 +110,7 @@ def clean(lines: list[Line]) -> list[Line]:
             band[ln.page] = (top, ln.bottom)
     return [ln for ln in keep
             if len(seen[(_digitless(ln.text), round(ln.top / 3))]) < max(2, 0.8 * pages)
-            or _within(band.get(ln.page), ln.top)]
+            or _within(band.get(ln.page), ln.top) or starts_with_label(ln.text, BALANCE_ROWS)]
 
 
 def _within(band: tuple[float, float] | None, top: float) -> bool:
