@@ -191,3 +191,38 @@ def header_roles(lines: list[Line], table: Table) -> dict[int, str]:
             if near:
                 roles.setdefault(min(near)[1], role)
     return roles
+
+
+def header_labels(lines: list[Line], table: Table, roles: tuple[str, ...]
+                  ) -> list[dict[str, str]]:
+    """The header printed right above the first row, as (label, role) left to right: the
+    labels over the date, the description and each figure column; any other label between
+    them is a column to ignore (a value date). Empty without such a header."""
+    first = table.rows[0].line
+    i = next(k for k, ln in enumerate(lines) if ln is first)
+    words = [w for w in (lines[i - 1].words if i else [])]
+    if not words or any(ch.isdigit() for w in words for ch in w.text):
+        return []
+    groups: list[list] = [[words[0]]]
+    for w in words[1:]:
+        prev = groups[-1][-1]
+        if w.x0 - prev.x1 <= 0.6 * (w.bottom - w.top):
+            groups[-1].append(w)
+        else:
+            groups.append([w])
+    spans = [(" ".join(w.text for w in g), g[0].x0, g[-1].x1) for g in groups]
+    role_of: dict[int, str] = {}
+    for role, x in (("date", first.words[0].x0), ("description", _desc_x0(table))):
+        k = min(range(len(spans)), key=lambda k: abs(spans[k][1] - x))
+        role_of.setdefault(k, role)
+    for c, x in enumerate(table.columns):
+        k = min(range(len(spans)), key=lambda k: abs(spans[k][2] - x))
+        role_of.setdefault(k, roles[c])
+    return [{"label": label, "role": role_of.get(k, "ignore")}
+            for k, (label, _, _) in enumerate(spans)]
+
+
+def _desc_x0(table: Table) -> float:
+    row = table.rows[0]
+    rest = [w for w in row.line.words if w.text == row.desc[0]] if row.desc else []
+    return rest[0].x0 if rest else row.line.words[-1].x0

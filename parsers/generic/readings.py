@@ -28,6 +28,7 @@ from parsers.generic.figures import (
     account_last4,
     currency,
     find_statement_period,
+    header_labels,
     header_roles,
     is_card,
     printed_balances,
@@ -133,6 +134,7 @@ def describe(r: Reading, ctx: Context, period: str) -> dict[str, Any]:
                   else "as printed: a minus, parentheses or DR is money out")
     return {"layout": "generic", "locale": ctx.table.locale, "date_format": r.date_format,
             "currency": ctx.currency, "period": period, "convention": convention,
+            "header": header_labels(ctx.lines, ctx.table, r.roles),
             "columns": [{"role": role, "right_edge": round(x, 1)}
                         for role, x in zip(r.roles, ctx.table.columns, strict=True)],
             "sections": len(ctx.sections), "headings_sign_amounts": r.headings}
