@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from parsers.engine import ParseOutput
 from parsers.generic.empty import read_empty
+from parsers.generic.pages import clean
 from parsers.generic.readings import Validator, decide
-from parsers.generic.rows import clean, find_table
+from parsers.generic.rows import find_table
 from parsers.lines import Line
 from parsers.vocabulary import is_furniture
 

@@ -9,9 +9,10 @@ every account's opening and closing balance are then printed and equal.
 from __future__ import annotations
 
 from parsers.engine import AccountReading, ParseOutput
-from parsers.generic.figures import CARD_WORDS, currency, is_card, line_last4
+from parsers.generic.figures import currency, is_card, line_last4
 from parsers.generic.readings import signed
 from parsers.generic.rows import DATE_FORMATS, NUMBER_LOCALES, lead_date, trailing
+from parsers.generic.words import CARD_WORDS
 from parsers.lines import Line
 from parsers.model import Account, Statement
 from parsers.numbers import find_amounts

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from parsers.dates import compile_format, fold
-from parsers.generic.rows import Marker, Row, Table
+from parsers.generic.model import Marker, Row, Table
+from parsers.generic.words import CARD_WORDS, COLUMN_WORDS
 from parsers.lines import Line
 from parsers.numbers import Amount
 from parsers.vocabulary import (
@@ -33,23 +34,6 @@ from parsers.vocabulary import (
     read_last4,
 )
 
-#: Words only a card statement prints: its balances are what is owed.
-CARD_WORDS = ("Minimum Payment Due", "Minimum Payment", "Credit Limit", "Available Credit",
-              "Payment Due Date", "Mindestbetrag", "Kreditrahmen", "Paiement minimum",
-              "Pago mínimo")
-#: A column header word (folded) -> the role it names, in English, German, French,
-#: Spanish and Dutch.
-COLUMN_WORDS = {
-    **dict.fromkeys(("debit", "debits", "withdrawal", "withdrawals", "out", "soll",
-                     "lastschrift", "lastschriften", "belastung", "ausgang", "ausgange",
-                     "cargo", "cargos", "retiros", "af", "debet", "payments"), "debit"),
-    **dict.fromkeys(("credit", "credits", "deposit", "deposits", "in", "haben", "gutschrift",
-                     "gutschriften", "eingang", "eingange", "abono", "abonos", "depositos",
-                     "bij", "receipts"), "credit"),
-    **dict.fromkeys(("amount", "betrag", "umsatz", "montant", "importe", "bedrag",
-                     "transaction amount"), "amount"),
-    **dict.fromkeys(("balance", "saldo", "kontostand", "solde", "running"), "balance"),
-}
 _MASKED = re.compile(r"(?<![\w*])[*Xx•]{2,}[\s*Xx•-]*(\d{4})\b")
 _CURRENCY = re.compile(r"\b(EUR|USD|GBP|AUD|NZD|CAD|SGD|CHF|HKD)\b|(€)|(£)")
 

@@ -34,7 +34,7 @@ from parsers.generic.figures import (
     printed_balances,
     split_sections,
 )
-from parsers.generic.rows import Row, Table
+from parsers.generic.model import Row, Table
 from parsers.lines import Line
 from parsers.model import Account, Statement, Transaction, money
 from parsers.numbers import Amount

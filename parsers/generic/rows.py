@@ -11,13 +11,13 @@ repeated on every page, regulatory footers and watermarks never become rows.
 
 from __future__ import annotations
 
-import re
 import statistics
 from collections import Counter
-from dataclasses import dataclass, field
 from datetime import date
 
-from parsers.dates import compile_format, fold, parse_date
+from parsers.dates import compile_format, parse_date
+from parsers.generic.model import Marker, Row, Table
+from parsers.generic.words import SIGN_HEADINGS
 from parsers.lines import Line
 from parsers.table import Token, tokens
 from parsers.vocabulary import BALANCE_ROWS, TOTALS, is_heading, starts_with_label
@@ -28,97 +28,9 @@ DATE_FORMATS = ("%d.%m.%Y", "%d.%m.%y", "%Y-%m-%d", "%d-%b-%Y", "%d %b %Y", "%d.
                 "%d-%m-%Y", "%d.%m.", "%d %b", "%b %d", "%d-%b", "%m/%d", "%d/%m")
 #: Number locales tried: the one that reads the most figures at line ends is the page's.
 NUMBER_LOCALES = ("en", "de", "fr")
-#: Headings of a part of the table whose unsigned amounts are all money in, or all out.
-SIGN_HEADINGS = {
-    "credit": ("Deposits and Additions", "Deposits and Other Credits", "Deposits", "Credits",
-               "Payments and Other Credits", "Payments and Credits", "Money In", "Paid In",
-               "Gutschriften", "Eingänge", "Habenbuchungen", "Crédits", "Abonos", "Ingresos",
-               "Bijschrijvingen"),
-    "debit": ("Withdrawals and Subtractions", "Withdrawals and Other Debits", "Withdrawals",
-              "Debits", "Checks Paid", "Purchases", "Purchases and Adjustments",
-              "Fees Charged", "Fees", "Interest Charged", "Money Out", "Paid Out",
-              "Lastschriften", "Belastungen", "Sollbuchungen", "Débits", "Cargos", "Gastos",
-              "Afschrijvingen"),
-}
 #: Right edges closer than this (points) are one column.
 COLUMN_SLACK = 6.0
 _FAR = date(2400, 12, 31)
-
-
-@dataclass
-class Row:
-    date_text: str
-    desc: list[str]
-    #: column index -> the figure printed in it
-    figures: dict[int, Token]
-    line: Line
-    #: True when the row prints no date of its own (the day's date is printed once).
-    carried: bool = False
-    #: What the heading above the row (`Deposits`, `Purchases`) says its unsigned amount is.
-    heading: str | None = None
-    #: Where the description ends on the row's own line, and how wide the first word of the
-    #: line continuing it is: whether that word would have fitted (no wrap, then).
-    text_x1: float = 0.0
-    wrap_width: float | None = None
-
-
-@dataclass
-class Marker:
-    """A balance brought/carried forward line: the running total after `before` rows."""
-
-    line: Line
-    before: int
-    value: Token
-
-
-@dataclass
-class Table:
-    locale: str
-    #: the date forms that read every row start (two when day and month could swap)
-    formats: tuple[str, ...]
-    #: the columns' right edges, left to right
-    columns: list[float]
-    rows: list[Row] = field(default_factory=list)
-    markers: list[Marker] = field(default_factory=list)
-    #: lines that are rows, continuations or markers (ids): not where figures are labelled
-    used: set[int] = field(default_factory=set)
-    #: lines in the description's span that no row took, each with the rows above it and
-    #: whether it follows a table line closely: one between two rows of a section, or
-    #: right under its last, may be a lost part of a description
-    strays: list[tuple[Line, int, bool]] = field(default_factory=list)
-
-
-def clean(lines: list[Line]) -> list[Line]:
-    """The lines a table may hold: none repeated at the same height on most pages above or
-    below its page's dated lines and what continues them (a page header or footer; inside
-    the table a repeated description is a row)."""
-    keep = lines
-    if len({ln.page for ln in keep}) < 2:
-        return keep
-    seen: dict[tuple[str, int], set[int]] = {}
-    for ln in keep:
-        seen.setdefault((_digitless(ln.text), round(ln.top / 3)), set()).add(ln.page)
-    pages = len({ln.page for ln in keep})
-    band: dict[int, tuple[float, float]] = {}
-    for ln in keep:
-        if any(lead_date(ln, f) for f in DATE_FORMATS):
-            top, bottom = band.get(ln.page, (ln.top, ln.bottom))
-            band[ln.page] = (min(top, ln.top), max(bottom, ln.bottom))
-    for ln in keep:  # the band runs on over the lines that continue its last row
-        top, bottom = band.get(ln.page, (0.0, -1.0))
-        if bottom < ln.top <= bottom + 1.6 * max(ln.height, 1.0) + ln.height:
-            band[ln.page] = (top, ln.bottom)
-    return [ln for ln in keep
-            if len(seen[(_digitless(ln.text), round(ln.top / 3))]) < max(2, 0.8 * pages)
-            or _within(band.get(ln.page), ln.top) or starts_with_label(ln.text, BALANCE_ROWS)]
-
-
-def _within(band: tuple[float, float] | None, top: float) -> bool:
-    return band is not None and band[0] <= top <= band[1]
-
-
-def _digitless(text: str) -> str:
-    return re.sub(r"\d+", "#", fold(" ".join(text.split())))
 
 
 def lead_date(ln: Line, fmt: str) -> int:
