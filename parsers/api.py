@@ -108,6 +108,8 @@ def parse_pdf(
                 "no template matches and the generic reading does not reconcile")
         result = (out, _validate(out, None, ocr), "generic")
     out, validation, layout = result
+    notes = out.notes + ([f"recognised as {mismatch}: read by the generic reader instead"]
+                         if mismatch is not None else [])
     unfaithful = [note for p in pages for note in p.problems]
     if damaged:
         unfaithful.append(f"{damaged} compressed stream(s) of the file are damaged: data was "
@@ -116,7 +118,7 @@ def parse_pdf(
         validation.problems += unfaithful
         validation.ok = False
     return ParseResult(out.statement, validation, layout, len(pages), sum(p.ocr for p in pages),
-                       out.readings, out.notes, out.tables, out.how)
+                       out.readings, notes, out.tables, out.how)
 
 
 READERS = {"pdfium": PdfiumReader, "pdfplumber": PdfplumberReader}
