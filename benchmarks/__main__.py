@@ -1,20 +1,23 @@
-"""`python -m benchmarks [accuracy|speed|all] [options]`: accuracy and speed, as ratios.
+"""`python -m benchmarks [accuracy|generic|speed|all] [options]`: accuracy (the generic
+reader alone too) and speed, as ratios.
 
-Each benchmark is a module with a `run(...)` of its own (`accuracy.py`, `speed.py`) over
-the corpora of `corpora.py`, generated once per run; this entry point only parses the
-options and dispatches, so a new benchmark is a new module and a line here.
+Each benchmark is a module with a `run(...)` of its own (`accuracy.py`, `generic.py`,
+`speed.py`) over the corpora of `corpora.py`, generated once per run; this entry point only
+parses the options and dispatches, so a new benchmark is a new module and a line here.
 """
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-from benchmarks import accuracy, speed
+from benchmarks import accuracy, generic, speed
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(prog="python -m benchmarks")
-    ap.add_argument("which", nargs="?", default="all", choices=["accuracy", "speed", "all"])
+    ap.add_argument("which", nargs="?", default="all",
+                    choices=["accuracy", "generic", "speed", "all"])
     ap.add_argument("--statements", type=int, default=204, help="plain corpus size")
     ap.add_argument("--varied", type=int, default=200,
                     help="varied corpus size for accuracy, and statements generated for the "
@@ -23,9 +26,14 @@ def main() -> None:
                     help="also measure OCR on this many varied scans, per scan quality")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--skip-flow", action="store_true")
+    ap.add_argument("--realworld", type=Path, default=None,
+                    help="generic: also read every PDF of this folder with no template")
     args = ap.parse_args()
     if args.which in ("accuracy", "all"):
         accuracy.run(args.statements, args.seed, args.varied, args.scans)
+        print()
+    if args.which in ("generic", "all"):
+        generic.run(args.varied, args.seed, args.realworld)
         print()
     if args.which in ("speed", "all"):
         speed.run(args.statements, args.seed, args.varied, args.skip_flow)

@@ -52,6 +52,9 @@ class Settings:
     reader: str = "pdfium"
     #: template directories beside the built-in ones
     template_dirs: tuple[Path, ...] = ()
+    #: whether the built-in templates are in force (off: only `template_dirs`' templates,
+    #: and the generic reader for every other bank)
+    builtin_templates: bool = True
     limits: Limits = field(default_factory=Limits)
     #: the Prefect UI that status links to: Prefect's `PREFECT_UI_URL`, else its API's host
     ui_url: str | None = None
@@ -85,6 +88,7 @@ class Settings:
             reader=env.get("STMTFLOW_READER", "pdfium"),
             template_dirs=tuple(Path(p) for p in env.get("STMTFLOW_TEMPLATES", "").split(
                 os.pathsep) if p),
+            builtin_templates=_flag(env, "STMTFLOW_BUILTIN_TEMPLATES", True),
             limits=Limits.from_variables(env),
             ui_url=env.get("PREFECT_UI_URL") or (
                 env.get("PREFECT_API_URL", "").removesuffix("/api") or None),
@@ -105,6 +109,17 @@ class Settings:
 
     def storage(self) -> Storage:
         return Storage(self.storage_url, self.fs_options(self.storage_url))
+
+
+def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
+    value = env.get(name, "").strip().lower()
+    if not value:
+        return default
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{name} must be 1 or 0 (true/false, yes/no, on/off), not {value!r}")
 
 
 #: Threads of one process (the CLI's progress watcher and the flow) may ask for the first

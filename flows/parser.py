@@ -38,7 +38,8 @@ class Parser:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Parser:
-        return cls(templates_in(template_dirs(settings.template_dirs)),
+        return cls(templates_in(template_dirs(settings.template_dirs,
+                                              builtin=settings.builtin_templates)),
                    page_reader(settings.reader), settings.limits)
 
     @property

@@ -44,6 +44,9 @@ class ParseResult:
     notes: list[str] = field(default_factory=list)
     #: How every table line was read (for `stmtflow templates check`); not output.
     tables: list[TableReading] = field(default_factory=list, repr=False)
+    #: How the generic reader found the table (`layout`, columns, conventions), so that a
+    #: template can be drawn from it; empty for a template's reading.
+    how: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {**self.statement.to_dict(), "validation": self.validation.to_dict(),
@@ -52,7 +55,11 @@ class ParseResult:
 
     def reading(self) -> dict[str, Any]:
         """How the statement was read: derived figures, printed balances, notes."""
-        return {"accounts": [r.to_dict() for r in self.readings], "notes": self.notes}
+        out: dict[str, Any] = {"accounts": [r.to_dict() for r in self.readings],
+                               "notes": self.notes}
+        if self.how:
+            out["table"] = self.how
+        return out
 
     def __getstate__(self) -> dict[str, Any]:
         """The line-by-line table log stays in the process that read it (a parse worker
@@ -101,6 +108,8 @@ def parse_pdf(
                 "no template matches and the generic reading does not reconcile")
         result = (out, _validate(out, None, ocr), "generic")
     out, validation, layout = result
+    notes = out.notes + ([f"recognised as {mismatch}: read by the generic reader instead"]
+                         if mismatch is not None else [])
     unfaithful = [note for p in pages for note in p.problems]
     if damaged:
         unfaithful.append(f"{damaged} compressed stream(s) of the file are damaged: data was "
@@ -109,7 +118,7 @@ def parse_pdf(
         validation.problems += unfaithful
         validation.ok = False
     return ParseResult(out.statement, validation, layout, len(pages), sum(p.ocr for p in pages),
-                       out.readings, out.notes, out.tables)
+                       out.readings, notes, out.tables, out.how)
 
 
 READERS = {"pdfium": PdfiumReader, "pdfplumber": PdfplumberReader}
@@ -156,8 +165,9 @@ def _by_bank(templates: list[Template], bank: str) -> Template:
 @functools.cache
 def _source_digest() -> str:
     h = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        h.update(path.name.encode())
+    root = Path(__file__).parent
+    for path in sorted(root.rglob("*.py")):
+        h.update(str(path.relative_to(root)).encode())
         h.update(path.read_bytes())
     return h.hexdigest()
 

@@ -86,6 +86,8 @@ class Reason(StrEnum):
     TOO_SMALL = "too_small"
     EMPTY_STATEMENT = "empty_statement"
     UNRECOGNISED_LAYOUT = "unrecognised_layout"
+    #: no template describes the file and two readings of its table reconcile differently
+    AMBIGUOUS_LAYOUT = "ambiguous_layout"
     #: the layout was recognised, but a figure it needs was not read
     UNREADABLE = "unreadable"
     BANK_MISMATCH = "bank_mismatch"

@@ -81,6 +81,9 @@ class ParseOutput:
     readings: list[AccountReading] = field(default_factory=list)
     #: The table reading of each section, for `templates check`.
     tables: list[TableReading] = field(default_factory=list)
+    #: How a reader without a template found the table (columns, conventions); empty for
+    #: a template's reading.
+    how: dict[str, Any] = field(default_factory=dict)
 
     @property
     def notes(self) -> list[str]:

@@ -56,6 +56,12 @@ class UnrecognisedLayout(StatementError):
     reason = Reason.UNRECOGNISED_LAYOUT
 
 
+class AmbiguousLayout(StatementError):
+    """Two readings of an unknown layout reconcile but disagree: refused, never guessed."""
+
+    reason = Reason.AMBIGUOUS_LAYOUT
+
+
 class UnreadableStatement(StatementError):
     """The layout was recognised, but a figure it needs (a balance, the period) was not read."""
 

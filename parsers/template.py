@@ -409,9 +409,10 @@ def _check_patterns(check: _Checker, t: Template, d: dict[str, Any]) -> None:
             raise check.fail(path, "needs a group (?P<end>...) (and (?P<start>...))")
 
 
-def template_dirs(extra: Sequence[Path] = ()) -> list[Path]:
-    """Built-in templates, then the `extra` directories (`STMTFLOW_TEMPLATES`, say)."""
-    return [BUILTIN_DIR, *extra]
+def template_dirs(extra: Sequence[Path] = (), builtin: bool = True) -> list[Path]:
+    """Built-in templates (unless `builtin` is off), then the `extra` directories
+    (`STMTFLOW_TEMPLATES`, say)."""
+    return [BUILTIN_DIR, *extra] if builtin else list(extra)
 
 
 def load_templates(dirs: Sequence[Path] | None = None) -> list[Template]:

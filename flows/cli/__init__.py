@@ -26,6 +26,7 @@ from flows.cli.operate import (
     cmd_setup,
 )
 from flows.cli.review import add_parser as add_review_parser
+from flows.cli.suggest import cmd_templates_suggest
 from flows.cli.templates import cmd_templates_check, cmd_templates_list
 
 PREFECT_DEFAULTS = {
@@ -143,6 +144,11 @@ def parser(extra: Sequence[Commands] = ()) -> argparse.ArgumentParser:
     tc.add_argument("sample", type=Path)
     tc.add_argument("--expected", type=Path, help="a statement written by hand to compare with")
     tc.set_defaults(func=cmd_templates_check)
+    ts = tsub.add_parser("suggest", help="a template drawn from the generic reading of a "
+                         "sample that validates")
+    ts.add_argument("sample", type=Path)
+    ts.add_argument("--bank", default="mybank", help="the bank id to write (default mybank)")
+    ts.set_defaults(func=cmd_templates_suggest)
     for add in extra:
         add(sub)
     return p

@@ -108,3 +108,14 @@ def test_threads_asking_for_a_new_ledger_at_once_share_one_migrated_engine(
         t.join()
     assert errors == [] and len({id(e) for e in engines}) == 1
     assert settings.ledger().jobs() == []
+
+
+def test_built_in_templates_can_be_switched_off(tmp_path: Path) -> None:
+    on = Parser.from_settings(Settings.from_env({"STMTFLOW_HOME": "/data"}))
+    off = Parser.from_settings(Settings.from_env({
+        "STMTFLOW_HOME": "/data", "STMTFLOW_BUILTIN_TEMPLATES": "0",
+        "STMTFLOW_TEMPLATES": str(tmp_path)}))
+    assert on.banks and off.banks == []
+    assert off.identities().chain_revision != on.identities().chain_revision
+    with pytest.raises(ValueError, match="STMTFLOW_BUILTIN_TEMPLATES"):
+        Settings.from_env({"STMTFLOW_BUILTIN_TEMPLATES": "maybe"})

@@ -1,0 +1,32 @@
+"""The generic reader: reads a statement no template describes, when its numbers agree.
+
+It finds the transaction table from the page's geometry (`rows.py`), the figures around it
+from the shared vocabulary (`figures.py`), and tries the plausible readings of the table
+(`readings.py`): the one accepted is the one the statement's own balances prove, and two
+that prove different statements are refused (`ambiguous_layout`) rather than guessed.
+"""
+
+from __future__ import annotations
+
+from parsers.engine import ParseOutput
+from parsers.generic.empty import read_empty
+from parsers.generic.pages import clean
+from parsers.generic.readings import Validator, decide
+from parsers.generic.rows import find_table
+from parsers.lines import Line
+from parsers.vocabulary import is_furniture
+
+
+def parse_generic(lines: list[Line], validator: Validator) -> ParseOutput | None:
+    """The statement the one validating reading gives; None when no reading validates.
+
+    Raises `AmbiguousLayout` when readings validate with different results."""
+    visible = [ln for ln in lines if not ln.large and not is_furniture(ln.text)]
+    table = find_table(visible, clean(visible))
+    if table is None:
+        out = read_empty(visible)
+        return out if out is not None and validator(out).ok else None
+    return decide(lines, table, validator)
+
+
+__all__ = ["parse_generic"]

@@ -1,0 +1,83 @@
+"""A statement of an unknown layout without a single transaction.
+
+It is read only when nothing on it could be a transaction that was missed: no line starts
+with a date and ends in a figure, and no figure other than the balances (and a card's
+minimum payment or credit limit) is anything but zero (a summary of `0.00` deposits);
+every account's opening and closing balance are then printed and equal.
+"""
+
+from __future__ import annotations
+
+from parsers.engine import AccountReading, ParseOutput
+from parsers.generic.figures import currency, is_card, line_last4
+from parsers.generic.readings import signed
+from parsers.generic.rows import DATE_FORMATS, NUMBER_LOCALES, lead_date, trailing
+from parsers.generic.words import CARD_WORDS
+from parsers.lines import Line
+from parsers.model import Account, Statement
+from parsers.numbers import find_amounts
+from parsers.table import tokens
+from parsers.vocabulary import (
+    CLOSING,
+    OPENING,
+    amount_reader,
+    exact_amount_reader,
+    find_labelled,
+    match_label,
+)
+
+
+def read_empty(lines: list[Line]) -> ParseOutput | None:
+    """The statement when every account on it is printed without transactions."""
+    for locale in NUMBER_LOCALES:
+        if any(lead_date(ln, f) and trailing(tokens(ln, locale))[1]
+               for ln in lines for f in DATE_FORMATS):
+            return None
+        out = _accounts(lines, locale)
+        if out is not None:
+            return out
+    return None
+
+
+def _accounts(lines: list[Line], locale: str) -> ParseOutput | None:
+    labels = (*OPENING, *CLOSING, *CARD_WORDS)
+    for i, ln in enumerate(lines):
+        labelled = match_label(ln.text, labels) or (
+            i > 0 and match_label(lines[i - 1].text, labels)
+            and not find_amounts(lines[i - 1].text, locale))
+        if not labelled and any(a.value != 0 for a, _, _ in find_amounts(ln.text, locale)):
+            return None
+    chunks: list[tuple[str | None, list[Line]]] = [(None, [])]
+    for ln in lines:
+        last4 = line_last4(ln)
+        if last4 and last4 != chunks[-1][0]:
+            if _has_balance(chunks[-1][1]):
+                chunks.append((last4, []))
+            else:
+                chunks[-1] = (last4, chunks[-1][1])
+        chunks[-1][1].append(ln)
+    card, cur = is_card(lines), currency(lines, locale)
+    read, below = amount_reader(locale), exact_amount_reader(locale)
+    out = ParseOutput(Statement("generic", []))
+    for last4, chunk in chunks:
+        opening = find_labelled(chunk, OPENING, read, read_below=below, blockers=CLOSING)
+        closing = find_labelled(chunk, CLOSING, read, read_below=below, blockers=OPENING)
+        if last4 is None or (opening or closing) is None:
+            return None
+        info = AccountReading()
+        if opening is None or closing is None:
+            info.derived["opening_balance" if opening is None else "closing_balance"] = (
+                "the other balance: the account lists no transaction")
+        value = signed((opening or closing).value, card)  # type: ignore[union-attr]
+        if value != signed((closing or opening).value, card):  # type: ignore[union-attr]
+            return None
+        out.statement.accounts.append(Account(last4, cur, value, value))
+        out.readings.append(info)
+    out.how = {"layout": "generic", "locale": locale, "currency": cur, "columns": [],
+               "convention": "no transactions: every account's balances printed and equal",
+               "sections": len(out.statement.accounts)}
+    return out
+
+
+def _has_balance(lines: list[Line]) -> bool:
+    return any(match_label(ln.text, (*OPENING, *CLOSING)) for ln in lines)

@@ -1,0 +1,212 @@
+"""The figures printed around an unknown table: its period, its account sections, their
+account numbers and balances, the currency, and what the table's header calls each column.
+
+Each is looked for with the shared vocabulary (`parsers/vocabulary.py`); the header only
+orders the readings tried (the balance equation decides), so a header in words the
+vocabulary does not know costs nothing but a few readings more.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date
+
+from parsers.dates import compile_format, fold
+from parsers.generic.model import Marker, Row, Table
+from parsers.generic.words import CARD_WORDS, COLUMN_WORDS
+from parsers.lines import Line
+from parsers.numbers import Amount
+from parsers.vocabulary import (
+    ACCOUNT,
+    CLOSING,
+    OPENING,
+    UNAMBIGUOUS_DATES,
+    Found,
+    amount_reader,
+    exact_amount_reader,
+    find_labelled,
+    find_period,
+    find_period_end,
+    label_in,
+    match_label,
+    read_last4,
+)
+
+_MASKED = re.compile(r"(?<![\w*])[*Xx•]{2,}[\s*Xx•-]*(\d{4})\b")
+_CURRENCY = re.compile(r"\b(EUR|USD|GBP|AUD|NZD|CAD|SGD|CHF|HKD)\b|(€)|(£)")
+
+
+@dataclass
+class Section:
+    """One account's part of the statement: its lines, rows and markers."""
+
+    lines: list[Line] = field(default_factory=list)
+    rows: list[Row] = field(default_factory=list)
+    markers: list[Marker] = field(default_factory=list)
+    last4: str | None = None
+
+
+def period_formats(row_format: str) -> tuple[str, ...]:
+    """The forms a period may print in beside rows in `row_format` (never swapping day and
+    month: a `%m/%d` table's period is `%m/%d/%Y`)."""
+    dated = [f for f in UNAMBIGUOUS_DATES if compile_format(f).has_year]
+    if "%m/%d" in row_format:
+        dated += ["%m/%d/%Y", "%m/%d/%y"]
+    elif "%d/%m" in row_format:
+        dated += ["%d/%m/%Y", "%d/%m/%y"]
+    if compile_format(row_format).has_year:
+        dated.insert(0, row_format)
+    return tuple(dict.fromkeys((*dated, "%B %Y")))
+
+
+def find_statement_period(lines: list[Line], row_format: str
+                          ) -> tuple[date | None, date, str] | None:
+    """(start, end, how): a printed from-to pair, else a statement date."""
+    formats = period_formats(row_format)
+    found = find_period(lines, formats)
+    if found:
+        return found[0], found[1], f"printed on page {found[2].page}"
+    single = find_period_end(lines, formats)
+    if single:
+        return None, single.value, f"statement date after {single.label!r}"
+    return None
+
+
+def split_sections(lines: list[Line], table: Table) -> list[Section]:
+    """A new account section starts at a line naming another account number, once the
+    section before it has rows, when a balance is labelled before the next row (a
+    repeated page header names the same account; a reference in a description opens none)."""
+    rows = {id(r.line): r for r in table.rows}
+    markers = {id(m.line): m for m in table.markers}
+    opens = _opening_ahead(lines, rows)
+    sections = [Section()]
+    for i, ln in enumerate(lines):
+        sec = sections[-1]
+        if id(ln) not in table.used:
+            last4 = line_last4(ln)
+            if last4 and last4 != sec.last4:
+                if not sec.rows:
+                    sec.last4 = last4
+                elif opens[i]:
+                    sec = Section(last4=last4)
+                    sections.append(sec)
+        sec.lines.append(ln)
+        if id(ln) in rows:
+            sec.rows.append(rows[id(ln)])
+        if id(ln) in markers:
+            sec.markers.append(markers[id(ln)])
+    return [s for s in sections if s.rows] or sections[:1]
+
+
+def _opening_ahead(lines: list[Line], rows: dict[int, Row]) -> list[bool]:
+    """Per line: whether a balance is labelled after it and before the next row."""
+    out, ahead = [False] * len(lines), False
+    for i in range(len(lines) - 1, -1, -1):
+        if id(lines[i]) in rows:
+            ahead = False
+        elif match_label(lines[i].text, (*OPENING, *CLOSING)):
+            ahead = True
+        out[i] = ahead
+    return out
+
+
+def account_last4(lines: list[Line]) -> str | None:
+    """The account number labelled anywhere (its value after or under the label)."""
+    for ln in lines:
+        m = _MASKED.search(ln.text)
+        if m:
+            return m.group(1)
+    found = find_labelled(lines, ACCOUNT, read_last4)
+    return found.value if found else None
+
+
+def line_last4(ln: Line) -> str | None:
+    m = _MASKED.search(ln.text)
+    if m:
+        return m.group(1)
+    found = find_labelled([ln], ACCOUNT, read_last4)
+    return found.value if found else None
+
+
+def printed_balances(sec: Section, table: Table
+                     ) -> tuple[Found[Amount] | None, Found[Amount] | None]:
+    """The section's opening and closing balance as labelled outside its table (a balance
+    brought forward between two of its rows is a page's, not the statement's)."""
+    first = next(i for i, ln in enumerate(sec.lines) if ln is sec.rows[0].line)
+    end = next(i for i, ln in enumerate(sec.lines) if ln is sec.rows[-1].line)
+    space = [ln for i, ln in enumerate(sec.lines)
+             if id(ln) not in table.used and not first < i < end]
+    read, below = amount_reader(table.locale), exact_amount_reader(table.locale)
+    opening = find_labelled(space, OPENING, read, read_below=below, blockers=CLOSING)
+    closing = find_labelled(space, CLOSING, read, read_below=below, blockers=OPENING)
+    return opening, closing
+
+
+def currency(lines: list[Line], locale: str) -> str:
+    """The currency the statement names most, else the locale's usual one."""
+    seen: Counter[str] = Counter()
+    for ln in lines:
+        for m in _CURRENCY.finditer(ln.text):
+            seen[m.group(1) or ("EUR" if m.group(2) else "GBP")] += 1
+    if seen:
+        return seen.most_common(1)[0][0]
+    return "EUR" if locale in ("de", "fr") else "USD"
+
+
+def is_card(lines: list[Line]) -> bool:
+    return label_in(fold("\n".join(ln.text for ln in lines)), CARD_WORDS)
+
+
+def header_roles(lines: list[Line], table: Table) -> dict[int, str]:
+    """Column index -> the role the header above the first row names, where one does."""
+    first = table.rows[0].line
+    i = next(k for k, ln in enumerate(lines) if ln is first)
+    roles: dict[int, str] = {}
+    for ln in lines[max(0, i - 3):i]:
+        for w in ln.words:
+            word = fold(w.text).strip(":$€£()*").split("/")[0]
+            role = COLUMN_WORDS.get(word)
+            if role is None:
+                continue
+            near = [(abs((w.x0 + w.x1) / 2 - x), c) for c, x in enumerate(table.columns)
+                    if w.x0 - 60 <= x <= w.x1 + 60]
+            if near:
+                roles.setdefault(min(near)[1], role)
+    return roles
+
+
+def header_labels(lines: list[Line], table: Table, roles: tuple[str, ...]
+                  ) -> list[dict[str, str]]:
+    """The header printed right above the first row, as (label, role) left to right: the
+    labels over the date, the description and each figure column; any other label between
+    them is a column to ignore (a value date). Empty without such a header."""
+    first = table.rows[0].line
+    i = next(k for k, ln in enumerate(lines) if ln is first)
+    words = [w for w in (lines[i - 1].words if i else [])]
+    if not words or any(ch.isdigit() for w in words for ch in w.text):
+        return []
+    groups: list[list] = [[words[0]]]
+    for w in words[1:]:
+        prev = groups[-1][-1]
+        if w.x0 - prev.x1 <= 0.6 * (w.bottom - w.top):
+            groups[-1].append(w)
+        else:
+            groups.append([w])
+    spans = [(" ".join(w.text for w in g), g[0].x0, g[-1].x1) for g in groups]
+    role_of: dict[int, str] = {}
+    for role, x in (("date", first.words[0].x0), ("description", _desc_x0(table))):
+        k = min(range(len(spans)), key=lambda k: abs(spans[k][1] - x))
+        role_of.setdefault(k, role)
+    for c, x in enumerate(table.columns):
+        k = min(range(len(spans)), key=lambda k: abs(spans[k][2] - x))
+        role_of.setdefault(k, roles[c])
+    return [{"label": label, "role": role_of.get(k, "ignore")}
+            for k, (label, _, _) in enumerate(spans)]
+
+
+def _desc_x0(table: Table) -> float:
+    row = table.rows[0]
+    rest = [w for w in row.line.words if w.text == row.desc[0]] if row.desc else []
+    return rest[0].x0 if rest else row.line.words[-1].x0

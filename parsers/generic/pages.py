@@ -1,0 +1,43 @@
+"""Page headers and footers: lines repeated at the same height on most pages."""
+
+from __future__ import annotations
+
+import re
+
+from parsers.dates import fold
+from parsers.generic.rows import DATE_FORMATS, lead_date
+from parsers.lines import Line
+from parsers.vocabulary import BALANCE_ROWS, starts_with_label
+
+
+def clean(lines: list[Line]) -> list[Line]:
+    """The lines a table may hold: none repeated at the same height on most pages above or
+    below its page's dated lines and what continues them (a page header or footer; inside
+    the table a repeated description is a row)."""
+    keep = lines
+    if len({ln.page for ln in keep}) < 2:
+        return keep
+    seen: dict[tuple[str, int], set[int]] = {}
+    for ln in keep:
+        seen.setdefault((_digitless(ln.text), round(ln.top / 3)), set()).add(ln.page)
+    pages = len({ln.page for ln in keep})
+    band: dict[int, tuple[float, float]] = {}
+    for ln in keep:
+        if any(lead_date(ln, f) for f in DATE_FORMATS):
+            top, bottom = band.get(ln.page, (ln.top, ln.bottom))
+            band[ln.page] = (min(top, ln.top), max(bottom, ln.bottom))
+    for ln in keep:  # the band runs on over the lines that continue its last row
+        top, bottom = band.get(ln.page, (0.0, -1.0))
+        if bottom < ln.top <= bottom + 1.6 * max(ln.height, 1.0) + ln.height:
+            band[ln.page] = (top, ln.bottom)
+    return [ln for ln in keep
+            if len(seen[(_digitless(ln.text), round(ln.top / 3))]) < max(2, 0.8 * pages)
+            or _within(band.get(ln.page), ln.top) or starts_with_label(ln.text, BALANCE_ROWS)]
+
+
+def _within(band: tuple[float, float] | None, top: float) -> bool:
+    return band is not None and band[0] <= top <= band[1]
+
+
+def _digitless(text: str) -> str:
+    return re.sub(r"\d+", "#", fold(" ".join(text.split())))

@@ -1,0 +1,246 @@
+"""Readings of an unknown table, and the one the statement's own numbers accept.
+
+A reading says which column is the balance, whether money moves in one signed column or a
+debit/credit pair (and which is which), and the order of day and month. Each is applied to
+every section: dates (a yearless one takes its year from the period, so a December row of a
+January statement is last year's), amounts (`CR`/`DR`, a minus or parentheses as printed; on
+a card statement an unsigned figure is what is owed), the opening balance (printed, a
+brought-forward row, or derived from the first running balance, and recorded as derived)
+and the closing one. A reading is accepted only when it validates: opening + sum = closing
+and every printed running balance and balance row agrees. Two readings that validate with
+different results are refused as ambiguous, never decided by a guess.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from parsers.dates import compile_format, parse_date
+from parsers.engine import AccountReading, ParseOutput
+from parsers.errors import AmbiguousLayout
+from parsers.generic.figures import (
+    Section,
+    account_last4,
+    currency,
+    find_statement_period,
+    header_labels,
+    header_roles,
+    is_card,
+    printed_balances,
+    split_sections,
+)
+from parsers.generic.model import Row, Table
+from parsers.lines import Line
+from parsers.model import Account, Statement, Transaction, money
+from parsers.numbers import Amount
+from parsers.validate import Validation, validate
+from parsers.vocabulary import Found
+
+Validator = Callable[[ParseOutput], Validation]
+#: Column roles tried for a table of that many figure columns, before the header's own.
+ROLE_SETS: dict[int, list[tuple[str, ...]]] = {
+    1: [("amount",)],
+    2: [("amount", "balance"), ("debit", "credit"), ("credit", "debit")],
+    3: [("debit", "credit", "balance"), ("credit", "debit", "balance")],
+}
+
+
+@dataclass(frozen=True)
+class Reading:
+    roles: tuple[str, ...]
+    date_format: str
+    #: Whether a heading (`Deposits`, `Purchases`) says what an unsigned amount under it is.
+    headings: bool = False
+
+
+@dataclass
+class Context:
+    lines: list[Line]
+    table: Table
+    sections: list[Section]
+    card: bool
+    currency: str
+
+
+def readings(lines: list[Line], table: Table) -> list[Reading]:
+    """Every reading worth trying: the header's column roles first, where it names them."""
+    hinted = header_roles(lines, table)
+    sets = list(ROLE_SETS.get(len(table.columns), []))
+    if len(hinted) == len(table.columns):
+        named = tuple(hinted[i] for i in range(len(table.columns)))
+        sets = [named, *[s for s in sets if s != named]]
+    headed = any(row.heading for row in table.rows)
+    return [Reading(roles, fmt, by_heading) for fmt in table.formats for roles in sets
+            for by_heading in ((True, False) if headed and "amount" in roles else (False,))]
+
+
+def decide(lines: list[Line], table: Table, validator: Validator) -> ParseOutput | None:
+    """The one statement every validating reading agrees on. When none validates but one
+    reading's balances agree and only its reading of the lines is in doubt (a line no row
+    took), that reading, for review; None when nothing reconciles."""
+    ctx = Context(lines, table, split_sections(lines, table), is_card(lines),
+                  currency(lines, table.locale))
+    accepted: dict[str, tuple[Reading, ParseOutput]] = {}
+    doubted: dict[str, tuple[Reading, ParseOutput]] = {}
+    for r in readings(lines, table):
+        out = apply(r, ctx)
+        if out is None:
+            continue
+        st = out.statement
+        key = json.dumps([st.to_dict(), str(st.period_start), str(st.period_end)])
+        if validator(out).ok:
+            accepted.setdefault(key, (r, out))
+        elif validate(st).ok:
+            doubted.setdefault(key, (r, out))
+    if len(accepted) > 1:
+        found = "; ".join(f"{', '.join(r.roles)} with dates {r.date_format}"
+                          for r, _ in accepted.values())
+        raise AmbiguousLayout(f"no template matches and {len(accepted)} readings of the table "
+                              f"reconcile with different results ({found})")
+    if accepted:
+        return next(iter(accepted.values()))[1]
+    return next(iter(doubted.values()))[1] if len(doubted) == 1 else None
+
+
+def apply(r: Reading, ctx: Context) -> ParseOutput | None:
+    """The statement `r` reads, with its problems; None when it cannot be read at all."""
+    period = find_statement_period(ctx.lines, r.date_format)
+    if period is None and not compile_format(r.date_format).has_year:
+        return None
+    end = period[1] if period else None
+    out = ParseOutput(Statement("generic", [], period[0] if period else None, end))
+    for sec in ctx.sections:
+        acct = _account(r, ctx, sec, end, out)
+        if acct is None:
+            return None
+        out.statement.accounts.append(acct)
+    txs = [t for a in out.statement.accounts for t in a.transactions]
+    how = period[2] if period else "the span of the transactions"
+    if period is None and txs:
+        out.statement.period_start = min(t.date for t in txs)
+        out.statement.period_end = max(t.date for t in txs)
+    out.how = describe(r, ctx, how)
+    return out
+
+
+def describe(r: Reading, ctx: Context, period: str) -> dict[str, Any]:
+    """How the statement was read: enough to write a template for it."""
+    convention = ("card: an unsigned figure is money owed, CR marks a credit" if ctx.card
+                  else "as printed: a minus, parentheses or DR is money out")
+    return {"layout": "generic", "locale": ctx.table.locale, "date_format": r.date_format,
+            "currency": ctx.currency, "period": period, "convention": convention,
+            "header": header_labels(ctx.lines, ctx.table, r.roles),
+            "columns": [{"role": role, "right_edge": round(x, 1)}
+                        for role, x in zip(r.roles, ctx.table.columns, strict=True)],
+            "sections": len(ctx.sections), "headings_sign_amounts": r.headings}
+
+
+def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: ParseOutput
+             ) -> Account | None:
+    txs = []
+    for row in sec.rows:
+        tx = _transaction(r, ctx, row, end)
+        if tx is None:
+            return None
+        txs.append(tx)
+    info = AccountReading(rows=len(txs), balances_printed=sum(t.balance is not None
+                                                              for t in txs))
+    last4 = sec.last4 or account_last4(ctx.lines)
+    if last4 is None:
+        return None
+    first = ctx.table.rows.index(sec.rows[0])
+    markers = [(m.before - first, signed(m.value.amount, ctx.card)) for m in sec.markers
+               if m.value.amount is not None]
+    opening_found, closing_found = printed_balances(sec, ctx.table)
+    opening, closing = _opening(opening_found, markers, txs, ctx.card, info)
+    if closing_found is not None:
+        closing = signed(closing_found.value, ctx.card)
+    elif closing is not None:
+        info.derived["closing_balance"] = "the last running balance or balance row"
+    if opening is None or closing is None:
+        return None
+    where = f"account ****{last4}"
+    for ln, before, near in ctx.table.strays:
+        if first < before < first + len(txs) or (near and before == first + len(txs)):
+            out.problems.append(f"{where}: a line between two rows on page {ln.page} was not "
+                                "read as part of either")
+    for before, value in markers:
+        running = opening + sum((t.amount for t in txs[:before]), Decimal(0))
+        info.balance_rows_checked += 1
+        if value != running:
+            out.problems.append(f"{where}: a balance row says {money(value)}, the running "
+                                f"total there is {money(running)}")
+    out.readings.append(info)
+    return Account(last4, ctx.currency, opening, closing, txs)
+
+
+def _transaction(r: Reading, ctx: Context, row: Row, end: date | None) -> Transaction | None:
+    try:
+        when = parse_date(row.date_text, r.date_format, end)
+    except ValueError:
+        return None
+    figures = {role: row.figures[i].amount for i, role in enumerate(r.roles)
+               if i in row.figures}
+    unsigned = figures.get("amount") is not None and figures["amount"].value > 0 and not (
+        figures["amount"].suffix)
+    if "amount" in figures and r.headings and row.heading and unsigned:
+        value = abs(figures["amount"].value)
+        amount = value if row.heading == "credit" else -value
+    elif "amount" in figures:
+        amount = signed(figures["amount"], ctx.card)
+    elif "debit" in figures or "credit" in figures:
+        debit, credit = figures.get("debit"), figures.get("credit")
+        amount = (signed(credit, False) if credit else Decimal(0)) - (
+            abs(debit.value) if debit else Decimal(0))
+    else:
+        return None
+    balance = figures.get("balance")
+    return Transaction(when, " ".join(row.desc), amount,
+                       None if balance is None else signed(balance, ctx.card))
+
+
+def signed(a: Amount | None, card: bool) -> Decimal:
+    """`CR` is money in, `DR` money out, else as printed (on a card, what is owed)."""
+    if a is None:
+        return Decimal(0)
+    if a.suffix == "CR":
+        return abs(a.value)
+    if a.suffix == "DR":
+        return -abs(a.value)
+    return -a.value if card else a.value
+
+
+def _opening(found: Found[Amount] | None, markers: list[tuple[int, Decimal]],
+             txs: list[Transaction], card: bool, info: AccountReading
+             ) -> tuple[Decimal | None, Decimal | None]:
+    """(opening, closing) where the statement pins them without a label: the opening
+    printed, else a balance row above the first transaction, else the first running balance
+    less the amounts up to it; the closing from a balance row after the last transaction,
+    else the last running balance."""
+    at_end = [v for before, v in markers if before == len(txs)]
+    closing = at_end[-1] if at_end else (txs[-1].balance if txs else None)
+    if found is not None:
+        return signed(found.value, card), closing
+    at_start = [v for before, v in markers if before == 0]
+    if at_start:
+        info.derived["opening_balance"] = "a balance row above the first transaction"
+        return at_start[0], closing
+    opening = _from_first_balance(txs)
+    if opening is not None:
+        info.derived["opening_balance"] = ("the first printed running balance less the "
+                                           "amounts up to it")
+    return opening, closing
+
+
+def _from_first_balance(txs: list[Transaction]) -> Decimal | None:
+    total = Decimal(0)
+    for t in txs:
+        total += t.amount
+        if t.balance is not None:
+            return t.balance - total
+    return None

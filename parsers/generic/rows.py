@@ -1,0 +1,215 @@
+"""The rows of a table no template describes, found from the page's geometry.
+
+A row starts at a line whose leftmost words read as a date and whose line ends in amounts;
+the amounts' right edges, gathered over every such line, fall into a few stable columns
+(figures are right-aligned). Under a row, a line of words inside the description's span is
+more description; a line without a date whose figures stand in those columns is another row
+of the same day (a date printed once per day); a balance brought/carried forward line is a
+marker, checked against the running total, never a transaction. Page headers and footers
+repeated on every page, regulatory footers and watermarks never become rows.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from datetime import date
+
+from parsers.dates import compile_format, parse_date
+from parsers.generic.model import Marker, Row, Table
+from parsers.generic.words import SIGN_HEADINGS
+from parsers.lines import Line
+from parsers.table import Token, tokens
+from parsers.vocabulary import BALANCE_ROWS, TOTALS, is_heading, starts_with_label
+
+#: Row date forms tried, years first (a form with a year wins a tie with its yearless one).
+DATE_FORMATS = ("%d.%m.%Y", "%d.%m.%y", "%Y-%m-%d", "%d-%b-%Y", "%d %b %Y", "%d. %b %Y",
+                "%b %d, %Y", "%b %d %Y", "%m/%d/%Y", "%d/%m/%Y", "%m/%d/%y", "%d/%m/%y",
+                "%d-%m-%Y", "%d.%m.", "%d %b", "%b %d", "%d-%b", "%m/%d", "%d/%m")
+#: Number locales tried: the one that reads the most figures at line ends is the page's.
+NUMBER_LOCALES = ("en", "de", "fr")
+#: Right edges closer than this (points) are one column.
+COLUMN_SLACK = 6.0
+_FAR = date(2400, 12, 31)
+
+
+def lead_date(ln: Line, fmt: str) -> int:
+    """How many of the line's first words print a date in `fmt` (0: none)."""
+    regex = compile_format(fmt).regex
+    for n in (3, 2, 1):
+        if len(ln.words) > n and regex.fullmatch(" ".join(w.text for w in ln.words[:n])):
+            try:
+                parse_date(" ".join(w.text for w in ln.words[:n]), fmt, _FAR)
+            except ValueError:
+                continue
+            return n
+    return 0
+
+
+def trailing(toks: list[Token]) -> tuple[list[Token], list[Token]]:
+    """(the words, the figures that end the line)."""
+    i = len(toks)
+    while i > 0 and toks[i - 1].amount is not None:
+        i -= 1
+    return toks[:i], toks[i:]
+
+
+def find_table(lines: list[Line], kept: list[Line]) -> Table | None:
+    """The table the `kept` lines (`clean`) print: locale, date forms and figure columns by
+    count, then rows; a line of `lines` left out where it would continue a row is a stray."""
+    best: tuple[int, str] | None = None
+    everything, lines = lines, kept
+    for locale in NUMBER_LOCALES:
+        n = sum(1 for ln in lines if trailing(tokens(ln, locale))[1])
+        if n and (best is None or n > best[0]):
+            best = (n, locale)
+    if best is None:
+        return None
+    locale = best[1]
+    counts = Counter(f for f in DATE_FORMATS for ln in lines
+                     if lead_date(ln, f) and trailing(tokens(ln, locale))[1])
+    if not counts:
+        return None
+    top = max(counts.values())
+    formats = [f for f in DATE_FORMATS if counts[f] == top]
+    with_year = [f for f in formats if compile_format(f).has_year]
+    formats = with_year or formats
+    edges = [t.x1 for ln in lines if lead_date(ln, formats[0])
+             for t in trailing(tokens(ln, locale))[1]]
+    columns = _columns(edges, len([ln for ln in lines if lead_date(ln, formats[0])]))
+    table = Table(locale, tuple(formats), columns)
+    _rows(everything, {id(ln) for ln in kept}, table)
+    return table if table.rows else None
+
+
+def _columns(edges: list[float], rows: int) -> list[float]:
+    """Right edges clustered; a cluster of a stray figure or two (a dated note) is dropped."""
+    groups: list[list[float]] = []
+    for x in sorted(edges):
+        if groups and x - groups[-1][-1] <= COLUMN_SLACK:
+            groups[-1].append(x)
+        else:
+            groups.append([x])
+    least = 2 if rows >= 10 else 1
+    return [statistics.median(g) for g in groups if len(g) >= least]
+
+
+def column_of(table: Table, tok: Token) -> int | None:
+    for i, x in enumerate(table.columns):
+        if abs(tok.x1 - x) <= COLUMN_SLACK:
+            return i
+    return None
+
+
+def _rows(lines: list[Line], kept: set[int], table: Table) -> None:
+    fmt = table.formats[0]
+    last: Line | None = None
+    desc_x0 = 0.0
+    heading: str | None = None
+    wrapped = False
+    doubtful: list[tuple[Line, int]] = []
+    for ln in lines:
+        near = last is not None and _follows(last, ln)
+        sign = next((s for s, labels in SIGN_HEADINGS.items() if is_heading(ln.text, labels)),
+                    None)
+        if sign is not None:
+            heading, last = sign, None
+            continue
+        if id(ln) not in kept:
+            if near and table.rows and ln.words[0].x0 >= desc_x0 - 4:
+                table.strays.append((ln, len(table.rows), True))
+            continue
+        n = lead_date(ln, fmt)
+        words, figures = trailing(tokens(Line(ln.page, ln.words[n:]), table.locale))
+        at = {column_of(table, t): t for t in figures}
+        placed = {i: t for i, t in at.items() if i is not None}
+        fits = bool(figures) and len(placed) == len(figures)
+        if figures and not fits:  # figures outside the columns are words (`5,90EUR` fee)
+            words, figures = words + figures, []
+        if n and fits:
+            date_text = " ".join(w.text for w in ln.words[:n])
+            text = _drop_second_date(words, fmt)
+            table.rows.append(Row(date_text, [t.text for t in text], placed, ln,
+                                  heading=heading, text_x1=_x1(text)))
+            desc_x0 = text[0].x0 if text else ln.words[n].x0
+            last, wrapped = ln, False
+        elif fits and near and not starts_with_label(ln.text, TOTALS):
+            if starts_with_label(ln.text, BALANCE_ROWS):
+                table.markers.append(Marker(ln, len(table.rows), figures[-1]))
+            else:
+                if wrapped:  # the words above may begin this row as well as end the last
+                    doubtful.append((ln, len(table.rows)))
+                prev = table.rows[-1]
+                table.rows.append(Row(prev.date_text, [t.text for t in words], placed, ln,
+                                      carried=True, heading=heading, text_x1=_x1(words)))
+            last, wrapped = ln, False
+        elif figures and near and starts_with_label(ln.text, BALANCE_ROWS):
+            table.markers.append(Marker(ln, len(table.rows), figures[-1]))
+            last = ln
+        elif near and not figures and ln.words[0].x0 < desc_x0 - 4 and _only_dates(ln, fmt):
+            last = ln  # the row's value date, on a line of its own
+        elif near and not figures and n and _left_of_figures(ln, table):
+            more = _drop_second_date(words, fmt)
+            table.rows[-1].desc.extend(t.text for t in more)
+            _wraps(table.rows[-1], more[0].x1 - more[0].x0 if more else None)
+            last, wrapped = ln, True  # a value date, then more description
+        elif near and not n and not figures and ln.words[0].x0 >= desc_x0 - 4 \
+                and _left_of_figures(ln, table):
+            table.rows[-1].desc.extend(w.text for w in ln.words)
+            _wraps(table.rows[-1], ln.words[0].x1 - ln.words[0].x0)
+            last, wrapped = ln, True
+        else:
+            if table.rows and not n and ln.words[0].x0 >= desc_x0 - 4 \
+                    and not starts_with_label(ln.text, (*TOTALS, *BALANCE_ROWS)):
+                table.strays.append((ln, len(table.rows), near))
+            last = None
+            continue
+        table.used.add(id(ln))
+    _doubt(table, doubtful)
+
+
+def _x1(words: list[Token]) -> float:
+    return words[-1].x1 if words else 0.0
+
+
+def _wraps(row: Row, width: float | None) -> None:
+    if row.wrap_width is None:
+        row.wrap_width = width
+
+
+def _doubt(table: Table, doubtful: list[tuple[Line, int]]) -> None:
+    """Words between a row and a row without a date of its own belong to the first only
+    when they wrapped: when their first word would not have fitted on the row's line (the
+    widest description line sets the width). Otherwise the split is unproven: a stray."""
+    widest = max((r.text_x1 for r in table.rows), default=0.0)
+    for ln, i in doubtful:
+        above = table.rows[i - 1]
+        if above.wrap_width is None or above.text_x1 + above.wrap_width + 3 <= widest:
+            table.strays.append((ln, i, True))
+
+
+def _only_dates(ln: Line, fmt: str) -> bool:
+    regex = compile_format(fmt).regex
+    return all(regex.fullmatch(w.text) for w in ln.words)
+
+
+def _drop_second_date(words: list[Token], fmt: str) -> list[Token]:
+    """The words after a row's date, a second date (posting or value date) left out."""
+    regex = compile_format(fmt).regex
+    i = 0
+    while i < len(words) and i < 2 and regex.fullmatch(words[i].text):
+        i += 1
+    return words[i:]
+
+
+def _follows(last: Line, ln: Line) -> bool:
+    """`ln` is the next line under `last` (same page, at most about a line apart)."""
+    if ln.page != last.page:
+        return ln.page == last.page + 1
+    return ln.top - last.bottom <= 1.6 * max(last.height, 1.0)
+
+
+def _left_of_figures(ln: Line, table: Table) -> bool:
+    """Words of a continuation stay in the description's span, left of the figures."""
+    first = min(table.columns) if table.columns else float("inf")
+    return ln.words[-1].x1 < first - 20

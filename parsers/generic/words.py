@@ -1,0 +1,35 @@
+"""The words an unknown statement's layout is recognised by, beside the shared vocabulary
+(`parsers/vocabulary.py`): column headers, the headings that sign a part of a table, and
+the words only a card statement prints; English, German, French, Spanish and Dutch."""
+
+from __future__ import annotations
+
+#: Words only a card statement prints: its balances are what is owed.
+CARD_WORDS = ("Minimum Payment Due", "Minimum Payment", "Credit Limit", "Available Credit",
+              "Payment Due Date", "Mindestbetrag", "Kreditrahmen", "Paiement minimum",
+              "Pago mínimo")
+#: A column header word (folded) -> the role it names, in English, German, French,
+#: Spanish and Dutch.
+COLUMN_WORDS = {
+    **dict.fromkeys(("debit", "debits", "withdrawal", "withdrawals", "out", "soll",
+                     "lastschrift", "lastschriften", "belastung", "ausgang", "ausgange",
+                     "cargo", "cargos", "retiros", "af", "debet", "payments"), "debit"),
+    **dict.fromkeys(("credit", "credits", "deposit", "deposits", "in", "haben", "gutschrift",
+                     "gutschriften", "eingang", "eingange", "abono", "abonos", "depositos",
+                     "bij", "receipts"), "credit"),
+    **dict.fromkeys(("amount", "betrag", "umsatz", "montant", "importe", "bedrag",
+                     "transaction amount"), "amount"),
+    **dict.fromkeys(("balance", "saldo", "kontostand", "solde", "running"), "balance"),
+}
+#: Headings of a part of the table whose unsigned amounts are all money in, or all out.
+SIGN_HEADINGS = {
+    "credit": ("Deposits and Additions", "Deposits and Other Credits", "Deposits", "Credits",
+               "Payments and Other Credits", "Payments and Credits", "Money In", "Paid In",
+               "Gutschriften", "Eingänge", "Habenbuchungen", "Crédits", "Abonos", "Ingresos",
+               "Bijschrijvingen"),
+    "debit": ("Withdrawals and Subtractions", "Withdrawals and Other Debits", "Withdrawals",
+              "Debits", "Checks Paid", "Purchases", "Purchases and Adjustments",
+              "Fees Charged", "Fees", "Interest Charged", "Money Out", "Paid Out",
+              "Lastschriften", "Belastungen", "Sollbuchungen", "Débits", "Cargos", "Gastos",
+              "Afschrijvingen"),
+}
