@@ -434,9 +434,11 @@ def read_table(t: Template, lines: list[Line], period_end: date) -> TableReading
         value = (figures.get("balance") or next(iter(figures.values()), None))
         below = None if value or marker is None else _figure_below(lines, i, t.locale)
         if marker is not None and not (value or below or date_text or strays) \
-                and out.rows and last is not None:
-            # A label word at the start of a wrapped description (`Übertrag auf ...`),
-            # with no figure anywhere: text of the row above, not a balance row.
+                and out.rows and last is not None \
+                and len(ln.text.strip(" :")) > len(marker):
+            # A label word that starts a line of a wrapped description (`Übertrag auf
+            # Sparcard`), with more words after it and no figure anywhere: text of the row
+            # above, not a balance row.
             marker = None
         if marker is not None:
             with contextlib.suppress(ValueError):
