@@ -338,7 +338,55 @@ def _daily(s: Sheet, acct: Account) -> None:
         s.line(*cells)
 
 
+def render_bank_of_america(d: Draw) -> Rendered:
+    rng = d.rng
+    start, end = period_for(rng, False)
+    number = f"{rng.randint(100, 999)} {rng.randint(1000, 9999)} {rng.randint(1000, 9999)}"
+    acct = _no_balances(account(d, number[-4:], "USD", start, end))
+    font, size = _style(d)[0], SIZE
+    ins = [t for t in acct.transactions if t.amount > 0]
+    outs = [t for t in acct.transactions if t.amount < 0]
+
+    def header(s: Sheet, page: int) -> None:
+        s.line((36, "Bank of America"), (-549, f"Page {page}"), bold=True)
+        s.line((36, f"{rng.choice(HOLDERS)} ! Account # {number} ! {start:%B} {start.day}, "
+                    f"{start.year} to {end:%B} {end.day}, {end.year}"))
+        s.skip()
+
+    def total(ts: list[Transaction]) -> Decimal:
+        return sum((t.amount for t in ts), Decimal(0))
+
+    s = Sheet("letter", font, size, header)
+    s.line((36, "Your Adv Plus Banking"))
+    s.line((36, f"{start:%B} {start.day}, {start.year} to {end:%B} {end.day}, {end.year}"),
+           (377, f"Account number: {number}"))
+    s.skip()
+    s.line((36, "Account summary"), bold=True)
+    s.line((36, f"Beginning balance on {start:%B} {start.day}, {start.year}"),
+           (-346, _en(acct.opening_balance, True)))
+    s.line((36, "Deposits and other additions"), (-346, _en(total(ins))))
+    s.line((36, "Withdrawals and other subtractions"), (-346, _en(total(outs))))
+    s.line((36, f"Ending balance on {end:%B} {end.day}, {end.year}"),
+           (-346, _en(acct.closing_balance, True)))
+    s.skip()
+    for title, ts in (("Deposits and other additions", ins),
+                      ("Withdrawals and other subtractions", outs)):
+        s.ensure(4)
+        s.line((36, title), bold=True)
+        s.table_header([Col("Date", 36), Col("Description", 91, width=380),
+                        Col("Amount", 576, "right")])
+        for t in ts:
+            text = s.wrap(t.description, 380)
+            s.row([f"{t.date:%d/%m/%y}", text[0], _en(t.amount)], text[1:])
+        s.end_table()
+        s.line((36, f"Total {title.lower()}"), (-576, _en(total(ts), True)))
+        s.skip()
+    acct.transactions = ins + outs  # as printed: section by section
+    return Rendered(s.finish(), Statement("bank-of-america", [acct], start, end))
+
+
 LOOKALIKES: dict[str, Callable[[Draw], Rendered]] = {
+    "bank-of-america": render_bank_of_america,
     "postbank": render_postbank,
     "ing": render_ing,
     "santander-uk": render_santander_uk,
