@@ -237,11 +237,11 @@ def _yearless(text: str, month: int, day: int, period_end: date | None) -> date:
     if period_end is None:
         raise ValueError(f"date {text!r} has no year and no statement period")
     date(2000, month, day)  # a leap year: refuses 31/02 but lets 29/02 through to below
-    for year in (period_end.year, period_end.year - 1):
-        try:
-            candidate = date(year, month, day)
-        except ValueError:
-            continue
-        if candidate <= period_end:
-            return candidate
-    raise ValueError(f"date {text!r} cannot fall on or before {period_end}")
+    # The year is the one that puts the day on or before the period's end; a day that year
+    # does not have (29/02 of 2022) is a misprint, never a day of another year.
+    late = (month, day) > (period_end.month, period_end.day)
+    year = period_end.year - late
+    try:
+        return date(year, month, day)
+    except ValueError:
+        raise ValueError(f"date {text!r} does not exist in {year}") from None

@@ -29,6 +29,7 @@ from parsers.limits import Limits
 from parsers.pdfium import LOCK, direct
 from parsers.preflight import open_document
 from parsers.reader import TURNED, UNDECODABLE, UNMAPPED, OcrFn, Page, Word, undecodable_note
+from parsers.textmaps import repair_text_maps
 
 #: pdfplumber's `x_tolerance`: a wider gap between two characters starts a new word.
 WORD_GAP = 1.5
@@ -39,6 +40,7 @@ WORD_RISE = 3.0
 #: threshold grows with the font size; a run over several drawings is checked anyway).
 TALL = 12.5
 _TOKEN = re.compile(r"\S+")
+SOFT_HYPHEN = "\ufffe"
 _X0, _TOP, _X0_CHAR = itemgetter(1), itemgetter(3), itemgetter(0)
 _count_chars = direct(pdfium_c.FPDFText_CountChars)
 _get_text = direct(pdfium_c.FPDFText_GetText)
@@ -55,6 +57,7 @@ class PdfiumReader:
 
     def read(self, data: bytes, limits: Limits) -> list[Page]:
         started = time.monotonic()
+        data = repair_text_maps(data)
         with LOCK:
             doc = open_document(data, limits)
         try:
@@ -129,7 +132,8 @@ def _text(tp: ctypes.c_void_p, count: int) -> str:
     _get_text(tp, 0, count, buf)
     text = buf.raw[: count * 2].decode("utf-16-le", errors="replace")
     if len(text) == count:
-        return text
+        # PDFium marks a hyphen that ends a printed line as U+FFFE; the file draws "-".
+        return text.replace(SOFT_HYPHEN, "-") if SOFT_HYPHEN in text else text
     # Characters outside the BMP take two UTF-16 units: fall back to one call per character.
     return "".join(chr(_unicode(tp, i) or 0xFFFD) for i in range(count))
 

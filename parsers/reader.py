@@ -26,6 +26,7 @@ from parsers.errors import CorruptPdf, ParseTimeout
 from parsers.limits import Limits
 from parsers.pdfium import LOCK
 from parsers.preflight import open_document
+from parsers.textmaps import repair_text_maps
 
 #: Characters turned further than this (radians, about the horizontal) are left out.
 TURNED = 0.01
@@ -87,6 +88,7 @@ class PdfplumberReader:
 
     def read(self, data: bytes, limits: Limits) -> list[Page]:
         started = time.monotonic()
+        data = repair_text_maps(data)
         with LOCK:
             doc = open_document(data, limits)
         try:

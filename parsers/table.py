@@ -431,11 +431,18 @@ def read_table(t: Template, lines: list[Line], period_end: date) -> TableReading
         desc = [tok.text for tok in cells.get("description", [])]
         figures = {r: cells[r] for r in NUMBER_ROLES if r in cells}
         marker = _marker_label(ln.text, " ".join(desc))
+        value = (figures.get("balance") or next(iter(figures.values()), None))
+        below = None if value or marker is None else _figure_below(lines, i, t.locale)
+        if marker is not None and not (value or below or date_text or strays) \
+                and out.rows and last is not None \
+                and len(ln.text.strip(" :")) > len(marker):
+            # A label word that starts a line of a wrapped description (`Übertrag auf
+            # Sparcard`), with more words after it and no figure anywhere: text of the row
+            # above, not a balance row.
+            marker = None
         if marker is not None:
             with contextlib.suppress(ValueError):
                 day = _row_date(date_text, t.row_date_formats, period_end) if date_text else day
-            value = (figures.get("balance") or next(iter(figures.values()), None))
-            below = None if value else _figure_below(lines, i, t.locale)
             figure = value[-1] if value else (below[1] if below else None)
             if below is not None:
                 taken[id(below[0])] = ("marker", "the figure of the balance row above")

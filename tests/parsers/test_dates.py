@@ -92,3 +92,11 @@ def test_yearless_date_infers_latest_year_not_after_period_end(day: date, back: 
     end = day + timedelta(days=back)
     assert parse_date(f"{day:%m/%d}", "%m/%d", end) == day
     assert parse_date(f"{day.day} {day:%B}", "%d %B", end) == day
+
+
+def test_a_yearless_day_its_year_lacks_is_refused_not_moved_to_another_year() -> None:
+    assert parse_date("02-29", "%m-%d", date(2024, 4, 30)) == date(2024, 2, 29)
+    with pytest.raises(ValueError, match="does not exist in 2025"):
+        parse_date("02-29", "%m-%d", date(2025, 4, 30))
+    with pytest.raises(ValueError, match="does not exist in 2022"):
+        parse_date("29.02.", "%d.%m.", date(2023, 1, 31))

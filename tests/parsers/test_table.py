@@ -115,6 +115,16 @@ def test_a_date_printed_once_per_day_is_carried_only_where_the_template_says(
     assert r.problems == []
 
 
+def test_a_wrapped_line_that_starts_with_a_balance_word_continues_its_row(
+        teal: Template) -> None:
+    """`Übertrag auf Sparcard` under a booking is its text: a balance row has a figure."""
+    r = read(teal, (115, [(50, "2 Feb"), (95, "TRANSFER"), (-410, "4.50"), (-560, "995.50")]),
+             (128, [(95, "Übertrag auf Sparcard")]),
+             (141, [(95, "Balance carried forward")]))
+    assert r.rows[0].desc == ["TRANSFER", "Übertrag", "auf", "Sparcard"]
+    assert len(r.markers) == 1 and r.markers[0].value is None
+
+
 def test_balance_forward_rows_are_markers_never_transactions(teal: Template) -> None:
     r = read(teal, (115, [(95, "Balance brought forward"), (-560, "1,000.00")]),
              (128, [(50, "2 Feb"), (95, "X"), (-410, "4.50"), (-560, "995.50")]),
