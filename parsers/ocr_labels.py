@@ -5,7 +5,7 @@ OCR misreads a glyph or two of a label (`Cl0sing Balanse`, `Statement Perlod`,
 words are a near match of a label (see `fuzzy.py`) gets the label's words instead, and then
 reads like a text page. Only where labels stand: at the start of a line (or just after a
 row's date, where balance brought/carried forward rows print theirs), and across a table
-header (a line without figures where three or more words are column labels). A single-word
+header (a line without figures or dates where three or more words are column labels). A single-word
 label is taken only with no edit beyond look-alike glyphs, so a description word is never
 turned into a label. Text-layer lines are left as printed.
 """
@@ -99,8 +99,8 @@ def _snap_at(words: list[Word], start: int, labels: Sequence[str]) -> list[Word]
 
 
 def _header_like(words: list[Word], columns: frozenset[str]) -> bool:
-    if any(ch.isdigit() for w in words for ch in w.text):
-        return False
+    if any(sum(ch.isdigit() for ch in w.text) > 1 for w in words):
+        return False  # a figure or a date: a row, not a header
     return sum(any(near(w.text, c) for c in columns) for w in words) >= HEADER_WORDS
 
 

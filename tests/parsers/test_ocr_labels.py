@@ -39,3 +39,8 @@ def test_descriptions_and_text_pages_are_left_as_printed() -> None:
         "05-Jan-2026 PERIODS OF GRACE 9.00"
     assert snapped("ACCOUNTS", "PAYABLE") == "ACCOUNTS PAYABLE"
     assert snapped("Cl0sing", "Balanse:", conf=None) == "Cl0sing Balanse:"
+
+
+def test_a_header_word_with_a_look_alike_digit_is_still_a_header_word() -> None:
+    assert snapped("Date", "Particulars", "Debit", "Credit", "Ba1ance") == \
+        "Date Particulars Debit Credit Balance"
