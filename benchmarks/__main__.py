@@ -11,13 +11,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from benchmarks import accuracy, generic, speed
+from benchmarks import accuracy, generic, scans, speed
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(prog="python -m benchmarks")
     ap.add_argument("which", nargs="?", default="all",
-                    choices=["accuracy", "generic", "speed", "all"])
+                    choices=["accuracy", "generic", "scans", "speed", "all"])
     ap.add_argument("--statements", type=int, default=204, help="plain corpus size")
     ap.add_argument("--varied", type=int, default=200,
                     help="varied corpus size for accuracy, and statements generated for the "
@@ -25,6 +25,12 @@ def main() -> None:
     ap.add_argument("--scans", type=int, default=0,
                     help="also measure OCR on this many varied scans, per scan quality")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--scan-statements", type=int, default=200,
+                    help="scans for the scan benchmark (`scans`)")
+    ap.add_argument("--workers", type=int, default=2,
+                    help="parse worker processes of the scan benchmark (0: in this process)")
+    ap.add_argument("--dir", type=Path, default=None,
+                    help="where the scan benchmark writes its corpus, reused by later runs")
     ap.add_argument("--skip-flow", action="store_true")
     ap.add_argument("--realworld", type=Path, default=None,
                     help="generic: also read every PDF of this folder with no template")
@@ -34,6 +40,9 @@ def main() -> None:
         print()
     if args.which in ("generic", "all"):
         generic.run(args.varied, args.seed, args.realworld)
+        print()
+    if args.which in ("scans", "all"):
+        scans.run(args.scan_statements, args.seed, args.workers, args.dir)
         print()
     if args.which in ("speed", "all"):
         speed.run(args.statements, args.seed, args.varied, args.skip_flow)

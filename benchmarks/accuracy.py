@@ -16,11 +16,12 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from benchmarks import corpora
 from corpus import Sample
-from parsers.api import parse_pdf
+from parsers.api import ParseResult, parse_pdf
 from parsers.errors import StatementError
 from parsers.limits import Limits
 
@@ -71,17 +72,20 @@ class Result:
     pages: int = 0
     ocr_pages: int = 0
     seconds: float = 0.0
+    #: Why a statement was flagged (the validation's problems), or the refusal's message.
+    problems: tuple[str, ...] = ()
 
 
-def read(s: Sample, limits: Limits) -> Result:
-    """Parse one statement and compare it with its truth."""
+def read(s: Sample, limits: Limits,
+         parse: Callable[[bytes], ParseResult] | None = None) -> Result:
+    """Parse one statement (here, or with `parse`) and compare it with its truth."""
     truth = json.loads(s.truth.read_text())
     started = time.perf_counter()
     try:
-        r = parse_pdf(s.pdf.read_bytes(), limits=limits)
+        r = parse(s.pdf.read_bytes()) if parse else parse_pdf(s.pdf.read_bytes(), limits=limits)
     except StatementError as exc:
         fields, _ = _fields({"accounts": []}, truth)
-        return Result(s, "refused", exc.reason, fields)
+        return Result(s, "refused", exc.reason, fields, problems=(str(exc),))
     except Exception as exc:  # an unclassified error is a finding, not a reason to stop
         fields, _ = _fields({"accounts": []}, truth)
         return Result(s, "crashed", type(exc).__name__, fields)
@@ -96,7 +100,7 @@ def read(s: Sample, limits: Limits) -> Result:
         outcome = "exact" if got == truth else "other"
     fields, right = _fields(got, truth)
     return Result(s, outcome, "", fields, right, ok, len(r.validation.repairs), r.pages,
-                  r.ocr_pages, seconds)
+                  r.ocr_pages, seconds, tuple(r.validation.problems))
 
 
 def _fields(got: dict, truth: dict) -> tuple[int, int]:

@@ -21,13 +21,15 @@ from parsers.generic import parse_generic
 from parsers.hooks import HOOKS
 from parsers.limits import Limits
 from parsers.lines import Line, page_lines
-from parsers.model import Statement
+from parsers.model import Statement, mask_account
 from parsers.ocr import ocr_page
+from parsers.ocr_labels import snap_lines
 from parsers.pdfium_reader import PdfiumReader
 from parsers.preflight import check_bytes, inspect_streams
 from parsers.reader import PageReader, PdfplumberReader
 from parsers.table import TableReading
 from parsers.template import Template, load_templates
+from parsers.trust import weigh
 from parsers.validate import Validation, repair_from_running_balance, validate
 
 
@@ -88,6 +90,8 @@ def parse_pdf(
     if not lines:
         raise EmptyStatement("no text on any page, not even after OCR")
     ocr = any(p.ocr for p in pages)
+    if ocr:
+        lines = snap_lines(lines, templates)
     if bank is not None:
         template = _by_bank(templates, bank)
         verify_hint(lines, template)
@@ -149,6 +153,13 @@ def _validate(out: ParseOutput, t: Template | None, ocr: bool) -> Validation:
     for name in t.hooks if t else ():
         for acct in out.statement.accounts:
             v.problems += HOOKS[name](acct)
+    for i, (acct, reading) in enumerate(zip(out.statement.accounts, out.readings,
+                                            strict=False)):
+        where = f"account {i + 1} ({mask_account(acct.account_last4)})"
+        problems, trusted = weigh(acct, reading.doubts, "opening_balance" not in reading.derived,
+                                  "closing_balance" not in reading.derived, where)
+        v.problems += problems
+        v.trusted += trusted
     v.ok = not v.problems
     v.repairs = repairs
     return v

@@ -24,8 +24,9 @@ from parsers.errors import TemplateFault
 from parsers.lines import Line
 from parsers.model import Account, Statement, Transaction, mask_account, mask_digits, money
 from parsers.numbers import Amount, currency_agrees, read_amount
-from parsers.table import Row, TableReading, Token, read_table, tokens
+from parsers.table import Row, TableReading, Token, doubts, read_table, tokens
 from parsers.template import Field, Template
+from parsers.trust import Doubt
 from parsers.vocabulary import (
     ACCOUNT,
     CLOSING,
@@ -60,6 +61,8 @@ class AccountReading:
     balances_printed: int = 0
     #: Balance brought/carried forward rows checked against the running total.
     balance_rows_checked: int = 0
+    #: Figures OCR read below the review confidence (`trust.py` weighs them).
+    doubts: list[Doubt] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"derived": self.derived, "rows": self.rows,
@@ -222,6 +225,7 @@ def _account(t: Template, sec: _Section, preamble: list[Line], reading: TableRea
             problems.append(f"{where}: {name} balance printed in {a.currency}, "
                             f"the statement is in {t.currency}")
     txs = [_transaction(t, r, problems) for r in reading.rows]
+    info.doubts = doubts(reading.rows)
     info.balances_printed = sum(tx.balance is not None for tx in txs)
     opening = _signed(printed["opening"], t.balance_unsigned) if printed["opening"] else None
     closing = _signed(printed["closing"], t.balance_unsigned) if printed["closing"] else None

@@ -28,6 +28,7 @@ from parsers.lines import Line
 from parsers.model import mask_digits
 from parsers.numbers import CURRENCY_PATTERN, LOCALES, Amount, read_amount
 from parsers.template import NUMBER_ROLES, Column, Template, header_words
+from parsers.trust import Doubt
 from parsers.vocabulary import (
     BALANCE_ROWS,
     CLOSING,
@@ -38,8 +39,9 @@ from parsers.vocabulary import (
     starts_with_label,
 )
 
-#: An OCR row with any word read below this confidence goes to review: arithmetic proves
-#: amounts, but only confidence speaks for a description.
+#: A value OCR read below this confidence is not taken on its word: a row's date or
+#: description then goes to review (only confidence speaks for them); a figure goes to
+#: review unless the running balance pins it (`trust.py`).
 OCR_REVIEW_CONFIDENCE = 90.0
 _STRAY = " .,;:|_~»«'`\""
 #: Words joined into one amount at most this far apart (in word heights): `$ 12.00`, `- 5,00`.
@@ -57,6 +59,8 @@ class Token:
     x0: float
     x1: float
     amount: Amount | None = None
+    #: The least OCR confidence of its words; None on a text page.
+    conf: float | None = None
 
     @property
     def centre(self) -> float:
@@ -87,12 +91,12 @@ def tokens(ln: Line, locale: str) -> list[Token]:
                 amount = read_amount(text, locale)
             except ValueError:
                 continue
-            out.append(Token(text, run[0].x0, run[-1].x1, amount))
+            out.append(Token(text, run[0].x0, run[-1].x1, amount, _least(run)))
             i += n
             break
         else:
             w = words[i]
-            out.append(Token(w.text, w.x0, w.x1))
+            out.append(Token(w.text, w.x0, w.x1, conf=w.conf))
             i += 1
     return out
 
@@ -327,7 +331,9 @@ class Row:
     date: date
     desc: list[str]
     figures: dict[str, Token]
-    conf: float
+    #: The least OCR confidence of each value read on the row, by role (`date`,
+    #: `description`, a figure's role); empty on a text page.
+    confs: dict[str, float]
     lines: list[Line]
     #: What an unsigned amount means here (set by a heading), or None for the template's.
     sign: str | None
@@ -473,6 +479,7 @@ def read_table(t: Template, lines: list[Line], period_end: date) -> TableReading
             row = out.rows[-1]
             row.desc += desc
             row.lines.append(ln)
+            _merge(row.confs, _confs(cells))
             note(ln, "continuation", f"the value date {date_text!r} of the row above"
                  + (f" and {' '.join(desc)!r}" if desc else ""))
         elif date_text:
@@ -488,7 +495,7 @@ def read_table(t: Template, lines: list[Line], period_end: date) -> TableReading
                 note(ln, "problem", f"unreadable date {date_text!r}")
                 last = ln
                 continue
-            out.rows.append(Row(when, desc, one, _min_conf(ln), [ln], sign,
+            out.rows.append(Row(when, desc, one, _confs(cells), [ln], sign,
                                 geometry.has_balance))
             day = when
             note(ln, "row", _reading(out.rows[-1]))
@@ -496,10 +503,10 @@ def read_table(t: Template, lines: list[Line], period_end: date) -> TableReading
             row = out.rows[-1]
             row.figures, row.desc = one, row.desc + desc
             row.lines.append(ln)
-            row.conf = min(row.conf, _min_conf(ln))
+            _merge(row.confs, _confs(cells))
             note(ln, "row", "figures of the row above: " + _reading(row))
         elif one and day is not None and t.carry_date:
-            out.rows.append(Row(day, desc, one, _min_conf(ln), [ln], sign,
+            out.rows.append(Row(day, desc, one, _confs(cells), [ln], sign,
                                 geometry.has_balance))
             note(ln, "row", "date of the row above: " + _reading(out.rows[-1]))
         elif one:
@@ -510,7 +517,7 @@ def read_table(t: Template, lines: list[Line], period_end: date) -> TableReading
             row = out.rows[-1]
             row.desc += desc
             row.lines.append(ln)
-            row.conf = min(row.conf, _min_conf(ln))
+            _merge(row.confs, _confs(cells))
             note(ln, "continuation", " ".join(desc))
         else:
             note(ln, "outside", "text in the table area that belongs to no row")
@@ -518,9 +525,12 @@ def read_table(t: Template, lines: list[Line], period_end: date) -> TableReading
         last = ln
     _check_large_print(lines, out)
     for r in out.rows:
-        if r.conf < OCR_REVIEW_CONFIDENCE:
-            out.problems.append(f"{r.date}: OCR read a word of this row with confidence "
-                                f"{r.conf:.0f} (below {OCR_REVIEW_CONFIDENCE:.0f})")
+        for role in ("date", "description"):
+            if r.confs.get(role, 100.0) < OCR_REVIEW_CONFIDENCE:
+                out.problems.append(f"{r.date}: OCR read the {role} of this row with "
+                                    f"confidence {r.confs[role]:.0f} (below "
+                                    f"{OCR_REVIEW_CONFIDENCE:.0f}), and no arithmetic "
+                                    f"checks a {role}")
     return out
 
 
@@ -574,9 +584,35 @@ def _reading(r: Row) -> str:
     return f"{r.date} {' '.join(r.desc)!r} {figures or 'no figures'}"
 
 
-def _min_conf(ln: Line) -> float:
-    """The least OCR confidence on the line; 100 for a text layer, which is read, not guessed."""
-    return min((w.conf for w in ln.words if w.conf is not None), default=100.0)
+def doubts(rows: list[Row]) -> list[Doubt]:
+    """The figures of `rows` OCR read below the review confidence, the least per figure."""
+    least: dict[tuple[int, str], float] = {}
+    for i, r in enumerate(rows):
+        for role, conf in r.confs.items():
+            figure = "balance" if role == "balance" else "amount"
+            if role in NUMBER_ROLES and conf < OCR_REVIEW_CONFIDENCE:
+                least[i, figure] = min(least.get((i, figure), conf), conf)
+    return [Doubt(i, figure, conf) for (i, figure), conf in sorted(least.items())]
+
+
+def _least(words: list) -> float | None:
+    confs = [w.conf for w in words if w.conf is not None]
+    return min(confs) if confs else None
+
+
+def _confs(cells: dict[str, list[Token]]) -> dict[str, float]:
+    """The least OCR confidence of each cell of a line (text-layer cells have none)."""
+    out = {}
+    for role, toks in cells.items():
+        least = _least(toks)
+        if least is not None:
+            out[role] = least
+    return out
+
+
+def _merge(confs: dict[str, float], more: dict[str, float]) -> None:
+    for role, conf in more.items():
+        confs[role] = min(confs.get(role, conf), conf)
 
 
 def _row_date(text: str, formats: tuple[str, ...], period_end: date) -> date:

@@ -26,9 +26,12 @@ class Validation:
     ok: bool
     problems: list[str] = field(default_factory=list)
     repairs: list[str] = field(default_factory=list)
+    #: Figures OCR read with little confidence that the running balance pins (`trust.py`).
+    trusted: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return {"ok": self.ok, "problems": self.problems, "repairs": self.repairs}
+        return {"ok": self.ok, "problems": self.problems, "repairs": self.repairs,
+                "trusted": self.trusted}
 
 
 def validate(st: Statement, parse_problems: list[str] | None = None) -> Validation:
@@ -75,6 +78,9 @@ def repair_from_running_balance(acct: Account) -> list[str]:
     A row's amount is replaced only when the balances on both sides of it agree with each
     other and with every other row (so the printed balance chain, not a guess, decides it);
     likewise a misread balance is replaced only when the next row confirms the recomputed one.
+    The first row's amount is never replaced: the opening balance before it is a single
+    reading that nothing else confirms, and a misread opening balance would be "repaired" into
+    the first amount, where the two wrong figures agree with everything else.
     Returns a note per repair; `acct.transactions` is updated in place.
     """
     txs = acct.transactions
@@ -90,7 +96,7 @@ def repair_from_running_balance(acct: Account) -> list[str]:
         nxt = txs[i + 1] if i + 1 < len(txs) else None
         next_ok = nxt is None or t.balance + nxt.amount == nxt.balance
         closing_ok = nxt is not None or t.balance == acct.closing_balance
-        if next_ok and closing_ok:
+        if next_ok and closing_ok and i > 0:
             fixed = t.balance - prev
             if _one_glyph_apart(t.amount, fixed):
                 repairs.append(f"row {i + 1}: amount {money(t.amount)} read as {money(fixed)}")

@@ -206,6 +206,6 @@ def cmd_parse(args: argparse.Namespace) -> int:
     for a in result.statement.accounts:
         print(f"  {mask_account(a.account_last4)} {a.currency} opening {a.opening_balance} "
               f"closing {a.closing_balance}, {len(a.transactions)} transactions")
-    for note in v.problems + v.repairs:
+    for note in v.problems + v.repairs + v.trusted:
         print(f"  - {note}")
     return 0

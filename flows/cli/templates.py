@@ -120,6 +120,8 @@ def _show_accounts(result: Any) -> None:
         print(f"  PROBLEM {p}")
     for p in result.validation.repairs:
         print(f"  repair: {p}")
+    for p in result.validation.trusted:
+        print(f"  trusted: {p}")
 
 
 def _expected(path: Path, bank: str) -> dict:

@@ -70,7 +70,7 @@ def test_parse_json_contract(inbox, capsys: pytest.CaptureFixture[str]) -> None:
     doc = json.loads(capsys.readouterr().out)
     truth = json.loads(good.truth.read_text())
     assert {k: doc[k] for k in ("bank", "accounts")} == truth
-    assert doc["validation"] == {"ok": True, "problems": [], "repairs": []}
+    assert doc["validation"] == {"ok": True, "problems": [], "repairs": [], "trusted": []}
 
 
 @pytest.mark.parametrize("reason", ["empty", "not_pdf", "truncated", "encrypted"])

@@ -79,3 +79,10 @@ def test_money_never_rounds_silently() -> None:
     assert money(D("-0.00")) == "0.00" and money(D("1234567.8")) == "1234567.80"
     with pytest.raises(ValueError):
         money(D("0.005"))
+
+
+def test_misread_opening_is_never_repaired_into_the_first_amount() -> None:
+    # 100.00 read as 180.00: 20.00 -> -60.00 is one glyph and a sign, and would then agree
+    acct = account(["20.00", "-5.00"], ["120.00", "115.00"], opening="180.00")
+    assert repair_from_running_balance(acct) == []
+    assert not validate(statement(acct)).ok

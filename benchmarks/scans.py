@@ -1,0 +1,107 @@
+"""Scans of varied quality: exact, flagged, refused and wrong per dpi, noise, blur and skew.
+
+Meridian's statements drawn as scans (150-300 dpi, skew, speckle noise, blur, JPEG), seeded,
+parsed in parse worker processes (tesseract runs one thread per page, so the run scales
+with the workers given). A **wrong** scan is one that validated yet differs from the truth
+the generator wrote: the count that must stay 0. The corpus is written once per size and
+seed into `--dir` and reused by later runs, so a change is measured on the same scans.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from benchmarks import corpora
+from benchmarks.accuracy import Result, Tally, read, table
+from corpus import Sample, generate
+from parsers.api import parse_pdf
+from parsers.limits import Limits
+from parsers.pool import ParsePool
+
+
+def samples(statements: int, seed: int, where: Path | None) -> list[Sample]:
+    """The scans, generated into `where` unless a run with the same size and seed did."""
+    if where is None:
+        return corpora.scans(statements, seed)
+    out = where / f"scans-{statements}-{seed}"
+    done = out / "complete"
+    if not done.exists():
+        generate(out, ("meridian",), statements, seed, varied=True)
+        done.write_text("")
+    found = []
+    for truth in sorted(out.glob("*.truth.json")):
+        stem = truth.name.removesuffix(".truth.json")
+        described = out / f"{stem}.variant.json"
+        variant = json.loads(described.read_text()) if described.exists() else {}
+        found.append(Sample(out / f"{stem}.pdf", truth, "meridian", None, variant))
+    return found
+
+
+def levels(r: Result) -> list[str]:
+    """The quality levels a scan belongs to: its dpi, noise, blur and skew."""
+    q = r.sample.variant.get("knobs", {}).get("scan") or {}
+    skew = abs(q.get("skew", 0.0))
+    return [f"dpi {q.get('dpi')}", f"noise {q.get('noise')}", f"blur {q.get('blur')}",
+            f"skew {'>=1' if skew >= 1 else '<1'}", f"jpeg {q.get('jpeg')}"]
+
+
+def by_level(results: list[Result]) -> dict[str, Tally]:
+    out: dict[str, Tally] = defaultdict(Tally)
+    for r in results:
+        out["all"].add(r)
+        for level in levels(r):
+            out[level].add(r)
+    return dict(sorted(out.items(), key=lambda kv: (kv[0] != "all", _natural(kv[0]))))
+
+
+def _natural(key: str) -> tuple:
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", key))
+
+
+def why_flagged(results: list[Result], top: int = 12) -> list[tuple[str, int]]:
+    """The commonest problems of flagged and refused scans, figures blanked so alike
+    problems count together (each counted once per scan)."""
+    seen: Counter[str] = Counter()
+    for r in results:
+        if r.outcome in ("flagged", "refused"):
+            seen.update({re.sub(r"\d[\d,.]*", "#", p)[:90] for p in r.problems})
+    return seen.most_common(top)
+
+
+def run(statements: int, seed: int, workers: int, where: Path | None = None) -> list[Result]:
+    """Measure and print; returns the results (one per scan)."""
+    found = samples(statements, seed, where)
+    print(f"varied scans: {len(found)} statements in {found[0].pdf.parent}, "
+          f"{workers} parse worker(s)\n")
+    started = time.perf_counter()
+    limits = Limits()
+    if workers:
+        with ParsePool(workers, limits, target=parse_pdf) as pool, \
+                ThreadPoolExecutor(workers) as threads:
+            results = list(threads.map(lambda s: read(s, limits, pool.parse), found))
+    else:
+        results = [read(s, limits) for s in found]
+    wall = time.perf_counter() - started
+    if where is not None:
+        (found[0].pdf.parent / "results.json").write_text(json.dumps(
+            [{"scan": r.sample.pdf.name, "outcome": r.outcome, "problems": r.problems}
+             for r in results], indent=1) + "\n")
+    print(table("varied scans, per quality level", by_level(results), "level"))
+    pages = sum(r.pages for r in results)
+    print(f"\n{pages} pages in {wall:.0f} s wall ({1000 * wall / max(pages, 1):.0f} ms/page "
+          f"with {workers} worker(s))")
+    print("\nwhy scans were flagged or refused (scans with each problem):")
+    for problem, n in why_flagged(results):
+        print(f"  {n:>4}  {problem}")
+    wrong = [r.sample.pdf.name for r in results if r.outcome == "wrong"]
+    print(f"\nWRONG (validated, differs from the truth): {len(wrong)}"
+          + (f": {', '.join(wrong)}" if wrong else ""))
+    crashed = [f"{r.sample.pdf.name} ({r.reason})" for r in results if r.outcome == "crashed"]
+    if crashed:
+        print(f"crashed: {', '.join(crashed)}")
+    return results

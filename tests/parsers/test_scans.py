@@ -1,0 +1,128 @@
+"""Scans read by the real tesseract, with the faults OCR cannot be made to produce on demand
+(a low confidence, a misread label or digit) injected into its words."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from decimal import Decimal
+
+import pypdfium2 as pdfium
+import pytest
+
+from corpus import statement
+from corpus.banks import Rendered
+from corpus.variant import ScanQuality, Variant
+from parsers.api import ParseResult, parse_pdf
+from parsers.limits import Limits
+from parsers.model import money
+from parsers.ocr import ocr_page
+from parsers.pdfium_reader import PdfiumReader
+from parsers.reader import Word
+
+CLEAN = ScanQuality(dpi=300, noise=0.0005)
+Change = Callable[[list[Word]], list[Word]]
+
+
+@pytest.fixture(scope="module")
+def plain() -> Rendered:
+    """One page, six rows, every balance printed: validates exactly as OCR reads it."""
+    return statement("meridian", Variant(scan=CLEAN), index=0, seed=11)
+
+
+@pytest.fixture(scope="module")
+def derived() -> Rendered:
+    """No opening balance printed: the first amount has no printed balance before it."""
+    return statement("meridian", Variant(structure="derived-opening", scan=CLEAN), index=1,
+                     seed=11)
+
+
+_read: dict[tuple[int, int], list[Word]] = {}
+
+
+def parse(drawn: Rendered, change: Change = lambda words: words) -> ParseResult:
+    """Parse with tesseract's words (read once per page) passed through `change`."""
+    def ocr(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
+        if (id(drawn), index) not in _read:
+            _read[id(drawn), index] = ocr_page(page, index, limits)
+        return change(list(_read[id(drawn), index]))
+    return parse_pdf(drawn.pdf, reader=PdfiumReader(ocr=ocr))
+
+
+def figure(value: Decimal) -> str:
+    return f"{abs(value):,.2f}"
+
+
+def lower(text: str, conf: float = 35.0, nth: int = 0) -> Change:
+    """The `nth` word reading `text` read with confidence `conf`."""
+    def change(words: list[Word]) -> list[Word]:
+        at = [i for i, w in enumerate(words) if w.text == text][nth]
+        words[at] = words[at]._replace(conf=conf)
+        return words
+    return change
+
+
+def misread(mapping: dict[str, str]) -> Change:
+    """Words read as `mapping` says, confidently (a glyph OCR got wrong and was sure of)."""
+    def change(words: list[Word]) -> list[Word]:
+        return [w._replace(text=mapping[w.text], conf=96.0) if w.text in mapping else w
+                for w in words]
+    return change
+
+
+def test_the_plain_scan_validates_exactly(plain: Rendered) -> None:
+    r = parse(plain)
+    assert r.validation.ok and r.statement.to_dict() == plain.truth.to_dict()
+
+
+def test_a_low_confidence_amount_pinned_by_the_chain_is_trusted(plain: Rendered) -> None:
+    tx = plain.truth.accounts[0].transactions[2]
+    r = parse(plain, lower(figure(tx.amount)))
+    assert r.validation.ok, r.validation.problems
+    assert r.statement.to_dict() == plain.truth.to_dict()
+    assert any(note.startswith("account 1 (****") and f"row 3: amount {money(tx.amount)}"
+               in note and "confidence 35, trusted" in note for note in r.validation.trusted)
+
+
+def test_a_low_confidence_balance_pinned_by_the_chain_is_trusted(plain: Rendered) -> None:
+    tx = plain.truth.accounts[0].transactions[-1]
+    r = parse(plain, lower(figure(tx.balance), nth=-1))
+    assert r.validation.ok and r.statement.to_dict() == plain.truth.to_dict()
+    assert any("row 6: balance" in note for note in r.validation.trusted)
+
+
+def test_a_low_confidence_amount_not_pinned_goes_to_review(derived: Rendered) -> None:
+    tx = derived.truth.accounts[0].transactions[0]
+    before = parse(derived)
+    r = parse(derived, lower(figure(tx.amount)))
+    unpinned = [p for p in r.validation.problems if "row 1: amount" in p]
+    assert not r.validation.ok
+    assert unpinned and "the opening balance is not printed" in unpinned[0]
+    assert not [p for p in before.validation.problems if "row 1: amount" in p]
+
+
+def test_a_low_confidence_description_goes_to_review(plain: Rendered) -> None:
+    word = plain.truth.accounts[0].transactions[1].description.split()[0]
+    r = parse(plain, lower(word, nth=0))
+    assert not r.validation.ok
+    assert any("description of this row with confidence 35" in p for p in r.validation.problems)
+
+
+def test_labels_with_ocr_confusions_are_still_found(plain: Rendered) -> None:
+    r = parse(plain, misread({"Closing": "Cl0sing", "Balance": "Ba1ance",
+                              "Particulars": "Partlculars", "Statement": "Staternent",
+                              "Period:": "Peri0d:", "Opening": "0pening"}))
+    assert r.layout == "meridian"
+    assert r.readings[0].derived == {}  # opening and closing read after their labels
+    assert r.validation.ok and r.statement.to_dict() == plain.truth.to_dict()
+
+
+@pytest.mark.parametrize("which", ["opening", "closing"])
+def test_a_misread_digit_that_breaks_the_chain_is_never_validated(plain: Rendered,
+                                                                  which: str) -> None:
+    acct = plain.truth.accounts[0]
+    printed = figure(acct.opening_balance if which == "opening" else acct.closing_balance)
+    wrong = re.sub(r"\d(?=[^\d]*$)", lambda m: str((int(m.group(0)) + 3) % 10), printed)
+    r = parse(plain, misread({printed: wrong}))
+    assert not r.validation.ok
+    assert r.statement.to_dict() != plain.truth.to_dict()
