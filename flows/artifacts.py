@@ -20,6 +20,7 @@ def job_row(r: Job) -> dict[str, Any]:
         "status": r.status,
         "attempts": r.attempts,
         "reason": r.reason or "",
+        "duplicate_of": r.duplicate_of or "",
         "transactions": r.transactions if r.transactions is not None else "",
         "validation": ("needs review" if r.needs_review else "ok")
         if r.status == Status.SUCCEEDED else "",

@@ -22,12 +22,12 @@ from prefect.states import Completed, Failed, State
 
 from flows.artifacts import publish_batch_table
 from flows.config import Settings
-from flows.jobs import Worker, accept_batch, process_job
+from flows.jobs import Worker, accept_batch, process_job, resume_acceptance
 from flows.runners import SettingsTaskRunner
 from flows.taxonomy import classify
 from parsers.codes import BatchState, Status
 from parsers.model import mask_digits
-from reconcile.ledger import MAX_ATTEMPTS
+from reconcile.ledger import MAX_ATTEMPTS, Ledger
 from reconcile.records import Job
 
 WARNINGS = "Completed With Warnings"
@@ -56,16 +56,21 @@ def batch_run_name() -> str:
 @flow(name="import-batch", flow_run_name=batch_run_name, log_prints=True,
       task_runner=SettingsTaskRunner())
 def import_batch(source: str | list[str], bank: str | None = None,
-                 batch_id: str | None = None) -> State:
+                 batch_id: str | None = None, follow_links: bool = False,
+                 after_import: str = "keep") -> State:
     """Accept every file of `source` into a batch, then process the batch.
 
     Without `batch_id` the batch is named after the flow run, so a Retry of the run (from
-    the UI) resumes the same batch instead of importing everything again.
+    the UI) resumes the same batch instead of importing everything again. Bytes already
+    imported under the same pins become duplicates, never parsed again. `follow_links`
+    accepts symlinks that lead out of the source folder; `after_import` is `keep` or
+    `move:DIR` (accepted files move there, below the same relative path).
     """
     settings = Settings.from_env()
     batch_id = batch_id or f"b-{str(flow_run.id).replace('-', '')[:16]}"
     sources = [source] if isinstance(source, str) else list(source)
-    accepted = accept_batch(settings, batch_id, sources, bank)
+    accepted = accept_batch(settings, batch_id, sources, bank, follow_links=follow_links,
+                            after_import=after_import)
     get_run_logger().info("batch %s: accepted %d files", batch_id, len(accepted))
     return run_batch(settings, batch_id)
 
@@ -73,15 +78,17 @@ def import_batch(source: str | list[str], bank: str | None = None,
 @flow(name="resume-batch", flow_run_name="resume-{batch_id}", log_prints=True,
       task_runner=SettingsTaskRunner())
 def resume_batch(batch_id: str) -> State:
-    """Finish a batch whose run died: its unfinished jobs run, finished ones return at once."""
-    return run_batch(Settings.from_env(), batch_id)
+    """Finish a batch whose run died: a source not fully accepted is listed again, then its
+    unfinished jobs run and finished ones return at once."""
+    settings = Settings.from_env()
+    resume_acceptance(settings, batch_id)
+    return run_batch(settings, batch_id)
 
 
 def run_batch(settings: Settings, batch_id: str) -> State:
     """Map one task per job of the batch, with progress, and derive the batch state."""
     ledger = settings.ledger()
-    if flow_run.id:
-        ledger.set_flow_run(batch_id, str(flow_run.id))
+    epoch = ledger.take_batch(batch_id, str(flow_run.id) if flow_run.id else None)
     rows = ledger.jobs(batch_id)
     progress = create_progress_artifact(0.0, key=f"progress-{batch_id}".lower(),
                                         description=f"Files finished in batch {batch_id}")
@@ -89,35 +96,56 @@ def run_batch(settings: Settings, batch_id: str) -> State:
                                     [mask_digits(r.file_name) for r in rows]))
     for done, _ in enumerate(as_completed(futures), start=1):
         update_progress_artifact(progress, 100.0 * done / max(len(rows), 1))
-    return finish_batch(settings, batch_id, futures)
+    return finish_batch(settings, batch_id, futures, epoch)
 
 
-def finish_batch(settings: Settings, batch_id: str,
-                 futures: list[PrefectFuture[Any]]) -> State:
-    """Derive the batch state from the child task runs, then check the ledger agrees."""
+def finish_batch(settings: Settings, batch_id: str, futures: list[PrefectFuture[Any]],
+                 epoch: int) -> State:
+    """Derive the batch state from the child task runs, then check the ledger agrees.
+
+    The state is written under the `epoch` this run took: a run that another has since
+    taken over (a Retry, a resume) writes nothing and says so.
+    """
     for f in futures:
         f.wait()  # sets each future's final state; before that `state` reads a lagging API
     task_states = [f.state for f in futures]
     ledger = settings.ledger()
     rows = ledger.jobs(batch_id)
     publish_batch_table(batch_id, rows)
+    state, verdict = _verdict(ledger, batch_id, rows, task_states)
+    if not ledger.close_batch(batch_id, state, epoch):
+        return Failed(message=f"batch {batch_id}: a later run took the batch over; this run "
+                              f"leaves its state alone", data=batch_id)
+    return verdict
+
+
+def _verdict(ledger: Ledger, batch_id: str, rows: list[Job],
+             task_states: list[State]) -> tuple[BatchState, State]:
+    batch = ledger.batch(batch_id)
+    if batch is None or batch.accepted_at is None:
+        return BatchState.INCOMPLETE, Failed(
+            message=f"batch {batch_id}: its source was not fully accepted", data=batch_id)
     unfinished = [r.job_id for r in rows if not r.status.terminal]
     if unfinished:
-        ledger.close_batch(batch_id, BatchState.INCOMPLETE)
-        return Failed(message=f"batch {batch_id}: {len(unfinished)} job(s) have no terminal "
-                              f"record: {', '.join(unfinished)}", data=batch_id)
+        return BatchState.INCOMPLETE, Failed(
+            message=f"batch {batch_id}: {len(unfinished)} job(s) have no terminal record: "
+                    f"{', '.join(unfinished)}", data=batch_id)
+    outcomes = [ledger.outcome_of(r) for r in rows]  # a duplicate ends as its holder
     failed_tasks = sum(1 for s in task_states if not s.is_completed())
-    ledger_clean = all(r.status == Status.SUCCEEDED and not r.needs_review for r in rows)
-    excluded = sum(1 for r in rows if r.status != Status.SUCCEEDED)
+    ledger_clean = all(o.status == Status.SUCCEEDED and not o.needs_review for o in outcomes)
+    excluded = sum(1 for o in outcomes if o.status != Status.SUCCEEDED)
     if failed_tasks != excluded:
-        ledger.close_batch(batch_id, BatchState.INVALID)
-        return Failed(message=f"batch {batch_id}: {failed_tasks} task run(s) failed but the "
-                              f"ledger excludes {excluded} job(s)", data=batch_id)
+        return BatchState.INVALID, Failed(
+            message=f"batch {batch_id}: {failed_tasks} task run(s) failed but the ledger "
+                    f"excludes {excluded} job(s)", data=batch_id)
+    duplicates = sum(1 for r in rows if r.status == Status.DUPLICATE)
     if failed_tasks == 0 and ledger_clean:
-        ledger.close_batch(batch_id, BatchState.COMPLETED)
-        return Completed(message=f"batch {batch_id}: {len(rows)} files imported", data=batch_id)
-    ledger.close_batch(batch_id, BatchState.COMPLETED_WITH_WARNINGS)
-    review = sum(1 for r in rows if r.needs_review)
-    return Completed(name=WARNINGS, data=batch_id,
-                     message=f"batch {batch_id}: {excluded} excluded, {review} need review, "
-                             f"{len(rows) - excluded - review} imported clean")
+        return BatchState.COMPLETED, Completed(
+            message=f"batch {batch_id}: {len(rows) - duplicates} files imported, "
+                    f"{duplicates} already imported", data=batch_id)
+    review = sum(1 for o in outcomes if o.status == Status.SUCCEEDED and o.needs_review)
+    return BatchState.COMPLETED_WITH_WARNINGS, Completed(
+        name=WARNINGS, data=batch_id,
+        message=f"batch {batch_id}: {excluded} excluded, {review} need review, "
+                f"{len(rows) - excluded - review} imported clean ({duplicates} of them "
+                f"already imported)")

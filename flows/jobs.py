@@ -11,6 +11,7 @@ import functools
 import logging
 import os
 import socket
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,15 +21,34 @@ from flows.config import Settings
 from flows.notify import notify_ended
 from flows.outputs import output_files
 from flows.parser import Parse, Parser
-from flows.taxonomy import ChainMismatch, JobExcluded, LeaseLost, TransientError, classify
+from flows.taxonomy import (
+    ChainMismatch,
+    JobExcluded,
+    LeaseLost,
+    TransientError,
+    classify,
+    classify_source,
+)
 from parsers.api import ParseResult
 from parsers.codes import ErrorClass, Reason, Status
-from parsers.model import mask_account
+from parsers.model import mask_account, mask_digits
+from reconcile.acceptance import (
+    KEEP,
+    MOVE,
+    Refused,
+    check_after_import,
+    move_accepted,
+    read_checked,
+    source_root,
+)
 from reconcile.ledger import MAX_ATTEMPTS, Claim, Ledger
 from reconcile.records import Identities, Job
-from reconcile.storage import Storage, list_sources, read_source
+from reconcile.storage import Storage, list_sources
 
 log = logging.getLogger("stmtflow")
+
+#: how often a duplicate looks whether the job holding its input has ended
+HOLDER_POLL_SECONDS = 0.5
 
 @dataclass(frozen=True)
 class Worker:
@@ -64,22 +84,70 @@ class Accepted:
         return f"stmtflow status {self.job_id}"
 
 
-def accept_batch(settings: Settings, batch_id: str, sources: list[str],
-                 bank: str | None) -> list[Accepted]:
-    """Envelope every file of `sources`, bytes first into content-addressed storage."""
+def accept_batch(settings: Settings, batch_id: str, sources: list[str], bank: str | None,
+                 *, follow_links: bool = False, after_import: str = KEEP) -> list[Accepted]:
+    """Envelope every file of `sources`, bytes first into content-addressed storage.
+
+    Each file on its own: one that cannot be read, leads out of its folder or is too large
+    becomes a FAILED job and the others go on. The batch is recorded as accepted only once
+    every source was listed and every file enveloped, so a run that dies here leaves a
+    batch that a resume lists again (`resume_acceptance`); files already enveloped return
+    their job.
+    """
     ledger, storage = settings.ledger(), settings.storage()
-    ledger.open_batch(batch_id, " ".join(sources), bank)
+    check_after_import(after_import)
+    ledger.open_batch(batch_id, " ".join(sources), bank, acceptance={
+        "sources": sources, "bank": bank, "follow_links": follow_links,
+        "after_import": after_import})
     ids = Parser.from_settings(settings).identities()
     accepted = []
     for source in sources:
-        for uri in list_sources(source, settings.fs_options(source)):
-            data = read_source(uri, settings.fs_options(uri))
-            input_uri, digest = storage.put_input(data)
-            job = ledger.accept(batch_id, source_uri=uri, input_uri=input_uri, size=len(data),
-                                sha256=digest, bank_hint=bank, ids=ids,
-                                queue_limit=settings.queue_limit)
+        options = settings.fs_options(source)
+        root = source_root(source, options)
+        for uri in list_sources(source, options):
+            try:
+                data = read_checked(uri, root, max_bytes=settings.limits.max_bytes,
+                                    follow_links=follow_links, options=options)
+            except (Refused, OSError) as exc:
+                job = _refuse(settings, ledger, batch_id, uri, bank, ids, exc)
+            else:
+                input_uri, digest = storage.put_input(data)
+                job = ledger.accept(batch_id, source_uri=uri, input_uri=input_uri,
+                                    size=len(data), sha256=digest, bank_hint=bank, ids=ids,
+                                    queue_limit=settings.queue_limit)
+                move_accepted(uri, root, data, after_import, options,
+                              settings.fs_options(after_import.removeprefix(MOVE)))
             accepted.append(Accepted(job.job_id, uri, job.submitted_at))
+    ledger.accepted(batch_id)
     return accepted
+
+
+def resume_acceptance(settings: Settings, batch_id: str) -> None:
+    """List a batch's source again when its acceptance never finished (a run died in it)."""
+    batch = settings.ledger().batch(batch_id)
+    if batch is not None and batch.accepted_at is None and batch.acceptance:
+        a = batch.acceptance
+        accept_batch(settings, batch_id, list(a["sources"]), a.get("bank"),
+                     follow_links=bool(a.get("follow_links")),
+                     after_import=a.get("after_import") or KEEP)
+
+
+def _refuse(settings: Settings, ledger: Ledger, batch_id: str, uri: str, bank: str | None,
+            ids: Identities, exc: Refused | OSError) -> Job:
+    """Record a source file acceptance will not store, or re-raise what another try may
+    cure (the batch then stays unaccepted, and a resume lists its source again)."""
+    if isinstance(exc, Refused):
+        reason, size = exc.reason, exc.size
+    else:
+        c = classify_source(exc)
+        if c.transient:
+            raise exc
+        reason, size = c.reason, 0
+    log.warning("batch %s: %s refused: %s", batch_id, mask_digits(uri.rsplit("/", 1)[-1]),
+                reason)
+    return ledger.refuse(batch_id, source_uri=uri, size=size, reason=reason,
+                         message=f"{type(exc).__name__}: {mask_digits(str(exc))}"[:2000],
+                         bank_hint=bank, ids=ids, queue_limit=settings.queue_limit)
 
 
 def process_job(worker: Worker, job_id: str, task_run_id: str | None = None) -> Job:
@@ -117,9 +185,9 @@ def _run(worker: Worker, claim: Claim) -> Job:
     data = worker.storage.read_input(job.input_uri, job.sha256)
     result = worker.parse(data, job.bank_hint)
     files = output_files(result, job)
-    prefix = f"results/{job.job_id}"
-    digests = worker.storage.write_outputs(
-        prefix, files, token=f"{claim.attempt}-{claim.owner.rsplit(':', 1)[-1]}")
+    # this attempt's own key: a stale attempt never writes over the objects a success names
+    prefix = f"results/{job.job_id}/{claim.attempt}-{claim.owner.rsplit(':', 1)[-1]}"
+    digests = worker.storage.write_outputs(prefix, files, token="write")
     won = worker.ledger.succeed(
         claim, output_uri=worker.storage.uri(f"{prefix}/statement.json"),
         output_digest=digests["statement.json"], outputs=digests,
@@ -151,8 +219,11 @@ def _record_failure(ledger: Ledger, claim: Claim, exc: BaseException) -> bool:
 
 
 def _unclaimed(worker: Worker, job_id: str) -> Job:
-    """Why a claim was lost: already finished (a rerun), expired, or held by someone else."""
+    """Why a claim was lost: already finished (a rerun), a duplicate, expired, or held by
+    someone else."""
     job = _job(worker.ledger, job_id)
+    if job.status == Status.DUPLICATE:
+        return _await_holder(worker.ledger, job)
     if job.status == Status.QUEUED and worker.ledger.expire(job_id):
         worker.notify(job_id)
         job = _job(worker.ledger, job_id)
@@ -162,6 +233,20 @@ def _unclaimed(worker: Worker, job_id: str) -> Job:
         raise JobExcluded(job.status, job.reason)
     raise TransientError(Reason.CLAIMED_ELSEWHERE,
                          f"{job_id} is {job.status} under another lease")
+
+
+def _await_holder(ledger: Ledger, job: Job) -> Job:
+    """A duplicate ends as its holder ends: wait (at most a lease) for the holder's terminal
+    record; the duplicate's task then succeeds with it, or is excluded as it was."""
+    deadline = time.monotonic() + ledger.lease.total_seconds()
+    while not (holder := ledger.outcome_of(job)).status.terminal:
+        if time.monotonic() > deadline:
+            raise TransientError(Reason.CLAIMED_ELSEWHERE,
+                                 f"{job.job_id} waits for {holder.job_id}, still {holder.status}")
+        time.sleep(HOLDER_POLL_SECONDS)
+    if holder.status != Status.SUCCEEDED:
+        raise JobExcluded(holder.status, holder.reason)
+    return job
 
 
 def _log_success(job_id: str, attempt: int, result: ParseResult) -> None:

@@ -1,7 +1,9 @@
 """A statement's output objects: transactions as CSV and Parquet, and `statement.json`.
 
-Everything here is deterministic in the statement and the job's pinned identities, so an
-identical re-run writes identical bytes and a changed output is a real change. The fields
+Everything here is deterministic in the input bytes and the job's pinned identities (nothing
+of the job itself: its id, times and attempts are the ledger's), so the same input under the
+same pins always gives the same bytes, a repeated delivery is a duplicate in the book, and a
+changed output is a real change. The fields
 and the version policy are documented in docs/output-schema.md.
 """
 
@@ -20,7 +22,7 @@ from reconcile.records import Job
 
 #: Version of the `statement.json` layout; raised only when a field is removed, renamed or
 #: changes meaning (docs/output-schema.md). Documents without it predate versioning.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 COLUMNS = ["txn_id", "account_last4", "currency", "date", "description", "amount", "balance"]
 
@@ -60,7 +62,6 @@ def statement_document(result: ParseResult, job: Job) -> dict[str, Any]:
         "reading": result.reading(),
         "pages": result.pages,
         "ocr_pages": result.ocr_pages,
-        "job_id": job.job_id,
         "input_sha256": job.sha256,
         "pinned": dataclasses.asdict(job.identities),
     }

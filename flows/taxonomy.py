@@ -8,6 +8,7 @@ in every report as a bug to classify.
 
 from __future__ import annotations
 
+import errno
 import socket
 import sqlite3
 from dataclasses import dataclass
@@ -84,6 +85,17 @@ def classify(exc: BaseException) -> Classified:
     if isinstance(exc, OSError):
         return Classified(transient, Reason.IO_ERROR)
     return Classified(deterministic, Reason.UNCLASSIFIED)
+
+
+def classify_source(exc: BaseException) -> Classified:
+    """A source file that could not be read at acceptance: `unreadable_source` when the file
+    itself is the cause (missing, a dangling link, no permission, a link loop), otherwise
+    what `classify` says (a transient cause fails acceptance; a resume lists it again)."""
+    if isinstance(exc, (FileNotFoundError, PermissionError, IsADirectoryError,
+                        NotADirectoryError)) or (
+            isinstance(exc, OSError) and exc.errno == errno.ELOOP):
+        return Classified(ErrorClass.DETERMINISTIC, Reason.UNREADABLE_SOURCE)
+    return classify(exc)
 
 
 def _is_s3_retryable(exc: BaseException) -> bool:

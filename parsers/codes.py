@@ -30,6 +30,8 @@ class Status(StrEnum):
     SUCCEEDED = "SUCCEEDED"
     FAILED = "FAILED"
     EXPIRED = "EXPIRED"
+    #: the same bytes under the same pinned identities are another job's: never parsed again
+    DUPLICATE = "DUPLICATE"
 
     @property
     def terminal(self) -> bool:
@@ -37,7 +39,7 @@ class Status(StrEnum):
         return self in TERMINAL
 
 
-TERMINAL = frozenset({Status.SUCCEEDED, Status.FAILED, Status.EXPIRED})
+TERMINAL = frozenset({Status.SUCCEEDED, Status.FAILED, Status.EXPIRED, Status.DUPLICATE})
 
 
 class BatchState(StrEnum):
@@ -98,6 +100,11 @@ class Reason(StrEnum):
     OCR_TIMEOUT = "ocr_timeout"
     #: the parse process died twice on the same bytes (a PDF library crashed on them)
     PARSER_CRASH = "parser_crash"
+    # -- acceptance: the source file, before a byte of it is stored -----------------------
+    #: the source could not be read (a dangling symlink, no permission, a link loop)
+    UNREADABLE_SOURCE = "unreadable_source"
+    #: a symlink that leads out of the source folder (followed only when allowed)
+    OUTSIDE_SOURCE = "outside_source"
     # -- the job: raised by the worker around the parser --------------------------------------
     CHAIN_MISMATCH = "chain_mismatch"
     INPUT_MISSING = "input_missing"

@@ -58,7 +58,8 @@ def account(r: Records) -> dict[str, Any]:
     accepted = set(ids)
     succeeded = by_status[Status.SUCCEEDED]
     failed, expired = by_status[Status.FAILED], by_status[Status.EXPIRED]
-    terminal = succeeded | failed | expired
+    duplicates = by_status[Status.DUPLICATE]
+    terminal = succeeded | failed | expired | duplicates
     contradictions = _contradictions(r, ids, succeeded, failed, expired)
     unresolved = sorted(accepted - terminal)
     latest = {j.job_id: j for j in r.jobs}
@@ -81,6 +82,9 @@ def account(r: Records) -> dict[str, Any]:
             "failed_deterministic": len(failed - exhausted),
             "failed_exhausted": len(failed & exhausted),
             "expired": len(expired),
+            "duplicates": len(duplicates),
+            "refused_at_acceptance": len({j.job_id for j in r.jobs
+                                          if j.status == Status.FAILED and j.input_uri is None}),
             "retried": len({j.job_id for j in r.jobs if j.attempts > 1}),
             "unresolved": len(unresolved),
             "needs_review": len({j.job_id for j in r.jobs
@@ -91,7 +95,9 @@ def account(r: Records) -> dict[str, Any]:
                     for j in r.jobs if j.rerun_of],
         "unresolved": listed,
         "contradictions": contradictions,
-        "inputs": {"distinct_digests": len({j.sha256 for j in r.jobs})},
+        "inputs": {"distinct_digests": len({j.sha256 for j in r.jobs if j.sha256})},
+        "duplicates": [{"job_id": j.job_id, "duplicate_of": j.duplicate_of} for j in r.jobs
+                       if j.status == Status.DUPLICATE],
         "pinned_identities": _identities(r.jobs),
         "outputs": r.outputs,
         "notifications": r.notifications,
@@ -106,6 +112,7 @@ def _contradictions(r: Records, ids: list[str], succeeded: set[str], failed: set
     found = [f"{j} is recorded more than once" for j, n in Counter(ids).items() if n > 1]
     found += [f"{j} is in two terminal classes" for j in
               (succeeded & failed) | (succeeded & expired) | (failed & expired)]
+    known = {j.job_id: j for j in r.jobs}
     for j in r.jobs:
         jid, status, attempts = j.job_id, j.status, j.attempts
         if status not in KNOWN:
@@ -116,15 +123,32 @@ def _contradictions(r: Records, ids: list[str], succeeded: set[str], failed: set
             found.append(f"{jid} is {status} without a finish time")
         if status == Status.EXPIRED and attempts:
             found.append(f"{jid} expired after {attempts} attempt(s): it was processed")
-        if status in (Status.SUCCEEDED, Status.FAILED) and not 1 <= attempts <= MAX_ATTEMPTS:
+        refused = status == Status.FAILED and j.input_uri is None and attempts == 0
+        if status in (Status.SUCCEEDED, Status.FAILED) and not refused \
+                and not 1 <= attempts <= MAX_ATTEMPTS:
             found.append(f"{jid} is {status} after {attempts} attempts")
+        if status == Status.DUPLICATE:
+            found += _duplicate_contradictions(j, known)
         if jid in r.attempt_rows and r.attempt_rows[jid] != attempts:
             found.append(f"{jid} counts {attempts} attempts but {r.attempt_rows[jid]} ran")
-        if jid in r.completed_tasks and status != Status.SUCCEEDED:
+        if jid in r.completed_tasks and status not in (Status.SUCCEEDED, Status.DUPLICATE):
             found.append(f"{jid}: its task run completed but the ledger says {status}")
     found += [f"{d} is in the book but did not succeed" for d in sorted(r.imported - succeeded)]
     found += [f"{d} has transactions in the book but is not verified"
               for d in r.consumer.get("unverified_in_book", [])]
+    return found
+
+
+def _duplicate_contradictions(j: Job, known: dict[str, Job]) -> list[str]:
+    """A duplicate never ran, and names a job of the same bytes under the same pins."""
+    found = []
+    if j.attempts:
+        found.append(f"{j.job_id} is a duplicate but ran {j.attempts} attempt(s)")
+    holder = known.get(j.duplicate_of or "")
+    if holder is None:
+        found.append(f"{j.job_id} is a duplicate of no known job")
+    elif (holder.sha256, holder.identities) != (j.sha256, j.identities):
+        found.append(f"{j.job_id} is a duplicate of {holder.job_id}, whose input or pins differ")
     return found
 
 

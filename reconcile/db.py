@@ -31,6 +31,12 @@ batches = Table(
     Column("flow_run_id", String(64)),
     Column("state", String(32), nullable=False),
     Column("rerun_of", String(64)),
+    #: when the source was fully listed and every file of it accepted (None: not yet)
+    Column("accepted_at", DateTime(timezone=True)),
+    #: JSON: the sources and options acceptance was asked for (what a resume lists again)
+    Column("acceptance", Text),
+    #: raised by every run that takes the batch; a state change names the epoch it read
+    Column("epoch", Integer, nullable=False, server_default="0"),
 )
 
 jobs = Table(
@@ -38,9 +44,10 @@ jobs = Table(
     Column("job_id", String(64), primary_key=True),
     Column("batch_id", String(64), ForeignKey("batches.batch_id"), nullable=False, index=True),
     Column("source_uri", Text, nullable=False),
-    Column("input_uri", Text, nullable=False),
+    #: no stored input and no digest for a file refused at acceptance
+    Column("input_uri", Text),
     Column("size", Integer, nullable=False),
-    Column("sha256", String(64), nullable=False),
+    Column("sha256", String(64)),
     Column("bank_hint", String(32)),
     Column("submitted_at", DateTime(timezone=True), nullable=False),
     Column("expires_at", DateTime(timezone=True), nullable=False),
@@ -65,7 +72,19 @@ jobs = Table(
     Column("transactions", Integer),
     Column("finished_at", DateTime(timezone=True)),
     Column("rerun_of", String(64), index=True),
+    #: the job whose parse of the same bytes under the same pins this job reuses
+    Column("duplicate_of", String(64)),
     UniqueConstraint("batch_id", "sha256", name="one_job_per_input_per_batch"),
+)
+
+#: one job parses an input digest under one set of pinned identities: the claim's holder
+input_claims = Table(
+    "input_claims", metadata,
+    Column("sha256", String(64), primary_key=True),
+    Column("chain_revision", String(64), primary_key=True),
+    Column("ocr_engine", String(128), primary_key=True),
+    Column("policy_revision", String(64), primary_key=True),
+    Column("job_id", String(64), ForeignKey("jobs.job_id"), nullable=False),
 )
 
 attempts = Table(

@@ -19,12 +19,25 @@ A job's life (the guard of each transition in brackets)::
     │            ▼
     └─claim── RETRYING
 
-SUCCEEDED, FAILED and EXPIRED are terminal: no guard admits them, so they never change.
+    accept ──► QUEUED ──duplicate [another job holds the input claim]─────────► DUPLICATE
+    refuse ──► FAILED (unreadable, outside the source, too large: nothing was stored)
+
+One job parses an input digest under one set of pinned identities: acceptance takes a
+claim on (sha256, pins) in `input_claims`, whose primary key is the lock. A job that finds
+the claim held by a queued, running, succeeded or deterministically failed job becomes its
+DUPLICATE (zero parses; its outcome is the holder's); a holder that expired or failed for a
+reason another try may cure passes the claim to the new job (`_hands_over`).
+
+SUCCEEDED, FAILED, EXPIRED and DUPLICATE are terminal: no guard admits them, so they never
+change. A batch's state is fenced the same way: every run that takes the batch raises its
+epoch, and `close_batch` wins only for the epoch it took.
+
 Time comes from the injected `clock`, so leases and expiry are tested without sleeping.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import uuid
 from dataclasses import dataclass
@@ -35,10 +48,29 @@ from sqlalchemy import Connection, Engine, and_, func, insert, or_, select, upda
 from sqlalchemy.exc import IntegrityError
 
 from parsers.codes import BatchState, ErrorClass, Outcome, Reason, Status
-from reconcile.db import attempts, batches, jobs
+from reconcile.db import attempts, batches, input_claims, jobs
 from reconcile.records import Attempt, Batch, Clock, Identities, Job, utc_now
 
 MAX_ATTEMPTS = 3
+
+
+#: failures of a run rather than of the bytes: the next job of the same bytes tries again
+RUN_FAILURES = frozenset({Reason.CHAIN_MISMATCH, Reason.INPUT_MISSING, Reason.INPUT_CORRUPT,
+                          Reason.UNCLASSIFIED})
+
+
+def _hands_over(holder: Any, rerun: bool) -> bool:
+    """Whether the holder of an input claim passes it to a new job of the same bytes.
+
+    An expired holder never ran, and a transient failure or a failure of the run may not
+    recur: those hand over. A deterministic failure is a property of the bytes under these
+    pins, so a new job of them is its duplicate and ends the same way; only a rerun, which
+    asks for another try, takes the claim from any failed holder.
+    """
+    if holder.status == Status.EXPIRED:
+        return True
+    return holder.status == Status.FAILED and (
+        rerun or holder.error_class == ErrorClass.TRANSIENT or holder.reason in RUN_FAILURES)
 
 
 @dataclass(frozen=True)
@@ -57,46 +89,140 @@ class Ledger:
 
     # -- acceptance -------------------------------------------------------------------
     def open_batch(self, batch_id: str, source: str, bank: str | None,
-                   rerun_of: str | None = None) -> None:
+                   rerun_of: str | None = None,
+                   acceptance: dict[str, Any] | None = None) -> None:
+        """Create the batch once; `acceptance` is what a resume lists again (None: nothing
+        to list, the batch is accepted as it is opened)."""
+        t = self.clock()
         with self.engine.begin() as c:
             exists = c.execute(select(batches.c.batch_id).where(batches.c.batch_id == batch_id))
             if exists.first() is None:
-                c.execute(insert(batches).values(batch_id=batch_id, source=source, bank=bank,
-                                                 created_at=self.clock(),
-                                                 state=BatchState.PROCESSING, rerun_of=rerun_of))
+                c.execute(insert(batches).values(
+                    batch_id=batch_id, source=source, bank=bank, created_at=t,
+                    state=BatchState.PROCESSING, rerun_of=rerun_of, epoch=0,
+                    acceptance=json.dumps(acceptance) if acceptance is not None else None,
+                    accepted_at=None if acceptance is not None else t))
 
     def accept(self, batch_id: str, *, source_uri: str, input_uri: str, size: int, sha256: str,
                bank_hint: str | None, ids: Identities, queue_limit: timedelta,
                rerun_of: str | None = None) -> Job:
-        """Write the job envelope; the same bytes in the same batch return the same job."""
+        """Write the job envelope, then claim its input: the same bytes in the same batch
+        return the same job; bytes another job holds make this one its DUPLICATE."""
+        job_id, new = self._insert_job(
+            batch_id, bank_hint, ids, queue_limit, rerun_of, source_uri=source_uri,
+            input_uri=input_uri, size=size, sha256=sha256, status=Status.QUEUED)
+        if new:
+            self._claim_input(job_id, sha256, ids, rerun=rerun_of is not None)
+        return self._read_back(job_id)
+
+    def refuse(self, batch_id: str, *, source_uri: str, size: int, reason: Reason,
+               message: str, bank_hint: str | None, ids: Identities,
+               queue_limit: timedelta) -> Job:
+        """A source file refused at acceptance: a FAILED job with no input, never run.
+
+        Refusing the same source of the same batch again (a resume) returns the first job.
+        """
+        with self.engine.connect() as c:
+            known = c.execute(select(jobs.c.job_id).where(
+                jobs.c.batch_id == batch_id, jobs.c.source_uri == source_uri,
+                jobs.c.input_uri.is_(None))).scalar()
+        if known is None:
+            known, _ = self._insert_job(
+                batch_id, bank_hint, ids, queue_limit, None, source_uri=source_uri,
+                input_uri=None, size=size, sha256=None, status=Status.FAILED,
+                error_class=ErrorClass.DETERMINISTIC, reason=reason, message=message,
+                finished_at=self.clock())
+        return self._read_back(known)
+
+    def _insert_job(self, batch_id: str, bank_hint: str | None, ids: Identities,
+                    queue_limit: timedelta, rerun_of: str | None,
+                    **values: Any) -> tuple[str, bool]:
+        """Insert an envelope; (job id, True), or (the batch's job of these bytes, False)."""
         submitted = self.clock()
         job_id = "j-" + uuid.uuid4().hex[:16]
         try:
             with self.engine.begin() as c:
                 c.execute(insert(jobs).values(
-                    job_id=job_id, batch_id=batch_id, source_uri=source_uri,
-                    input_uri=input_uri, size=size, sha256=sha256, bank_hint=bank_hint,
+                    job_id=job_id, batch_id=batch_id, bank_hint=bank_hint,
                     submitted_at=submitted, expires_at=submitted + queue_limit,
                     chain_revision=ids.chain_revision, ocr_engine=ids.ocr_engine,
-                    policy_revision=ids.policy_revision, status=Status.QUEUED, attempts=0,
-                    needs_review=False, rerun_of=rerun_of))
+                    policy_revision=ids.policy_revision, attempts=0, needs_review=False,
+                    rerun_of=rerun_of, **values))
         except IntegrityError:  # one_job_per_input_per_batch: these bytes are already here
             with self.engine.connect() as c:
-                job_id = c.execute(select(jobs.c.job_id).where(
-                    jobs.c.batch_id == batch_id, jobs.c.sha256 == sha256)).scalar_one()
+                return c.execute(select(jobs.c.job_id).where(
+                    jobs.c.batch_id == batch_id,
+                    jobs.c.sha256 == values["sha256"])).scalar_one(), False
+        return job_id, True
+
+    def _read_back(self, job_id: str) -> Job:
         job = self.job(job_id)
         if job is None:
             raise LookupError(f"{job_id} vanished right after acceptance")
         return job
 
-    def set_flow_run(self, batch_id: str, flow_run_id: str) -> None:
-        with self.engine.begin() as c:
-            c.execute(update(batches).where(batches.c.batch_id == batch_id)
-                      .values(flow_run_id=flow_run_id))
+    def _claim_input(self, job_id: str, sha256: str, ids: Identities,
+                     rerun: bool) -> str | None:
+        """Take the claim on (sha256, pins) for `job_id`, or make it the holder's DUPLICATE.
 
-    def close_batch(self, batch_id: str, state: BatchState) -> None:
+        Returns the holder it duplicates, or None when `job_id` holds the claim. The insert
+        is the lock (one winner on any database); a holder that `_hands_over` passes the
+        claim on by a guarded update, so that another try of those bytes can run.
+        """
+        key = [input_claims.c.sha256 == sha256,
+               input_claims.c.chain_revision == ids.chain_revision,
+               input_claims.c.ocr_engine == ids.ocr_engine,
+               input_claims.c.policy_revision == ids.policy_revision]
+        while True:
+            try:
+                with self.engine.begin() as c:
+                    c.execute(insert(input_claims).values(
+                        sha256=sha256, job_id=job_id, **dataclasses.asdict(ids)))
+                return None
+            except IntegrityError:
+                pass
+            with self.engine.begin() as c:
+                holder = c.execute(select(input_claims.c.job_id, jobs.c.status, jobs.c.error_class,
+                                          jobs.c.reason).join(
+                    jobs, jobs.c.job_id == input_claims.c.job_id).where(*key)).first()
+                if holder is None:  # released between our insert and this read: try again
+                    continue
+                if _hands_over(holder, rerun):
+                    if c.execute(update(input_claims).where(
+                            *key, input_claims.c.job_id == holder.job_id).values(
+                            job_id=job_id)).rowcount == 1:
+                        return None
+                    continue
+                c.execute(update(jobs).where(
+                    jobs.c.job_id == job_id, jobs.c.status == Status.QUEUED).values(
+                    status=Status.DUPLICATE, duplicate_of=holder.job_id,
+                    finished_at=self.clock()))
+                return str(holder.job_id)
+
+    def accepted(self, batch_id: str) -> None:
+        """Record that the batch's source was fully listed and every file of it accepted."""
         with self.engine.begin() as c:
-            c.execute(update(batches).where(batches.c.batch_id == batch_id).values(state=state))
+            c.execute(update(batches).where(batches.c.batch_id == batch_id,
+                                            batches.c.accepted_at.is_(None))
+                      .values(accepted_at=self.clock()))
+
+    def take_batch(self, batch_id: str, flow_run_id: str | None) -> int:
+        """A run takes the batch over: raise its epoch (and name the run); return the epoch
+        this run may close it with. A run that took it earlier now closes nothing."""
+        values: dict[str, Any] = {"epoch": batches.c.epoch + 1}
+        if flow_run_id:
+            values["flow_run_id"] = flow_run_id
+        with self.engine.begin() as c:
+            c.execute(update(batches).where(batches.c.batch_id == batch_id).values(**values))
+            return int(c.execute(select(batches.c.epoch).where(
+                batches.c.batch_id == batch_id)).scalar_one())
+
+    def close_batch(self, batch_id: str, state: BatchState, epoch: int) -> bool:
+        """Set the batch's state, guarded by the epoch its run took; False for a stale run."""
+        with self.engine.begin() as c:
+            return c.execute(update(batches).where(
+                batches.c.batch_id == batch_id, batches.c.epoch == epoch).values(
+                state=state)).rowcount == 1
 
     # -- transitions ------------------------------------------------------------------
     def claim(self, job_id: str, owner: str, task_run_id: str | None = None) -> Claim | None:
@@ -265,6 +391,12 @@ class Ledger:
         with self.engine.connect() as c:
             return [r for (r,) in c.execute(select(batches.c.batch_id).where(
                 batches.c.rerun_of == batch_id).order_by(batches.c.created_at))]
+
+    def outcome_of(self, job: Job) -> Job:
+        """The record whose outcome `job` has: its holder for a DUPLICATE, else itself."""
+        if job.status != Status.DUPLICATE or job.duplicate_of is None:
+            return job
+        return self._read_back(job.duplicate_of)
 
     def succeeded_inputs(self) -> set[str]:
         """Digests of every input that some job has imported successfully."""

@@ -66,9 +66,10 @@ class Job:
     job_id: str
     batch_id: str
     source_uri: str
-    input_uri: str
+    #: None for a file refused at acceptance: nothing of it was stored
+    input_uri: str | None
     size: int
-    sha256: str
+    sha256: str | None
     submitted_at: datetime
     expires_at: datetime
     chain_revision: str
@@ -92,6 +93,8 @@ class Job:
     transactions: int | None = None
     finished_at: datetime | None = None
     rerun_of: str | None = None
+    #: for a DUPLICATE: the job that parses (or parsed) these bytes under these pins
+    duplicate_of: str | None = None
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> Self:
@@ -146,10 +149,16 @@ class Batch:
     bank: str | None = None
     flow_run_id: str | None = None
     rerun_of: str | None = None
+    #: when its source was fully listed and accepted; None while (or if never) it was not
+    accepted_at: datetime | None = None
+    #: what acceptance was asked for: {"sources": [...], "bank", "follow_links", "after_import"}
+    acceptance: Mapping[str, Any] | None = field(default=None, hash=False)
+    #: raised by each run that takes the batch; fences its state against stale runs
+    epoch: int = 0
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> Self:
-        return cls(**_from_row(cls, row, {"state": BatchState}))
+        return cls(**_from_row(cls, row, {"state": BatchState, "acceptance": json.loads}))
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -3,7 +3,8 @@
 By default only what another run may cure: a job that failed on a transient cause (it
 exhausted its attempts, or its worker died on the last one) and a job that expired unclaimed.
 `include_deterministic` adds failures that are properties of the file (after adding a
-template, say). An input whose bytes already succeeded anywhere is never rerun.
+template, say). An input whose bytes already succeeded anywhere is never rerun, nor a file
+refused at acceptance (nothing of it was stored: import its source again).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from reconcile.records import Job
 
 
 def rerunnable(job: Job, include_deterministic: bool = False) -> bool:
+    if job.input_uri is None:
+        return False
     if job.status == Status.EXPIRED:
         return True
     return job.status == Status.FAILED and (

@@ -12,7 +12,6 @@ import hashlib
 import posixpath
 from typing import Any
 
-import fsspec
 from fsspec.core import url_to_fs
 
 
@@ -125,7 +124,3 @@ def list_sources(source: str, options: dict[str, Any] | None = None) -> list[str
         raise FileNotFoundError(f"no such source: {source}")
     return sorted(fs.unstrip_protocol(p) if protocol != "file" else p for p in found)
 
-
-def read_source(uri: str, options: dict[str, Any] | None = None) -> bytes:
-    with fsspec.open(uri, "rb", **(options or {})) as f:
-        return f.read()

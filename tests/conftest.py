@@ -21,7 +21,9 @@ def prefect_server() -> Iterator[None]:
     """A real Prefect API server (Prefect's test harness), started once per session."""
     from prefect.testing.utilities import prefect_test_harness
 
-    with prefect_test_harness(server_startup_timeout=180):
+    # a loaded machine may need longer than the harness's default to start the server
+    timeout = int(os.environ["PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"])
+    with prefect_test_harness(server_startup_timeout=timeout):
         yield
 
 

@@ -77,6 +77,12 @@ def parser(extra: Sequence[Commands] = ()) -> argparse.ArgumentParser:
     i = sub.add_parser("import", help="import statements as one batch")
     i.add_argument("source", nargs="+", help="file, folder, glob or fsspec URL")
     i.add_argument("--bank", help="bank id: skip detection (still verified)")
+    i.add_argument("--after-import", default="keep", metavar="keep|move:DIR",
+                   help="leave accepted files in the inbox (keep, the default) or move "
+                        "them to DIR, below the same relative path")
+    i.add_argument("--follow-links", action="store_true",
+                   help="accept symlinks that lead out of the source folder (refused as "
+                        "outside_source otherwise)")
     i.add_argument("--json", action="store_true")
     i.set_defaults(func=cmd_import)
 

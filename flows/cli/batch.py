@@ -38,10 +38,12 @@ def cmd_sample(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     from flows.config import Settings
     from flows.import_flow import WARNINGS, import_batch
+    from reconcile.acceptance import check_after_import
     from reconcile.storage import list_sources
 
     settings = Settings.from_env()
     _check_bank(settings, args.bank)
+    check_after_import(args.after_import)
     # fail fast, before any server starts, when there is nothing to import
     if not any(list_sources(s, settings.fs_options(s)) for s in args.source):
         raise FileNotFoundError(f"no PDF files in {' '.join(args.source)}")
@@ -51,7 +53,9 @@ def cmd_import(args: argparse.Namespace) -> int:
     watcher.start()
     started = time.monotonic()
     try:
-        state = import_batch(args.source, bank=args.bank, batch_id=batch_id, return_state=True)
+        state = import_batch(args.source, bank=args.bank, batch_id=batch_id,
+                             follow_links=args.follow_links, after_import=args.after_import,
+                             return_state=True)
     finally:
         stop.set()
         watcher.join()
@@ -101,7 +105,8 @@ def _progress(settings: Settings, batch_id: str, stop: threading.Event) -> None:
 def _job_json(r: Job) -> dict[str, Any]:
     return {"job_id": r.job_id, "source": r.source_uri, "status": r.status,
             "attempts": r.attempts, "reason": r.reason, "output": r.output_uri,
-            "needs_review": r.needs_review, "sha256": r.sha256}
+            "needs_review": r.needs_review, "sha256": r.sha256,
+            "duplicate_of": r.duplicate_of}
 
 
 def _print_batch(report: dict[str, Any]) -> None:
@@ -112,8 +117,9 @@ def _print_batch(report: dict[str, Any]) -> None:
         print(f"  {report['message']}")
     for j in report["jobs"]:
         flag = " needs review" if j.get("needs_review") else ""
+        why = j["reason"] or (f"of {j['duplicate_of']}" if j.get("duplicate_of") else "-")
         print(f"  {j['job_id']}  {j['status']:<9} attempts={j['attempts']}  "
-              f"{(j['reason'] or '-'):<20} {mask_digits(j['source'].rsplit('/', 1)[-1])}{flag}")
+              f"{why:<20} {mask_digits(j['source'].rsplit('/', 1)[-1])}{flag}")
 
 
 def cmd_status(args: argparse.Namespace) -> int:
@@ -164,6 +170,7 @@ def _format_job(d: dict[str, Any]) -> str:
              f"  ocr        {d['ocr_engine']}", f"  policy     {d['policy_revision']}",
              f"  accounts   {accounts or '-'}", f"  output     {d['output_uri'] or '-'}",
              f"  reason     {d['reason'] or '-'}",
+             f"  duplicate  {d['duplicate_of'] or '-'}",
              f"  rerun of   {d['rerun_of'] or '-'}",
              f"  reruns     {', '.join(d['reruns']) or '-'}"]
     for a in d["attempt_log"]:

@@ -31,7 +31,7 @@ def outputs_match_truth(settings: Settings, rows: list[Job], samples: list[Sampl
             {**a, "transactions": [{k: v for k, v in t.items() if k != "txn_id"}
                                    for t in a["transactions"]]} for a in doc["accounts"]]}
         assert read == truth[r.sha256], r.source_uri
-        assert doc["validation"]["ok"] and doc["job_id"] == r.job_id
+        assert doc["validation"]["ok"] and doc["input_sha256"] == r.sha256
         assert storage.digest_of(r.output_uri) == r.output_digest
         csv = storage.read(r.output_uri.replace("statement.json", "transactions.csv"))
         count = sum(len(a["transactions"]) for a in doc["accounts"])
@@ -122,7 +122,10 @@ def test_output_upload_fails_once_then_succeeds(stmtflow_home: Path, inbox,
     doc = json.loads(Settings.from_env().storage().read(row.output_uri))
     assert doc["pinned"] == dataclasses.asdict(row.identities)
     storage = Settings.from_env().storage()
-    listed = storage.fs.ls(storage.path(f"results/{row.job_id}"), detail=False)
+    # the objects the success names are under the key of the attempt that succeeded
+    attempt = storage.key(row.output_uri).rsplit("/", 1)[0]
+    assert attempt.startswith(f"results/{row.job_id}/2-")
+    listed = storage.fs.ls(storage.path(attempt), detail=False)
     assert len(listed) == 3  # one set of outputs, no temporaries
 
 

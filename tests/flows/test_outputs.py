@@ -45,7 +45,7 @@ def test_every_output_carries_the_same_ids() -> None:
 def test_statement_json_has_a_schema_version_and_the_period() -> None:
     r = result("harbor")
     doc = json.loads(output_files(r, JOB)["statement.json"])
-    assert doc["schema_version"] == SCHEMA_VERSION == 1
+    assert doc["schema_version"] == SCHEMA_VERSION == 2
     assert doc["period"] == {"start": None, "end": r.statement.period_end.isoformat()}
 
 

@@ -111,8 +111,9 @@ def test_defining_scenario(stmtflow_home: Path, tmp_path: Path, receiver: Receiv
     # one job's output changes after it was consumed: quarantined, never replaced
     changed = json.loads(out)
     changed["layout"] = "a later attempt read it differently"
-    settings.storage().write_outputs(f"results/{a.job_id}",
-                                     {"statement.json": json.dumps(changed).encode()}, "late")
+    written = settings.storage().key(jobs[a.job_id].output_uri).rsplit("/", 1)[0]
+    settings.storage().write_outputs(written, {"statement.json": json.dumps(changed).encode()},
+                                     "late")
 
     # two hours on, a sweep expires the fourth job (and notifies it)
     assert sweep_and_notify(later(settings, 2 * QUEUE_LIMIT)).expired == [d.job_id]
@@ -121,8 +122,8 @@ def test_defining_scenario(stmtflow_home: Path, tmp_path: Path, receiver: Receiv
     assert final["unresolved"] == []
     assert final["counts"] == {
         "accepted": 4, "terminal": 4, "succeeded": 3, "failed": 0, "failed_deterministic": 0,
-        "failed_exhausted": 0, "expired": 1, "retried": 1, "unresolved": 0, "needs_review": 1,
-        "reruns": 0}
+        "failed_exhausted": 0, "expired": 1, "duplicates": 0, "refused_at_acceptance": 0,
+        "retried": 1, "unresolved": 0, "needs_review": 1, "reruns": 0}
     consumer = final["consumer"]
     assert (consumer["imported"], consumer["held"], consumer["duplicates_suppressed"],
             consumer["quarantined"], consumer["reviews"]) == (2, 1, 1, 1, 1)

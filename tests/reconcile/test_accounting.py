@@ -29,7 +29,8 @@ def job(job_id: str, status: Status, **kw: Any) -> Job:
 def consistent_job(draw, job_id: str) -> Job:
     """A job record that satisfies every invariant of the ledger."""
     status = draw(st.sampled_from(list(Status)))
-    attempts = {Status.QUEUED: 0, Status.EXPIRED: 0}.get(status, draw(st.integers(1, 3)))
+    attempts = {Status.QUEUED: 0, Status.EXPIRED: 0, Status.DUPLICATE: 0}.get(
+        status, draw(st.integers(1, 3)))
     if status in (Status.PROCESSING, Status.RETRYING):
         attempts = draw(st.integers(1, 3)) if status == Status.PROCESSING \
             else draw(st.integers(1, 2))
@@ -47,6 +48,11 @@ def consistent_job(draw, job_id: str) -> Job:
 def ledgers(draw) -> Records:
     n = draw(st.integers(0, 30))
     jobs = [draw(consistent_job(f"j-{i}")) for i in range(n)]
+    # a duplicate names a job of the same bytes and pins (one that is not a duplicate itself)
+    holder = next((j for j in jobs if j.status != Status.DUPLICATE), None)
+    jobs = [j if j.status != Status.DUPLICATE
+            else replace(j, duplicate_of=holder.job_id, sha256=holder.sha256)
+            for j in jobs if holder is not None or j.status != Status.DUPLICATE]
     return Records(jobs=jobs, attempt_rows={j.job_id: j.attempts for j in jobs})
 
 
@@ -56,7 +62,7 @@ def test_consistent_ledger_is_never_invalid_and_adds_up(r: Records) -> None:
     c = report["counts"]
     assert report["state"] in ("accounted", "investigate")
     assert c["accepted"] == c["terminal"] + c["unresolved"]
-    assert c["terminal"] == c["succeeded"] + c["failed"] + c["expired"]
+    assert c["terminal"] == c["succeeded"] + c["failed"] + c["expired"] + c["duplicates"]
     assert c["failed"] == c["failed_deterministic"] + c["failed_exhausted"]
     listed = {u["job_id"] for u in report["unresolved"]}
     assert listed == {j.job_id for j in r.jobs
@@ -79,6 +85,10 @@ CONTRADICTIONS = {
     "terminal_without_finish": lambda j: replace(j, status=Status.FAILED, attempts=1,
                                                  finished_at=None),
     "too_many_attempts": lambda j: replace(j, status=Status.FAILED, attempts=4, finished_at=T0),
+    "duplicate_that_ran": lambda j: replace(j, status=Status.DUPLICATE, attempts=1,
+                                            finished_at=T0, duplicate_of=j.job_id),
+    "duplicate_of_nobody": lambda j: replace(j, status=Status.DUPLICATE, attempts=0,
+                                             finished_at=T0, duplicate_of="j-nobody"),
     # a status no version of the ledger writes (a record built by hand, not read from a row)
     "unknown_status": lambda j: replace(j, status="LOST"),
 }
@@ -118,6 +128,16 @@ def failed(job_id: str = "j-1") -> Job:
 
 def test_book_import_of_an_unsucceeded_job_is_invalid() -> None:
     assert account(Records(jobs=[failed()], imported={"j-1"}))["state"] == "invalid"
+
+
+def test_a_file_refused_at_acceptance_is_failed_without_attempts() -> None:
+    refused = job("j-1", Status.FAILED, attempts=0, finished_at=T0, input_uri=None,
+                  sha256=None, reason=Reason.UNREADABLE_SOURCE)
+    report = account(Records(jobs=[refused]))
+    assert report["state"] == "accounted"
+    assert report["counts"]["refused_at_acceptance"] == report["counts"]["failed"] == 1
+    # a stored input that never ran is not a refusal: it is a contradiction
+    assert account(Records(jobs=[replace(refused, input_uri="mem://i")]))["state"] == "invalid"
 
 
 def test_completed_task_with_failed_job_is_invalid() -> None:

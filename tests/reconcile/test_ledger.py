@@ -232,3 +232,103 @@ def test_database_is_the_lock_even_when_rows_are_changed_underneath(database_url
     with ledger.engine.begin() as c:  # an operator resets the job by hand
         c.execute(update(jobs).where(jobs.c.job_id == job).values(status=Status.QUEUED))
     assert not succeed(ledger, claim)
+
+
+def accept_digest(ledger: Ledger, batch: str, digest: str, *, rerun_of: str | None = None,
+                  source: str = "file:///in.pdf"):
+    ledger.open_batch(batch, "test", None)
+    return ledger.accept(batch, source_uri=source, input_uri=f"mem://{digest}", size=1,
+                         sha256=digest, bank_hint=None, ids=IDS,
+                         queue_limit=timedelta(hours=1), rerun_of=rerun_of)
+
+
+def test_bytes_that_succeeded_become_a_duplicate_never_claimed(database_url: str) -> None:
+    ledger = new_ledger(database_url)
+    first = accept_digest(ledger, "b-1", "a" * 64)
+    claim = ledger.claim(first.job_id, "w")
+    assert claim is not None and succeed(ledger, claim)
+    again = accept_digest(ledger, "b-2", "a" * 64)
+    assert (again.status, again.duplicate_of, again.attempts) == (
+        Status.DUPLICATE, first.job_id, 0)
+    assert again.finished_at is not None
+    assert ledger.claim(again.job_id, "w") is None
+    assert ledger.outcome_of(again).job_id == first.job_id
+    # other pins are other work: the same bytes under a new chain are parsed again
+    ledger.open_batch("b-3", "test", None)
+    other = ledger.accept("b-3", source_uri="file:///in.pdf", input_uri="mem://a", size=1,
+                          sha256="a" * 64, bank_hint=None, ids=Identities("chain-2", "o", "p"),
+                          queue_limit=timedelta(hours=1))
+    assert other.status == Status.QUEUED
+
+
+def test_bytes_in_flight_become_a_duplicate_of_the_running_job(database_url: str) -> None:
+    ledger = new_ledger(database_url)
+    first = accept_digest(ledger, "b-1", "b" * 64)
+    assert ledger.claim(first.job_id, "w") is not None
+    again = accept_digest(ledger, "b-2", "b" * 64)
+    assert (again.status, again.duplicate_of) == (Status.DUPLICATE, first.job_id)
+
+
+def test_a_holder_that_failed_transiently_hands_its_claim_over(database_url: str) -> None:
+    ledger = new_ledger(database_url)
+    first = accept_digest(ledger, "b-1", "c" * 64)
+    claim = ledger.claim(first.job_id, "w")
+    assert claim is not None
+    assert ledger.fail(claim, ErrorClass.TRANSIENT, Reason.RETRIES_EXHAUSTED, "x")
+    second = accept_digest(ledger, "b-2", "c" * 64)
+    assert second.status == Status.QUEUED
+    # and a deterministic failure is a property of the bytes: the next job is its duplicate
+    claim = ledger.claim(second.job_id, "w")
+    assert claim is not None and ledger.fail(claim, ErrorClass.DETERMINISTIC,
+                                             Reason.CORRUPT, "x")
+    third = accept_digest(ledger, "b-3", "c" * 64)
+    assert (third.status, third.duplicate_of) == (Status.DUPLICATE, second.job_id)
+    # unless a rerun asks for another try
+    rerun = accept_digest(ledger, "b-4", "c" * 64, rerun_of=second.job_id)
+    assert rerun.status == Status.QUEUED
+
+
+def test_concurrent_acceptance_claims_each_input_once(database_url: str) -> None:
+    ledger = new_ledger(database_url)
+    digests = [f"{i:064x}" for i in range(40)]
+    barrier = threading.Barrier(2)
+
+    def accept_all(batch: str) -> list[Status]:
+        ledger.open_batch(batch, "test", None)
+        barrier.wait()
+        return [accept_digest(ledger, batch, d).status for d in digests]
+
+    with ThreadPoolExecutor(2) as pool:
+        a, b = pool.map(accept_all, ["b-1", "b-2"])
+    for i in range(len(digests)):
+        assert sorted((a[i], b[i])) == [Status.DUPLICATE, Status.QUEUED]
+    assert len([j for j in ledger.jobs() if j.status == Status.QUEUED]) == 40
+
+
+def test_a_refused_source_is_failed_without_input_once(database_url: str) -> None:
+    ledger = new_ledger(database_url)
+    ledger.open_batch("b-1", "test", None)
+    kwargs = dict(source_uri="/inbox/gone.pdf", size=0, reason=Reason.UNREADABLE_SOURCE,
+                  message="FileNotFoundError", bank_hint=None, ids=IDS,
+                  queue_limit=timedelta(hours=1))
+    first = ledger.refuse("b-1", **kwargs)
+    other = ledger.refuse("b-1", **{**kwargs, "source_uri": "/inbox/also-gone.pdf"})
+    assert ledger.refuse("b-1", **kwargs).job_id == first.job_id != other.job_id
+    assert (first.status, first.reason, first.attempts, first.input_uri, first.sha256) == (
+        Status.FAILED, Reason.UNREADABLE_SOURCE, 0, None, None)
+    assert ledger.claim(first.job_id, "w") is None
+
+
+def test_a_stale_run_cannot_close_the_batch(database_url: str) -> None:
+    from parsers.codes import BatchState
+
+    ledger = new_ledger(database_url)
+    ledger.open_batch("b-1", "test", None)
+    stale = ledger.take_batch("b-1", "run-1")
+    fresh = ledger.take_batch("b-1", "run-2")
+    assert ledger.close_batch("b-1", BatchState.COMPLETED_WITH_WARNINGS, fresh)
+    assert not ledger.close_batch("b-1", BatchState.INVALID, stale)
+    batch = ledger.batch("b-1")
+    assert batch is not None
+    assert (batch.state, batch.flow_run_id, batch.epoch) == (
+        BatchState.COMPLETED_WITH_WARNINGS, "run-2", fresh)

@@ -92,7 +92,6 @@ def test_task_run_ids_come_after_the_review_and_transaction_id_migrations(
         database_url: str) -> None:
     from reconcile.ledger import Ledger
 
-    assert ScriptDirectory.from_config(_config()).get_heads() == ["0006"]
     engine = create_engine(database_url)
     _upgrade(engine, "0005")
     now = datetime.now(UTC)
@@ -111,6 +110,42 @@ def test_task_run_ids_come_after_the_review_and_transaction_id_migrations(
     _upgrade(engine, "head")
     [attempt] = Ledger(engine).attempts("j-1")
     assert (attempt.number, attempt.lease_owner, attempt.task_run_id) == (1, "w", None)
+    engine.dispose()
+
+
+def test_what_succeeded_before_input_claims_is_claimed_by_the_migration(
+        database_url: str) -> None:
+    from datetime import timedelta
+
+    from parsers.codes import Status
+    from reconcile.ledger import Ledger
+    from reconcile.records import Identities
+
+    assert ScriptDirectory.from_config(_config()).get_heads() == ["0007"]
+    engine = create_engine(database_url)
+    _upgrade(engine, "0006")
+    now = datetime.now(UTC)
+    with engine.begin() as c:
+        c.execute(text(
+            "INSERT INTO batches (batch_id, source, created_at, state) "
+            "VALUES ('b-1', 'x', :now, 'COMPLETED')"), {"now": now})
+        for job, status in (("j-1", "SUCCEEDED"), ("j-2", "SUCCEEDED"), ("j-3", "FAILED")):
+            c.execute(text(
+                "INSERT INTO jobs (job_id, batch_id, source_uri, input_uri, size, sha256, "
+                "submitted_at, expires_at, chain_revision, ocr_engine, policy_revision, "
+                "status, attempts, needs_review) VALUES (:j, 'b-1', 's', 'i', 1, :d, :now, "
+                ":now, 'c', 'o', 'p', :s, 1, false)"),
+                {"j": job, "d": f"d-{job}", "s": status, "now": now})
+    _upgrade(engine, "head")
+    ledger = Ledger(engine)
+    batch = ledger.batch("b-1")
+    assert batch is not None and batch.accepted_at is not None and batch.epoch == 0
+    ledger.open_batch("b-2", "y", None)
+    again = [ledger.accept("b-2", source_uri="s", input_uri="i", size=1, sha256=f"d-{j}",
+                           bank_hint=None, ids=Identities("c", "o", "p"),
+                           queue_limit=timedelta(hours=1)) for j in ("j-1", "j-3")]
+    assert [(j.status, j.duplicate_of) for j in again] == [
+        (Status.DUPLICATE, "j-1"), (Status.QUEUED, None)]
     engine.dispose()
 
 
