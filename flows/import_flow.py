@@ -23,6 +23,9 @@ from prefect.states import Completed, Failed, State
 from flows.artifacts import publish_batch_table
 from flows.config import Settings
 from flows.jobs import Worker, accept_batch, process_job
+from flows.logs import expected_failure, to_run_logs
+from flows.notify import notify_ended
+from flows.reclaim import reclaim_from_dead_runs
 from flows.runners import SettingsTaskRunner
 from flows.taxonomy import classify
 from parsers.codes import BatchState, Status
@@ -44,8 +47,17 @@ def retry_transient(task: Any, task_run: TaskRun, state: State) -> bool:
       cache_policy=INPUTS + TASK_SOURCE)
 def process_file(job_id: str, name: str) -> Job:
     """One attempt at one file; the ledger decides whether it may run at all, and records
-    this task run in the attempt's row (how the reconciliation finds a job's task run)."""
-    return process_job(Worker.from_settings(Settings.from_env()), job_id, str(task_run.id))
+    this task run in the attempt's row (how the reconciliation finds a job's task run).
+
+    A failure of the file's own (deterministic) was logged by the worker as one warning with
+    its reason code; Prefect's ERROR line about it is left out (`flows.logs`).
+    """
+    try:
+        return process_job(Worker.from_settings(Settings.from_env()), job_id, str(task_run.id))
+    except Exception as exc:
+        if not classify(exc).transient:
+            expected_failure(str(task_run.id))
+        raise
 
 
 def batch_run_name() -> str:
@@ -62,6 +74,7 @@ def import_batch(source: str | list[str], bank: str | None = None,
     Without `batch_id` the batch is named after the flow run, so a Retry of the run (from
     the UI) resumes the same batch instead of importing everything again.
     """
+    to_run_logs()
     settings = Settings.from_env()
     batch_id = batch_id or f"b-{str(flow_run.id).replace('-', '')[:16]}"
     sources = [source] if isinstance(source, str) else list(source)
@@ -74,14 +87,22 @@ def import_batch(source: str | list[str], bank: str | None = None,
       task_runner=SettingsTaskRunner())
 def resume_batch(batch_id: str) -> State:
     """Finish a batch whose run died: its unfinished jobs run, finished ones return at once."""
+    to_run_logs()
     return run_batch(Settings.from_env(), batch_id)
 
 
 def run_batch(settings: Settings, batch_id: str) -> State:
-    """Map one task per job of the batch, with progress, and derive the batch state."""
+    """Map one task per job of the batch, with progress, and derive the batch state.
+
+    Jobs that a run no longer running left `PROCESSING` (this run before a Retry, say) are
+    reclaimed first, so that this run finishes them instead of finding them held.
+    """
     ledger = settings.ledger()
-    if flow_run.id:
-        ledger.set_flow_run(batch_id, str(flow_run.id))
+    this_run = str(flow_run.id) if flow_run.id else None
+    if this_run:
+        ledger.set_flow_run(batch_id, this_run)
+    for job_id in reclaim_from_dead_runs(ledger, batch_id, this_run):
+        notify_ended(settings, job_id)  # only a job reclaimed on its last attempt ended
     rows = ledger.jobs(batch_id)
     progress = create_progress_artifact(0.0, key=f"progress-{batch_id}".lower(),
                                         description=f"Files finished in batch {batch_id}")

@@ -13,6 +13,7 @@ from prefect.states import Completed, State
 
 from flows.config import Settings
 from flows.import_flow import run_batch
+from flows.logs import to_run_logs
 from flows.parser import Parser
 from flows.runners import SettingsTaskRunner
 from reconcile.reruns import rerun_candidates
@@ -22,6 +23,7 @@ from reconcile.reruns import rerun_candidates
       task_runner=SettingsTaskRunner())
 def rerun_failed(batch_id: str, current_identities: bool = False,
                  include_deterministic: bool = False) -> State:
+    to_run_logs()
     settings = Settings.from_env()
     ledger = settings.ledger()
     logger = get_run_logger()

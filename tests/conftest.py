@@ -21,7 +21,8 @@ def prefect_server() -> Iterator[None]:
     """A real Prefect API server (Prefect's test harness), started once per session."""
     from prefect.testing.utilities import prefect_test_harness
 
-    with prefect_test_harness(server_startup_timeout=60):
+    with prefect_test_harness(server_startup_timeout=int(
+            os.environ["PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"])):
         yield
 
 
