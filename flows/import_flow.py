@@ -23,6 +23,7 @@ from prefect.states import Completed, Failed, State
 from flows.artifacts import publish_batch_table
 from flows.config import Settings
 from flows.jobs import Worker, accept_batch, process_job
+from flows.lineage import banks, continued_run, mark_run
 from flows.logs import expected_failure, to_run_logs
 from flows.notify import notify_ended
 from flows.reclaim import reclaim_from_dead_runs
@@ -71,8 +72,13 @@ def import_batch(source: str | list[str], bank: str | None = None,
                  batch_id: str | None = None) -> State:
     """Accept every file of `source` into a batch, then process the batch.
 
-    Without `batch_id` the batch is named after the flow run, so a Retry of the run (from
-    the UI) resumes the same batch instead of importing everything again.
+    Args:
+        source: the statements to import: a folder, a glob, an `s3://` prefix or any fsspec
+            URL, or a list of them.
+        bank: the bank every file is from, when known (the bank is detected otherwise).
+        batch_id: leave empty. The batch is then named after this flow run, so that a Retry
+            of the run resumes the same batch instead of importing everything again; give
+            one only to add files to a batch that exists.
     """
     to_run_logs()
     settings = Settings.from_env()
@@ -86,7 +92,11 @@ def import_batch(source: str | list[str], bank: str | None = None,
 @flow(name="resume-batch", flow_run_name="resume-{batch_id}", log_prints=True,
       task_runner=SettingsTaskRunner())
 def resume_batch(batch_id: str) -> State:
-    """Finish a batch whose run died: its unfinished jobs run, finished ones return at once."""
+    """Finish a batch whose run died: its unfinished jobs run, finished ones return at once.
+
+    Args:
+        batch_id: the batch to finish (`stmtflow status` lists batches).
+    """
     to_run_logs()
     return run_batch(Settings.from_env(), batch_id)
 
@@ -100,6 +110,10 @@ def run_batch(settings: Settings, batch_id: str) -> State:
     ledger = settings.ledger()
     this_run = str(flow_run.id) if flow_run.id else None
     if this_run:
+        batch = ledger.batch(batch_id)
+        kind = "rerun" if batch is not None and batch.rerun_of else "resume"
+        mark_run(this_run, {f"bank:{b}" for b in banks(ledger, batch_id)},
+                 continued_run(ledger, batch_id, this_run), kind, settings.ui_url)
         ledger.set_flow_run(batch_id, this_run)
     for job_id in reclaim_from_dead_runs(ledger, batch_id, this_run):
         notify_ended(settings, job_id)  # only a job reclaimed on its last attempt ended

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -12,13 +13,15 @@ from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from prefect.settings import PREFECT_API_URL, temporary_settings
 
 from corpus import BASIC_BAD, generate
-from deployments.settings import PREFECT_YAML, load, render_prefect_yaml, specs
-from flows.setup import ALERTS, ZOMBIES
+from deployments.settings import PREFECT_YAML, PULL, load, render_prefect_yaml, specs
+from flows.import_flow import WARNINGS
+from flows.setup import ALERTS, ZOMBIES, zombie_automation
 
 ROOT = PREFECT_YAML.parent
 
@@ -43,6 +46,17 @@ def test_a_schedule_for_a_bank_no_template_describes_is_refused() -> None:
         specs(config)
     in_force = [b["id"] for b in config["bank"]]
     assert "import-cedar" in {s["name"] for s in specs(config, in_force)}
+
+
+@pytest.mark.parametrize("state", ["Completed", WARNINGS, "Failed", "Crashed", "Cancelled",
+                                   "TimedOut", "AwaitingRetry"])
+def test_the_zombie_trigger_is_cleared_by_a_run_ending_in_any_state(state: str) -> None:
+    from prefect.server.events.schemas.events import matches
+
+    trigger = zombie_automation().trigger
+    assert any(matches(a, "prefect.flow-run.heartbeat") for a in trigger.after)
+    assert any(matches(e, f"prefect.flow-run.{state}") for e in trigger.expect)
+    assert not any(matches(e, "prefect.task-run.Completed") for e in trigger.expect)
 
 
 def test_serve_builds_every_deployment_with_its_schedule() -> None:
@@ -126,33 +140,50 @@ def test_setup_deploys_everything_and_a_worker_imports_an_inbox(
     from prefect.deployments import run_deployment
     from prefect.utilities.asyncutils import run_coro_as_sync
 
-    done = subprocess.run([sys.executable, "-m", "flows.cli", "setup", "--alert-webhook",
-                           "http://127.0.0.1:9/alerts"], env=server, cwd=ROOT,
-                          capture_output=True, text=True, timeout=300, check=False)
-    assert done.returncode == 0, done.stdout + done.stderr
+    def setup() -> dict[str, Any]:
+        done = subprocess.run([sys.executable, "-m", "flows.cli", "setup", "--alert-webhook",
+                               "http://127.0.0.1:9/alerts"], env=server, cwd=ROOT,
+                              capture_output=True, text=True, timeout=300, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return json.loads(done.stdout)
+
+    async def read():
+        async with get_client() as client:
+            return (await client.read_deployments(),
+                    await client.read_automations_by_name(ZOMBIES),
+                    await client.read_automations_by_name(ALERTS))
+
+    first = setup()
+    assert first["automations"] == {ZOMBIES: "created", ALERTS: "created"}
+    with temporary_settings({PREFECT_API_URL: server["PREFECT_API_URL"]}):
+        before = run_coro_as_sync(read())
+    second = setup()  # safe to run again: everything in place, nothing deleted
+    assert second["automations"] == {ZOMBIES: "unchanged", ALERTS: "unchanged"}
 
     with temporary_settings({PREFECT_API_URL: server["PREFECT_API_URL"]}):
-        async def read():
-            async with get_client() as client:
-                return (await client.read_deployments(),
-                        await client.read_automations_by_name(ZOMBIES),
-                        await client.read_automations_by_name(ALERTS))
-
         deployments, zombies, alerts = run_coro_as_sync(read())
+        assert sorted(d.id for d in deployments) == sorted(d.id for d in before[0])
+        assert [a.id for a in zombies + alerts] == [a.id for a in before[1] + before[2]]
         by_name = {d.name: d for d in deployments}
         for spec in specs():
             d = by_name[spec["name"]]
             assert d.work_pool_name == "stmtflow"
+            assert d.pull_steps == PULL  # no path of this checkout: any worker's own
             assert [(s.schedule.cron, s.schedule.timezone) for s in d.schedules] == [
                 (s["cron"], s["timezone"]) for s in spec["schedules"]]
         assert len(zombies) == 1 and len(alerts) == 1
         assert alerts[0].trigger.expect == {"stmtflow.alert.*"}
 
+        served = subprocess.run([sys.executable, "-m", "deployments.cli", "serve"], env=server,
+                                cwd=ROOT, capture_output=True, text=True, timeout=120,
+                                check=False)
+        assert served.returncode == 1 and "work pool" in served.stderr, served.stderr
+
         inbox = tmp_path / "inbox"
         samples = generate(inbox, ("northwind",), 3, seed=12, bad=BASIC_BAD)
         worker = subprocess.Popen(
             [sys.executable, "-m", "prefect", "worker", "start", "--pool", "stmtflow",
-             "--limit", "1"], env=server, cwd=ROOT, stdout=subprocess.DEVNULL,
+             "--limit", "1"], env={**server, "PWD": str(ROOT)}, cwd=ROOT, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL)
         try:
             run = run_deployment("import-batch/import-northwind",
