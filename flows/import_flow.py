@@ -124,6 +124,9 @@ def run_batch(settings: Settings, batch_id: str) -> State:
                                     [mask_digits(r.file_name) for r in rows]))
     for done, _ in enumerate(as_completed(futures), start=1):
         update_progress_artifact(progress, 100.0 * done / max(len(rows), 1))
+    if this_run:  # the banks the files turned out to be, for a batch of unnamed bank
+        mark_run(this_run, {f"bank:{b}" for b in banks(ledger, batch_id)}, None, "",
+                 settings.ui_url)
     return finish_batch(settings, batch_id, futures)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -203,3 +204,87 @@ def test_setup_deploys_everything_and_a_worker_imports_an_inbox(
     jobs = settings.ledger().jobs()
     assert len(jobs) == len(samples)
     assert sorted(j.status for j in jobs) == ["FAILED"] * 4 + ["SUCCEEDED"] * 3
+
+
+def _process_tree(pid: int) -> list[int]:
+    children = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return [pid] + [p for c in children.split() for p in _process_tree(int(c))]
+
+
+def test_kill_dash_nine_of_the_worker_then_retry_completes_the_same_batch(
+        server: dict[str, str], tmp_path: Path) -> None:
+    """A worker and its flow run die mid-batch; the run is Crashed (what the zombie
+    automation does), then Retried through the API, as the UI's Retry does; a new worker
+    picks it up and the run itself finishes the batch, nothing else run in between."""
+    import signal
+    import sqlite3
+
+    from prefect import flow, get_client
+    from prefect.deployments import run_deployment
+    from prefect.states import AwaitingRetry, Crashed
+    from prefect.utilities.asyncutils import run_coro_as_sync
+
+    inbox = tmp_path / "inbox"
+    samples = generate(inbox, ("northwind", "bluebird"), 4, seed=5, bad=BASIC_BAD)
+    env = {**server, "STMTFLOW_HOME": str(tmp_path / "home"), "STMTFLOW_WORKERS": "1",
+           "PWD": str(ROOT)}
+    ledger_db = tmp_path / "home" / "ledger.db"
+
+    def worker() -> subprocess.Popen[bytes]:
+        return subprocess.Popen([sys.executable, "-m", "prefect", "worker", "start", "--pool",
+                                 "retry", "--type", "process"], env=env, cwd=ROOT,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def jobs() -> dict[str, tuple[str, int]]:
+        try:
+            with sqlite3.connect(ledger_db) as db:
+                return {j: (s, n) for j, s, n in db.execute(
+                    "SELECT job_id, status, attempts FROM jobs")}
+        except sqlite3.Error:
+            return {}
+
+    with temporary_settings({PREFECT_API_URL: server["PREFECT_API_URL"]}):
+        subprocess.run([sys.executable, "-m", "prefect", "work-pool", "create", "retry",
+                        "--type", "process"], env=env, check=True, capture_output=True)
+        deployment = flow.from_source(str(ROOT), "flows/import_flow.py:import_batch").deploy(
+            name="retry", work_pool_name="retry", parameters={"source": str(inbox)},
+            build=False, push=False, print_next_steps=False)
+        first = worker()
+        run = run_deployment(deployment, timeout=0)
+        deadline = time.monotonic() + 300
+        while not ({"PROCESSING", "SUCCEEDED"} <= {s for s, _ in jobs().values()}):
+            assert time.monotonic() < deadline, f"never caught mid-batch: {jobs()}"
+            time.sleep(0.05)
+        for pid in _process_tree(first.pid):  # the worker and the run it started
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        first.wait()
+        held = [j for j, (s, _) in jobs().items() if s == "PROCESSING"]
+        assert held
+
+        async def set_state(state: Any) -> None:
+            async with get_client() as client:
+                await client.set_flow_run_state(run.id, state, force=True)
+
+        async def read() -> Any:
+            async with get_client() as client:
+                return await client.read_flow_run(run.id)
+
+        run_coro_as_sync(set_state(Crashed(message="no heartbeat: its worker is gone")))
+        retried = time.monotonic()
+        run_coro_as_sync(set_state(AwaitingRetry()))  # what the UI's Retry sets
+        second = worker()
+        try:
+            while not (after := run_coro_as_sync(read())).state.is_final():
+                assert time.monotonic() < retried + 300, after.state
+                time.sleep(1)
+        finally:
+            second.terminate()
+            second.wait(timeout=30)
+    print(f"Retry to final state: {time.monotonic() - retried:.1f} s")
+    assert after.state.name == "Completed With Warnings", after.state
+    final = jobs()
+    assert len(final) == len(samples)
+    assert all(final[j] == ("SUCCEEDED", 2) for j in held), final
+    assert sorted(s for s, _ in final.values()) == ["FAILED"] * 4 + ["SUCCEEDED"] * 4
+    assert all(n == 1 for j, (_, n) in final.items() if j not in held)

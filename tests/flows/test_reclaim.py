@@ -6,9 +6,12 @@ a Retry finds after the zombie automation marked its run Crashed); the live one 
 
 from __future__ import annotations
 
+import logging
 import time
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
+from uuid import UUID
 
 import pytest
 from prefect import flow, get_client, task
@@ -61,7 +64,8 @@ def batch(stmtflow_home: Path, inbox) -> list[str]:
 
 def test_a_resumed_batch_finishes_the_jobs_a_crashed_run_held(batch: list[str]) -> None:
     ledger = Settings.from_env().ledger()
-    _, dead_task = task_run_in_run(Crashed(message="its worker was killed"))
+    dead_run, dead_task = task_run_in_run(Crashed(message="its worker was killed"))
+    ledger.set_flow_run("b-retry", dead_run)
     held = batch[1]
     assert ledger.claim(held, "host:1:dead", dead_task) is not None
 
@@ -71,8 +75,34 @@ def test_a_resumed_batch_finishes_the_jobs_a_crashed_run_held(batch: list[str]) 
     job = ledger.job(held)
     assert (job.status, job.attempts) == (Status.SUCCEEDED, 2)
     assert [a.outcome for a in ledger.attempts(held)] == [Outcome.CRASHED, Outcome.SUCCEEDED]
-    assert all(j.status.terminal and j.attempts == 1 for j in ledger.jobs("b-retry")
-               if j.job_id != held)
+    jobs = ledger.jobs("b-retry")
+    assert all(j.status.terminal and j.attempts == 1 for j in jobs if j.job_id != held)
+
+    run, logs = run_and_logs(state.state_details.flow_run_id)
+    assert {"resume"} | {f"bank:{j.bank}" for j in jobs if j.bank} <= set(run.tags)
+    failed = next(j for j in jobs if j.status == Status.FAILED)
+    warnings = [x.message for x in logs if x.level == logging.WARNING]
+    assert [m for m in warnings if failed.job_id in m and str(failed.reason) in m]
+    assert [x.message for x in logs if x.level >= logging.ERROR] == []
+    assert any("validated" in x.message and "****" in x.message for x in logs)
+
+
+def run_and_logs(flow_run_id: UUID) -> tuple[Any, list[Any]]:
+    """The flow run and its logs, once the logs of its last task have arrived."""
+    from prefect.client.schemas.filters import LogFilter, LogFilterFlowRunId
+
+    async def read() -> tuple[Any, list[Any]]:
+        async with get_client() as client:
+            return (await client.read_flow_run(flow_run_id), await client.read_logs(
+                LogFilter(flow_run_id=LogFilterFlowRunId(any_=[flow_run_id]))))
+
+    deadline = time.monotonic() + 60
+    while True:
+        run, logs = run_coro_as_sync(read())
+        if any("Finished in state" in x.message and x.task_run_id is None for x in logs) \
+                or time.monotonic() > deadline:
+            return run, logs
+        time.sleep(1)
 
 
 def test_a_job_held_by_a_running_run_is_left_alone(batch: list[str]) -> None:
