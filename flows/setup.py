@@ -5,9 +5,9 @@ Creates the process work pool, deploys every deployment of prefect.yaml (`prefec
 and, with an alert webhook, every `stmtflow.alert.*` event becomes a notification.
 
 Safe to run again: the pool is kept, deployments and the alert block are updated in place
-(by name), and an automation that exists is updated in place, keeping its trigger's id (an
-automation deleted and created again would forget the runs it is watching), or left alone
-when nothing about it changed.
+(by name), and an automation that exists is left alone when nothing about it changed, and
+updated in place otherwise, never deleted and created again (which would forget the runs
+it is watching).
 """
 
 from __future__ import annotations
@@ -118,7 +118,6 @@ def _upsert(automation: Automation) -> str:
         automation.create()
         return "created"
     automation.id = current.id
-    automation.trigger.id = current.trigger.id
     if _same(current, automation):
         return "unchanged"
     automation.update()
