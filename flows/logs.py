@@ -50,6 +50,17 @@ class RunLogHandler(APILogHandler):
         return in_run and super().filter(record)
 
 
+class Console(logging.Handler):
+    """Hands WARNING and above on to the root logger's handlers, as before: the run logs
+    get stmtflow's INFO lines, the console only what it always showed."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        logging.getLogger().handle(record)
+
+
 def to_run_logs() -> None:
     """Send the `stmtflow` logger's INFO and above to the logs of the run making them, and
     quiet Prefect's ERROR line for expected failures; once per process."""
@@ -59,5 +70,7 @@ def to_run_logs() -> None:
     logger = logging.getLogger(LOGGER)
     if not any(isinstance(h, RunLogHandler) for h in logger.handlers):
         logger.addHandler(RunLogHandler())
+        logger.addHandler(Console())
+        logger.propagate = False
     if logger.level == logging.NOTSET or logger.level > logging.INFO:
         logger.setLevel(logging.INFO)

@@ -6,7 +6,8 @@ run's tasks give up on them ("held elsewhere"). So the run asks Prefect about ea
 holder first: the attempt row names its task run, the task run names its flow run, and a
 holder whose flow run is not `Running` (or is this very run, started again: it has claimed
 nothing yet) is dead. Its jobs are reclaimed through the ledger's guarded `reclaim_held`, the
-dead attempt counting as `crashed`. A holder in a live run is left alone; live parses renew
+dead attempt counting as `crashed`, and its task run, left `Running` by the dead process, is
+set `Crashed` so that the UI agrees. A holder in a live run is left alone; live parses renew
 their lease (`flows.lease`), so they are never mistaken for dead ones.
 """
 
@@ -18,6 +19,7 @@ from uuid import UUID
 from prefect import get_client
 from prefect.client.schemas.objects import StateType
 from prefect.exceptions import ObjectNotFound
+from prefect.states import Crashed
 from prefect.utilities.asyncutils import run_coro_as_sync
 
 from reconcile.ledger import Ledger
@@ -61,4 +63,8 @@ async def _dead_task_runs(task_run_ids: set[str], this_run: str | None) -> set[s
                 states[run_id] = flow_run.state.type if flow_run.state else None
             if str(run_id) == this_run or states[run_id] not in ALIVE:
                 dead.add(task_run_id)
+                if task_run.state is not None and not task_run.state.is_final():
+                    await client.set_task_run_state(task_run.id, Crashed(
+                        message="its flow run stopped; a later run reclaimed the job"),
+                        force=True)
     return dead

@@ -78,6 +78,11 @@ def test_a_resumed_batch_finishes_the_jobs_a_crashed_run_held(batch: list[str]) 
     jobs = ledger.jobs("b-retry")
     assert all(j.status.terminal and j.attempts == 1 for j in jobs if j.job_id != held)
 
+    async def dead_task_state() -> Any:
+        async with get_client() as client:
+            return (await client.read_task_run(UUID(dead_task))).state
+
+    assert run_coro_as_sync(dead_task_state()).is_crashed()
     run, logs = run_and_logs(state.state_details.flow_run_id)
     assert {"resume"} | {f"bank:{j.bank}" for j in jobs if j.bank} <= set(run.tags)
     failed = next(j for j in jobs if j.status == Status.FAILED)
