@@ -26,9 +26,13 @@ def add_commands(sub: Any) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from deployments.serve import serve
+    from deployments.serve import PoolDeploymentsExist, serve
 
-    serve()
+    try:
+        serve()
+    except PoolDeploymentsExist as exc:
+        print(f"stmtflow serve: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -2,14 +2,21 @@
 
 The same specs as prefect.yaml (`settings.specs()`), served by one long-running process
 through `prefect.serve`; runs go to the Prefect API in force (the embedded one by default).
+
+A server that `stmtflow setup` prepared already has these deployments, on the work pool:
+serving the same names would replace them (their pool, job variables and pull step gone, and
+every later pool run crashing), so `serve` refuses to start there.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from prefect import get_client
 from prefect import serve as prefect_serve
+from prefect.client.schemas.filters import DeploymentFilter, DeploymentFilterName
 from prefect.schedules import Cron
+from prefect.utilities.asyncutils import run_coro_as_sync
 
 from deployments.settings import IMPORT, RECONCILE, RERUN, REVIEW, specs
 from flows.import_flow import import_batch
@@ -29,5 +36,28 @@ def runner_deployments() -> list[Any]:
             for s in specs()]
 
 
+class PoolDeploymentsExist(RuntimeError):
+    """The server runs these deployments on a work pool; serving them would replace them."""
+
+
+def on_a_pool(names: list[str]) -> list[str]:
+    """Those of the deployment `names` that the API in force runs on a work pool."""
+
+    async def read() -> list[str]:
+        async with get_client() as client:
+            found = await client.read_deployments(deployment_filter=DeploymentFilter(
+                name=DeploymentFilterName(any_=names)))
+        return sorted(d.name for d in found if d.work_pool_name)
+
+    return run_coro_as_sync(read())
+
+
 def serve() -> None:
-    prefect_serve(*runner_deployments())
+    deployments = runner_deployments()
+    taken = on_a_pool([d.name for d in deployments])
+    if taken:
+        raise PoolDeploymentsExist(
+            f"this Prefect server runs {', '.join(taken)} on a work pool (`stmtflow setup`); "
+            "serving them would replace them: start a worker instead "
+            "(`prefect worker start --pool stmtflow`), or serve against another server")
+    prefect_serve(*deployments)

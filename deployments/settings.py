@@ -103,8 +103,15 @@ def specs(config: dict[str, Any] | None = None,
     return out
 
 
+#: Where a run finds the code: the directory its worker was started in (`$PWD`, resolved by
+#: the worker when the run starts), not the path of the checkout that ran `prefect deploy`
+#: (Prefect's default pull step), so that any checkout's worker can run every deployment.
+PULL = [{"prefect.deployments.steps.set_working_directory": {"directory": "{{ $PWD }}"}}]
+
+
 def render_prefect_yaml() -> str:
     header = ("# Generated from deployments/banks.toml by `stmtflow deployments render`;\n"
               "# edit that file, not this one (a test keeps the two in step).\n")
-    body = {"name": "stmtflow", "prefect-version": "3.9.1", "deployments": specs()}
+    body = {"name": "stmtflow", "prefect-version": "3.9.1", "pull": PULL,
+            "deployments": specs()}
     return header + yaml.safe_dump(body, sort_keys=False, width=100)

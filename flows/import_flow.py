@@ -23,6 +23,10 @@ from prefect.states import Completed, Failed, State
 from flows.artifacts import publish_batch_table
 from flows.config import Settings
 from flows.jobs import Worker, accept_batch, process_job, resume_acceptance
+from flows.lineage import banks, continued_run, mark_run
+from flows.logs import expected_failure, to_run_logs
+from flows.notify import notify_ended
+from flows.reclaim import reclaim_from_dead_runs
 from flows.runners import SettingsTaskRunner
 from flows.taxonomy import classify
 from parsers.codes import BatchState, Status
@@ -44,8 +48,17 @@ def retry_transient(task: Any, task_run: TaskRun, state: State) -> bool:
       cache_policy=INPUTS + TASK_SOURCE)
 def process_file(job_id: str, name: str) -> Job:
     """One attempt at one file; the ledger decides whether it may run at all, and records
-    this task run in the attempt's row (how the reconciliation finds a job's task run)."""
-    return process_job(Worker.from_settings(Settings.from_env()), job_id, str(task_run.id))
+    this task run in the attempt's row (how the reconciliation finds a job's task run).
+
+    A failure of the file's own (deterministic) was logged by the worker as one warning with
+    its reason code; Prefect's ERROR line about it is left out (`flows.logs`).
+    """
+    try:
+        return process_job(Worker.from_settings(Settings.from_env()), job_id, str(task_run.id))
+    except Exception as exc:
+        if not classify(exc).transient:
+            expected_failure(str(task_run.id))
+        raise
 
 
 def batch_run_name() -> str:
@@ -60,12 +73,19 @@ def import_batch(source: str | list[str], bank: str | None = None,
                  after_import: str = "keep") -> State:
     """Accept every file of `source` into a batch, then process the batch.
 
-    Without `batch_id` the batch is named after the flow run, so a Retry of the run (from
-    the UI) resumes the same batch instead of importing everything again. Bytes already
-    imported under the same pins become duplicates, never parsed again. `follow_links`
-    accepts symlinks that lead out of the source folder; `after_import` is `keep` or
-    `move:DIR` (accepted files move there, below the same relative path).
+    Args:
+        source: the statements to import: a folder, a glob, an `s3://` prefix or any fsspec
+            URL, or a list of them.
+        bank: the bank every file is from, when known (the bank is detected otherwise).
+        batch_id: leave empty. The batch is then named after this flow run, so that a Retry
+            of the run resumes the same batch instead of importing everything again; give
+            one only to add files to a batch that exists.
+        follow_links: accept symlinks that lead out of the source folder.
+        after_import: `keep`, or `move:DIR` to move each accepted file there, below the same
+            relative path. Bytes already imported under the same pins become duplicates,
+            never parsed again.
     """
+    to_run_logs()
     settings = Settings.from_env()
     batch_id = batch_id or f"b-{str(flow_run.id).replace('-', '')[:16]}"
     sources = [source] if isinstance(source, str) else list(source)
@@ -79,16 +99,33 @@ def import_batch(source: str | list[str], bank: str | None = None,
       task_runner=SettingsTaskRunner())
 def resume_batch(batch_id: str) -> State:
     """Finish a batch whose run died: a source not fully accepted is listed again, then its
-    unfinished jobs run and finished ones return at once."""
+    unfinished jobs run and finished ones return at once.
+
+    Args:
+        batch_id: the batch to finish (`stmtflow status` lists batches).
+    """
+    to_run_logs()
     settings = Settings.from_env()
     resume_acceptance(settings, batch_id)
     return run_batch(settings, batch_id)
 
 
 def run_batch(settings: Settings, batch_id: str) -> State:
-    """Map one task per job of the batch, with progress, and derive the batch state."""
+    """Map one task per job of the batch, with progress, and derive the batch state.
+
+    Jobs that a run no longer running left `PROCESSING` (this run before a Retry, say) are
+    reclaimed first, so that this run finishes them instead of finding them held.
+    """
     ledger = settings.ledger()
-    epoch = ledger.take_batch(batch_id, str(flow_run.id) if flow_run.id else None)
+    this_run = str(flow_run.id) if flow_run.id else None
+    if this_run:
+        batch = ledger.batch(batch_id)
+        kind = "rerun" if batch is not None and batch.rerun_of else "resume"
+        mark_run(this_run, {f"bank:{b}" for b in banks(ledger, batch_id)},
+                 continued_run(ledger, batch_id, this_run), kind, settings.ui_url)
+    epoch = ledger.take_batch(batch_id, this_run)
+    for job_id in reclaim_from_dead_runs(ledger, batch_id, this_run):
+        notify_ended(settings, job_id)  # only a job reclaimed on its last attempt ended
     rows = ledger.jobs(batch_id)
     progress = create_progress_artifact(0.0, key=f"progress-{batch_id}".lower(),
                                         description=f"Files finished in batch {batch_id}")
@@ -96,6 +133,9 @@ def run_batch(settings: Settings, batch_id: str) -> State:
                                     [mask_digits(r.file_name) for r in rows]))
     for done, _ in enumerate(as_completed(futures), start=1):
         update_progress_artifact(progress, 100.0 * done / max(len(rows), 1))
+    if this_run:  # the banks the files turned out to be, for a batch of unnamed bank
+        mark_run(this_run, {f"bank:{b}" for b in banks(ledger, batch_id)}, None, "",
+                 settings.ui_url)
     return finish_batch(settings, batch_id, futures, epoch)
 
 

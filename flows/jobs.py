@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from flows.config import Settings
+from flows.lease import kept
 from flows.notify import notify_ended
 from flows.outputs import output_files
 from flows.parser import Parse, Parser
@@ -160,7 +161,8 @@ def process_job(worker: Worker, job_id: str, task_run_id: str | None = None) -> 
     if claim is None:
         return _unclaimed(worker, job_id)
     try:
-        record = _run(worker, claim)
+        with kept(worker.ledger, claim):
+            record = _run(worker, claim)
     except LeaseLost:
         raise
     except Exception as exc:

@@ -15,6 +15,7 @@ from typing import Any
 from prefect.events import emit_event
 
 from flows.config import Settings
+from parsers.model import mask_digits
 from reconcile.notifications import Notifications
 from reconcile.records import Job
 
@@ -75,11 +76,17 @@ def _deliver_once(settings: Settings, store: Notifications, job: Job, channel: s
     return True
 
 
+def job_resource(job: Job) -> dict[str, str]:
+    """The job as an event's resource: its id, and its file's name masked (never the path,
+    never a long digit run such as an account number in the name)."""
+    return {"prefect.resource.id": f"stmtflow.job.{job.job_id}",
+            "prefect.resource.name": mask_digits(job.file_name)}
+
+
 def _emit(job: Job) -> None:
     event = emit_event(
         event=f"stmtflow.job.{job.status.lower()}",
-        resource={"prefect.resource.id": f"stmtflow.job.{job.job_id}",
-                  "prefect.resource.name": job.file_name},
+        resource=job_resource(job),
         related=[{"prefect.resource.id": f"stmtflow.batch.{job.batch_id}",
                   "prefect.resource.role": "batch"}],
         payload=payload(job),

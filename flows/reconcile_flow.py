@@ -24,6 +24,7 @@ from prefect.events import emit_event
 from prefect.utilities.asyncutils import run_coro_as_sync
 
 from flows.config import Settings
+from flows.logs import to_run_logs
 from flows.notify import deliver_pending
 from flows.recover import sweep_and_notify
 from flows.review_flow import start_review_runs
@@ -38,6 +39,7 @@ def reconcile_run_name() -> str:
 
 @flow(name="reconcile", flow_run_name=reconcile_run_name, log_prints=True)
 def reconcile() -> dict[str, Any]:
+    to_run_logs()
     settings = Settings.from_env()
     report = build_report(settings, completed_tasks(settings))
     report["reviews"]["runs_started"] = start_review_runs(settings)

@@ -13,6 +13,7 @@ from prefect.states import Completed, State
 
 from flows.config import Settings
 from flows.import_flow import run_batch
+from flows.logs import to_run_logs
 from flows.parser import Parser
 from flows.runners import SettingsTaskRunner
 from reconcile.reruns import rerun_candidates
@@ -22,6 +23,16 @@ from reconcile.reruns import rerun_candidates
       task_runner=SettingsTaskRunner())
 def rerun_failed(batch_id: str, current_identities: bool = False,
                  include_deterministic: bool = False) -> State:
+    """Run the failed files of a batch again, as new jobs in a rerun batch.
+
+    Args:
+        batch_id: the batch whose failed files to run again.
+        current_identities: run them with today's parser chain, OCR engine and policy
+            (after adding a template, say) instead of those each job pinned.
+        include_deterministic: also rerun files that failed for a reason of their own
+            (an unrecognised layout, say), not only those another run may cure.
+    """
+    to_run_logs()
     settings = Settings.from_env()
     ledger = settings.ledger()
     logger = get_run_logger()

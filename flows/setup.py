@@ -3,11 +3,15 @@
 Creates the process work pool, deploys every deployment of prefect.yaml (`prefect deploy
 --all`), and creates the automations: flow runs whose heartbeats stop are marked Crashed,
 and, with an alert webhook, every `stmtflow.alert.*` event becomes a notification.
+
+Safe to run again: the pool is kept, deployments and the alert block are updated in place
+(by name), and an automation that exists is left alone when nothing about it changed, and
+updated in place otherwise, never deleted and created again (which would forget the runs
+it is watching).
 """
 
 from __future__ import annotations
 
-import contextlib
 import subprocess
 import sys
 from datetime import timedelta
@@ -39,9 +43,9 @@ def setup(alert_webhook: str | None = None, project: Path = PROJECT) -> dict[str
     if deployed.returncode != 0:
         raise RuntimeError(f"prefect deploy --all failed: {deployed.stdout[-2000:]}"
                            f"{deployed.stderr[-2000:]}")
-    automations = [_replace(zombie_automation())]
+    automations = {ZOMBIES: _upsert(zombie_automation())}
     if alert_webhook:
-        automations.append(_replace(alert_automation(alert_webhook)))
+        automations[ALERTS] = _upsert(alert_automation(alert_webhook))
     return {"work_pool": pool, "work_pool_created": created_pool,
             "automations": automations, "alerts": bool(alert_webhook)}
 
@@ -65,14 +69,17 @@ async def _ensure_pool(name: str) -> bool:
 
 
 def zombie_automation() -> Automation:
-    """Prefect's recipe: a run that stops sending heartbeats for 3 minutes has crashed."""
+    """Prefect's recipe: a run that stops sending heartbeats for 3 minutes has crashed.
+
+    After a heartbeat, any event of the same run clears it: another heartbeat, or a change
+    of state under any name, so a run that ended `Completed With Warnings` (or in any other
+    custom-named state) is never taken for a zombie.
+    """
     return Automation(
         name=ZOMBIES,
         trigger=EventTrigger(
             after={"prefect.flow-run.heartbeat"},
-            expect={"prefect.flow-run.heartbeat", "prefect.flow-run.Completed",
-                    "prefect.flow-run.Failed", "prefect.flow-run.Cancelled",
-                    "prefect.flow-run.Crashed"},
+            expect={"prefect.flow-run.*"},
             match=ResourceSpecification({"prefect.resource.id": ["prefect.flow-run.*"]}),
             for_each={"prefect.resource.id"},
             posture=Posture.Proactive,
@@ -103,8 +110,22 @@ def alert_automation(webhook: str) -> Automation:
     )
 
 
-def _replace(automation: Automation) -> str:
-    """Create `automation`, replacing an earlier one of the same name (setup is re-runnable)."""
-    with contextlib.suppress(ValueError, ObjectNotFound):
-        Automation.read(name=automation.name).delete()
-    return str(automation.create().id)
+def _upsert(automation: Automation) -> str:
+    """Create `automation`, or update the one of the same name in place; what was done."""
+    try:
+        current = Automation.read(name=automation.name)
+    except (ValueError, ObjectNotFound):
+        automation.create()
+        return "created"
+    automation.id = current.id
+    if _same(current, automation):
+        return "unchanged"
+    automation.update()
+    return "updated"
+
+
+def _same(a: Automation, b: Automation) -> bool:
+    def spec(x: Automation) -> dict[str, Any]:
+        return x.model_dump(mode="json", exclude={"owner_resource", "created", "updated"})
+
+    return spec(a) == spec(b)

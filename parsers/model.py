@@ -158,7 +158,16 @@ def mask_accounts(joined: str | None) -> str:
     return ", ".join(mask_account(a) for a in (joined or "").split(",") if a)
 
 
+#: a digit run, or digit groups of three or more joined by single spaces or dashes (a card
+#: number `4111 1111 1111 1111`, an account `123-456-789`); a date's `-12-` breaks the chain
+_DIGIT_GROUPS = re.compile(r"(?<!\d)\d{3,}(?:[ -]\d{3,})*(?!\d)|\d{5,}")
+
+
 def mask_digits(text: str) -> str:
-    """Mask every run of six or more digits (an account number in a file name, say)."""
-    return re.sub(r"\d{2,}(\d{4})(?=\D|$)", lambda m: "****" + m.group(1)
-                  if len(m.group(0)) >= 6 else m.group(0), text)
+    """Mask every run of five or more digits, and every chain of digit groups holding five
+    or more, to its last four (an account number in a file name, say)."""
+    def mask(m: re.Match[str]) -> str:
+        digits = re.sub(r"\D", "", m.group(0))
+        return "****" + digits[-4:] if len(digits) >= 5 else m.group(0)
+
+    return _DIGIT_GROUPS.sub(mask, text)

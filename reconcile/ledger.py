@@ -13,9 +13,10 @@ A job's life (the guard of each transition in brackets)::
                  ▼
     ┌──────► PROCESSING ──succeed [same owner, same attempt]─────────────────► SUCCEEDED
     │            │  │  └──fail [same owner, same attempt]─────────────────────► FAILED
-    │            │  └──reclaim [lease_until < now] on the last attempt ───────► FAILED
-    │            │
-    │            │ retry [same owner, same attempt], or reclaim [lease_until < now]
+    │            │  └──reclaim [lease_until < now, or its run ended] on the last try ► FAILED
+    │            │  renew [same owner, same attempt]: the lease starts again
+    │            │ retry [same owner, same attempt], or reclaim [lease_until < now, or its
+    │            │ run ended: `reclaim_held`]
     │            ▼
     └─claim── RETRYING
 
@@ -304,19 +305,40 @@ class Ledger:
                 expired.append(candidate)
         return expired
 
+    def renew(self, claim: Claim) -> bool:
+        """PROCESSING stays PROCESSING with a fresh lease, under the claim: a live parse
+        that outlasts one lease is never taken for a dead one. False: the lease was lost."""
+        with self.engine.begin() as c:
+            return c.execute(update(jobs).where(
+                jobs.c.job_id == claim.job_id, jobs.c.status == Status.PROCESSING,
+                jobs.c.lease_owner == claim.owner, jobs.c.attempts == claim.attempt,
+            ).values(lease_until=self.clock() + self.lease)).rowcount == 1
+
     def reclaim(self) -> list[str]:
         """PROCESSING past its lease (a dead worker) -> RETRYING, or FAILED after the last try.
 
         The dead attempt counts: it ran, so it is in `attempts` and ends as `crashed`.
         """
         t = self.clock()
-        reclaimed = []
         with self.engine.begin() as c:
-            stale = c.execute(select(jobs.c.job_id, jobs.c.attempts, jobs.c.lease_owner).where(
+            stale = c.execute(select(jobs.c.job_id, jobs.c.lease_owner).where(
                 jobs.c.status == Status.PROCESSING, jobs.c.lease_until < t)).all()
-        message = "the worker holding the lease stopped answering"
-        for row in stale:
-            last = row.attempts >= MAX_ATTEMPTS
+        return [row.job_id for row in stale
+                if self._reclaim(row.job_id, row.lease_owner, jobs.c.lease_until < t,
+                                 "the worker holding the lease stopped answering")]
+
+    def reclaim_held(self, job_id: str, owner: str) -> bool:
+        """PROCESSING held by `owner`, whose run is known to have ended -> RETRYING, or FAILED
+        after the last try, without waiting for the lease to run out; the attempt counts."""
+        return self._reclaim(job_id, owner, jobs.c.status == Status.PROCESSING,
+                             "the run holding the lease is no longer running")
+
+    def _reclaim(self, job_id: str, owner: str, guard: Any, message: str) -> bool:
+        t = self.clock()
+        with self.engine.begin() as c:
+            number = c.execute(select(jobs.c.attempts).where(
+                jobs.c.job_id == job_id)).scalar_one()
+            last = number >= MAX_ATTEMPTS
             values: dict[str, Any] = dict(
                 status=Status.FAILED if last else Status.RETRYING, lease_owner=None,
                 lease_until=None, error_class=ErrorClass.TRANSIENT,
@@ -324,16 +346,14 @@ class Ledger:
                 message=message)
             if last:
                 values["finished_at"] = t
-            with self.engine.begin() as c:
-                won = c.execute(update(jobs).where(
-                    jobs.c.job_id == row.job_id, jobs.c.status == Status.PROCESSING,
-                    jobs.c.lease_owner == row.lease_owner, jobs.c.lease_until < t,
-                ).values(**values)).rowcount == 1
-                if won:
-                    self._end_attempt(c, row.job_id, row.attempts, t, Outcome.CRASHED,
-                                      ErrorClass.TRANSIENT, Reason.LEASE_EXPIRED, message)
-                    reclaimed.append(row.job_id)
-        return reclaimed
+            won = c.execute(update(jobs).where(
+                jobs.c.job_id == job_id, jobs.c.status == Status.PROCESSING,
+                jobs.c.lease_owner == owner, jobs.c.attempts == number, guard,
+            ).values(**values)).rowcount == 1
+            if won:
+                self._end_attempt(c, job_id, number, t, Outcome.CRASHED,
+                                  ErrorClass.TRANSIENT, Reason.LEASE_EXPIRED, message)
+        return won
 
     @staticmethod
     def _end_attempt(c: Connection, job_id: str, number: int, t: datetime, outcome: Outcome,
@@ -375,6 +395,15 @@ class Ledger:
             rows = c.execute(select(attempts).join(latest, and_(
                 attempts.c.job_id == latest.c.job_id, attempts.c.number == latest.c.number)))
             return {r["job_id"]: Attempt.from_row(r) for r in rows.mappings()}
+
+    def held(self, batch_id: str) -> list[tuple[Job, Attempt]]:
+        """The batch's PROCESSING jobs, each with the attempt that holds its lease."""
+        q = select(attempts).join(jobs, and_(attempts.c.job_id == jobs.c.job_id,
+                                             attempts.c.number == jobs.c.attempts)).where(
+            jobs.c.batch_id == batch_id, jobs.c.status == Status.PROCESSING)
+        with self.engine.connect() as c:
+            running = {r["job_id"]: Attempt.from_row(r) for r in c.execute(q).mappings()}
+        return [(j, running[j.job_id]) for j in self.jobs(batch_id) if j.job_id in running]
 
     def batch(self, batch_id: str) -> Batch | None:
         with self.engine.connect() as c:

@@ -50,6 +50,9 @@ def main(argv: list[str] | None = None, extra: Sequence[Commands] = ()) -> int:
     except KeyboardInterrupt:
         print("stmtflow: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader left (`stmtflow status | head`): nothing to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor at exit's flush
+        return 0
     except Exception as exc:  # the one place a cause becomes a one-line message
         print(f"stmtflow: error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2

@@ -112,7 +112,9 @@ def _job_json(r: Job) -> dict[str, Any]:
 def _print_batch(report: dict[str, Any]) -> None:
     from parsers.model import mask_digits
 
-    print(f"batch {report['batch_id']}: {report['state']} ({report.get('seconds', '?')} s)")
+    seconds = report.get("seconds")
+    took = "still running" if seconds is None else f"{seconds} s"
+    print(f"batch {report['batch_id']}: {report['state']} ({took})")
     if report.get("message"):
         print(f"  {report['message']}")
     for j in report["jobs"]:
@@ -124,6 +126,7 @@ def _print_batch(report: dict[str, Any]) -> None:
 
 def cmd_status(args: argparse.Namespace) -> int:
     from flows.config import Settings
+    from parsers.model import mask_digits
 
     settings = Settings.from_env()
     ledger = settings.ledger()
@@ -134,7 +137,9 @@ def cmd_status(args: argparse.Namespace) -> int:
     job = ledger.job(target)
     if job is not None:
         batch = ledger.batch(job.batch_id)
-        data = {**job.to_dict(), "attempt_log": [a.to_dict() for a in ledger.attempts(target)],
+        # the file's name, masked: never the path it came from, nor a full account number
+        data = {**job.to_dict(), "source_uri": mask_digits(job.file_name),
+                "attempt_log": [a.to_dict() for a in ledger.attempts(target)],
                 "reruns": ledger.reruns_of(target),
                 "ui": _ui_link(settings, batch.flow_run_id if batch else None)}
         print(json.dumps(data, indent=1, default=str) if args.json else _format_job(data))
@@ -145,6 +150,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         return 1
     rows = ledger.jobs(target)
     report = {**batch.to_dict(), "counts": ledger.counts(target),
+              "seconds": _duration(batch.created_at, rows),
               "ui": _ui_link(settings, batch.flow_run_id), "reruns": ledger.rerun_batches(target),
               "jobs": [{**_job_json(r), "account_last4": r.account_last4} for r in rows]}
     if args.json:
@@ -157,6 +163,14 @@ def cmd_status(args: argparse.Namespace) -> int:
         if report["ui"]:
             print(f"  Prefect UI: {report['ui']}")
     return 0
+
+
+def _duration(started: datetime, rows: list[Job]) -> float | None:
+    """Seconds from the batch's creation to its last job's end; None while any is open."""
+    ends = [r.finished_at for r in rows]
+    if not rows or None in ends:
+        return None
+    return round((max(e for e in ends if e is not None) - started).total_seconds(), 1)
 
 
 def _format_job(d: dict[str, Any]) -> str:

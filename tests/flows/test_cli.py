@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -130,3 +131,24 @@ def test_reconcile_json_contract_and_book_export(stmtflow_home: Path, inbox,
     assert beancount.read_text().count("txn_id:") == expected
     refused = cli("book", "export", "--format", "xlsx")
     assert refused.returncode == 2 and "--format xlsx needs --output FILE" in refused.stderr
+
+
+def test_status_shows_no_source_path_a_duration_and_survives_a_closed_pipe(
+        stmtflow_home: Path, inbox) -> None:
+    from prefect.settings import PREFECT_API_URL
+
+    sample = next(s for s in inbox.samples if s.reason is None)
+    job_id = json.loads(cli("import", str(sample.pdf), "--json").stdout)["jobs"][0]["job_id"]
+    for args in (("status", job_id), ("status", job_id, "--json")):
+        out = cli(*args).stdout
+        assert sample.pdf.name in out and str(sample.pdf.parent) not in out, out
+    batch = cli("status").stdout.splitlines()[0]
+    assert re.search(r"\(\d+(\.\d+)? s\)$", batch), batch
+
+    env = {**os.environ, "PREFECT_API_URL": str(PREFECT_API_URL.value())}
+    reader_gone = subprocess.Popen([sys.executable, "-m", "flows.cli", "status", job_id],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert reader_gone.stdout is not None and reader_gone.stderr is not None
+    reader_gone.stdout.close()  # `| head` that has read all it wanted
+    err = reader_gone.stderr.read().decode()
+    assert reader_gone.wait(timeout=600) == 0 and not err, err

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import socket
 import subprocess
@@ -12,13 +14,15 @@ from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from prefect.settings import PREFECT_API_URL, temporary_settings
 
 from corpus import BASIC_BAD, generate
-from deployments.settings import PREFECT_YAML, load, render_prefect_yaml, specs
-from flows.setup import ALERTS, ZOMBIES
+from deployments.settings import PREFECT_YAML, PULL, load, render_prefect_yaml, specs
+from flows.import_flow import WARNINGS
+from flows.setup import ALERTS, ZOMBIES, zombie_automation
 
 ROOT = PREFECT_YAML.parent
 
@@ -43,6 +47,17 @@ def test_a_schedule_for_a_bank_no_template_describes_is_refused() -> None:
         specs(config)
     in_force = [b["id"] for b in config["bank"]]
     assert "import-cedar" in {s["name"] for s in specs(config, in_force)}
+
+
+@pytest.mark.parametrize("state", ["Completed", WARNINGS, "Failed", "Crashed", "Cancelled",
+                                   "TimedOut", "AwaitingRetry"])
+def test_the_zombie_trigger_is_cleared_by_a_run_ending_in_any_state(state: str) -> None:
+    from prefect.server.events.schemas.events import matches
+
+    trigger = zombie_automation().trigger
+    assert any(matches(a, "prefect.flow-run.heartbeat") for a in trigger.after)
+    assert any(matches(e, f"prefect.flow-run.{state}") for e in trigger.expect)
+    assert not any(matches(e, "prefect.task-run.Completed") for e in trigger.expect)
 
 
 def test_serve_builds_every_deployment_with_its_schedule() -> None:
@@ -126,33 +141,50 @@ def test_setup_deploys_everything_and_a_worker_imports_an_inbox(
     from prefect.deployments import run_deployment
     from prefect.utilities.asyncutils import run_coro_as_sync
 
-    done = subprocess.run([sys.executable, "-m", "flows.cli", "setup", "--alert-webhook",
-                           "http://127.0.0.1:9/alerts"], env=server, cwd=ROOT,
-                          capture_output=True, text=True, timeout=300, check=False)
-    assert done.returncode == 0, done.stdout + done.stderr
+    def setup() -> dict[str, Any]:
+        done = subprocess.run([sys.executable, "-m", "flows.cli", "setup", "--alert-webhook",
+                               "http://127.0.0.1:9/alerts"], env=server, cwd=ROOT,
+                              capture_output=True, text=True, timeout=300, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return json.loads(done.stdout)
+
+    async def read():
+        async with get_client() as client:
+            return (await client.read_deployments(),
+                    await client.read_automations_by_name(ZOMBIES),
+                    await client.read_automations_by_name(ALERTS))
+
+    first = setup()
+    assert first["automations"] == {ZOMBIES: "created", ALERTS: "created"}
+    with temporary_settings({PREFECT_API_URL: server["PREFECT_API_URL"]}):
+        before = run_coro_as_sync(read())
+    second = setup()  # safe to run again: everything in place, nothing deleted
+    assert second["automations"] == {ZOMBIES: "unchanged", ALERTS: "unchanged"}
 
     with temporary_settings({PREFECT_API_URL: server["PREFECT_API_URL"]}):
-        async def read():
-            async with get_client() as client:
-                return (await client.read_deployments(),
-                        await client.read_automations_by_name(ZOMBIES),
-                        await client.read_automations_by_name(ALERTS))
-
         deployments, zombies, alerts = run_coro_as_sync(read())
+        assert sorted(d.id for d in deployments) == sorted(d.id for d in before[0])
+        assert [a.id for a in zombies + alerts] == [a.id for a in before[1] + before[2]]
         by_name = {d.name: d for d in deployments}
         for spec in specs():
             d = by_name[spec["name"]]
             assert d.work_pool_name == "stmtflow"
+            assert d.pull_steps == PULL  # no path of this checkout: any worker's own
             assert [(s.schedule.cron, s.schedule.timezone) for s in d.schedules] == [
                 (s["cron"], s["timezone"]) for s in spec["schedules"]]
         assert len(zombies) == 1 and len(alerts) == 1
         assert alerts[0].trigger.expect == {"stmtflow.alert.*"}
 
+        served = subprocess.run([sys.executable, "-m", "deployments.cli", "serve"], env=server,
+                                cwd=ROOT, capture_output=True, text=True, timeout=120,
+                                check=False)
+        assert served.returncode == 1 and "work pool" in served.stderr, served.stderr
+
         inbox = tmp_path / "inbox"
         samples = generate(inbox, ("northwind",), 3, seed=12, bad=BASIC_BAD)
         worker = subprocess.Popen(
             [sys.executable, "-m", "prefect", "worker", "start", "--pool", "stmtflow",
-             "--limit", "1"], env=server, cwd=ROOT, stdout=subprocess.DEVNULL,
+             "--limit", "1"], env={**server, "PWD": str(ROOT)}, cwd=ROOT, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL)
         try:
             run = run_deployment("import-batch/import-northwind",
@@ -172,3 +204,87 @@ def test_setup_deploys_everything_and_a_worker_imports_an_inbox(
     jobs = settings.ledger().jobs()
     assert len(jobs) == len(samples)
     assert sorted(j.status for j in jobs) == ["FAILED"] * 4 + ["SUCCEEDED"] * 3
+
+
+def _process_tree(pid: int) -> list[int]:
+    children = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return [pid] + [p for c in children.split() for p in _process_tree(int(c))]
+
+
+def test_kill_dash_nine_of_the_worker_then_retry_completes_the_same_batch(
+        server: dict[str, str], tmp_path: Path) -> None:
+    """A worker and its flow run die mid-batch; the run is Crashed (what the zombie
+    automation does), then Retried through the API, as the UI's Retry does; a new worker
+    picks it up and the run itself finishes the batch, nothing else run in between."""
+    import signal
+    import sqlite3
+
+    from prefect import flow, get_client
+    from prefect.deployments import run_deployment
+    from prefect.states import AwaitingRetry, Crashed
+    from prefect.utilities.asyncutils import run_coro_as_sync
+
+    inbox = tmp_path / "inbox"
+    samples = generate(inbox, ("northwind", "bluebird"), 4, seed=5, bad=BASIC_BAD)
+    env = {**server, "STMTFLOW_HOME": str(tmp_path / "home"), "STMTFLOW_WORKERS": "1",
+           "PWD": str(ROOT)}
+    ledger_db = tmp_path / "home" / "ledger.db"
+
+    def worker() -> subprocess.Popen[bytes]:
+        return subprocess.Popen([sys.executable, "-m", "prefect", "worker", "start", "--pool",
+                                 "retry", "--type", "process"], env=env, cwd=ROOT,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def jobs() -> dict[str, tuple[str, int]]:
+        try:
+            with sqlite3.connect(ledger_db) as db:
+                return {j: (s, n) for j, s, n in db.execute(
+                    "SELECT job_id, status, attempts FROM jobs")}
+        except sqlite3.Error:
+            return {}
+
+    with temporary_settings({PREFECT_API_URL: server["PREFECT_API_URL"]}):
+        subprocess.run([sys.executable, "-m", "prefect", "work-pool", "create", "retry",
+                        "--type", "process"], env=env, check=True, capture_output=True)
+        deployment = flow.from_source(str(ROOT), "flows/import_flow.py:import_batch").deploy(
+            name="retry", work_pool_name="retry", parameters={"source": str(inbox)},
+            build=False, push=False, print_next_steps=False)
+        first = worker()
+        run = run_deployment(deployment, timeout=0)
+        deadline = time.monotonic() + 300
+        while not ({"PROCESSING", "SUCCEEDED"} <= {s for s, _ in jobs().values()}):
+            assert time.monotonic() < deadline, f"never caught mid-batch: {jobs()}"
+            time.sleep(0.05)
+        for pid in _process_tree(first.pid):  # the worker and the run it started
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        first.wait()
+        held = [j for j, (s, _) in jobs().items() if s == "PROCESSING"]
+        assert held
+
+        async def set_state(state: Any) -> None:
+            async with get_client() as client:
+                await client.set_flow_run_state(run.id, state, force=True)
+
+        async def read() -> Any:
+            async with get_client() as client:
+                return await client.read_flow_run(run.id)
+
+        run_coro_as_sync(set_state(Crashed(message="no heartbeat: its worker is gone")))
+        retried = time.monotonic()
+        run_coro_as_sync(set_state(AwaitingRetry()))  # what the UI's Retry sets
+        second = worker()
+        try:
+            while not (after := run_coro_as_sync(read())).state.is_final():
+                assert time.monotonic() < retried + 300, after.state
+                time.sleep(1)
+        finally:
+            second.terminate()
+            second.wait(timeout=30)
+    print(f"Retry to final state: {time.monotonic() - retried:.1f} s")
+    assert after.state.name == "Completed With Warnings", after.state
+    final = jobs()
+    assert len(final) == len(samples)
+    assert all(final[j] == ("SUCCEEDED", 2) for j in held), final
+    assert sorted(s for s, _ in final.values()) == ["FAILED"] * 4 + ["SUCCEEDED"] * 4
+    assert all(n == 1 for j, (_, n) in final.items() if j not in held)

@@ -23,7 +23,10 @@ from parsers.model import (
     ("statement_123456789.pdf", "statement_****6789.pdf"),
     ("DE89370400440532013000.pdf", "DE****3000.pdf"),
     ("northwind-7-000.pdf", "northwind-7-000.pdf"),
-    ("2025-12 acct 12345.pdf", "2025-12 acct 12345.pdf"),
+    ("2025-12 acct 12345.pdf", "2025-12 acct ****2345.pdf"),
+    ("card 4111 1111 1111 1234.pdf", "card ****1234.pdf"),
+    ("acct-123-456-789.pdf", "acct-****6789.pdf"),
+    ("statement-2025-12-31 1234.pdf", "statement-2025-12-31 1234.pdf"),
 ])
 def test_file_names_lose_long_digit_runs(name: str, shown: str) -> None:
     assert mask_digits(name) == shown

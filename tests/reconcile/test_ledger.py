@@ -332,3 +332,55 @@ def test_a_stale_run_cannot_close_the_batch(database_url: str) -> None:
     assert batch is not None
     assert (batch.state, batch.flow_run_id, batch.epoch) == (
         BatchState.COMPLETED_WITH_WARNINGS, "run-2", fresh)
+
+
+def test_renew_keeps_a_live_lease_from_the_sweep(database_url: str) -> None:
+    clock = ManualClock()
+    ledger = new_ledger(database_url, clock)
+    [job] = accept(ledger, 1)
+    claim = ledger.claim(job, "w1")
+    assert claim is not None
+    for _ in range(3):  # three leases' worth of time, renewed each third
+        clock.advance(LEASE * 2 / 3)
+        assert ledger.renew(claim)
+        assert ledger.reclaim() == []
+    assert succeed(ledger, claim)
+
+
+def test_renew_after_the_lease_was_taken_over_loses(database_url: str) -> None:
+    clock = ManualClock()
+    ledger = new_ledger(database_url, clock)
+    [job] = accept(ledger, 1)
+    claim = ledger.claim(job, "w1")
+    assert claim is not None
+    clock.advance(LEASE + timedelta(seconds=1))
+    assert ledger.reclaim() == [job]
+    assert not ledger.renew(claim)
+    assert ledger.job(job).status == Status.RETRYING
+
+
+def test_reclaim_held_counts_the_dead_attempt_without_waiting(database_url: str) -> None:
+    ledger = new_ledger(database_url)
+    [job] = accept(ledger, 1)
+    claim = ledger.claim(job, "w1", "task-run-1")
+    assert claim is not None
+    assert [j.job_id for j, a in ledger.held("b-1") if a.task_run_id == "task-run-1"] == [job]
+    assert not ledger.reclaim_held(job, "someone-else")
+    assert ledger.reclaim_held(job, "w1")  # its lease still runs: the run is known dead
+    assert not ledger.reclaim_held(job, "w1")
+    assert ledger.held("b-1") == []
+    assert (ledger.job(job).status, ledger.job(job).attempts) == (Status.RETRYING, 1)
+    assert [a.outcome for a in ledger.attempts(job)] == [Outcome.CRASHED]
+    assert not succeed(ledger, claim)  # the dead holder commits nothing
+
+
+def test_reclaim_held_on_the_last_attempt_fails_the_job(database_url: str) -> None:
+    ledger = new_ledger(database_url)
+    [job] = accept(ledger, 1)
+    for n in range(1, MAX_ATTEMPTS + 1):
+        claim = ledger.claim(job, f"w{n}")
+        assert claim is not None and ledger.reclaim_held(job, f"w{n}")
+    record = ledger.job(job)
+    assert (record.status, record.reason, record.attempts) == (
+        Status.FAILED, Reason.RETRIES_EXHAUSTED, MAX_ATTEMPTS)
+    assert [a.outcome for a in ledger.attempts(job)] == [Outcome.CRASHED] * MAX_ATTEMPTS
