@@ -82,7 +82,7 @@ def parse_pdf(
     with data_loss() as lost:
         pages = reader.read(data, limits)
         # read before any template: a file the second reader cannot open is corrupt
-        disagree = disagreements(data, pages, _library(reader))
+        disagree = disagreements(data, pages, _library(reader), limits.seconds_per_file / 4)
     lines = [ln for p in pages for ln in page_lines(p)]
     if not lines:
         raise EmptyStatement("no text on any page, not even after OCR")

@@ -22,7 +22,11 @@ from __future__ import annotations
 import io
 import math
 import re
+import signal
+import threading
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pypdfium2 as pdfium
 from pdfminer.pdfdevice import PDFTextDevice
@@ -67,14 +71,24 @@ def intact(data: bytes) -> bool:
     return True
 
 
-def disagreements(data: bytes, pages: list[Page], reader: str) -> list[str]:
+def disagreements(data: bytes, pages: list[Page], reader: str, seconds: float) -> list[str]:
     """Problems where the other library reads other digits than the words of `pages`
-    (`reader` names the library the words came from: `pdfium` or `pdfminer`)."""
+    (`reader` names the library the words came from: `pdfium` or `pdfminer`). pdfminer
+    gets `seconds` (in a parse worker; a file it cannot read in time is not compared, and
+    that is a problem too)."""
     text_pages = [p for p in pages if not p.ocr]
     if not text_pages or (reader != "pdfminer" and intact(data)):
         return []
-    other, theirs = ("PDFium", pdfium_digits(data)) if reader == "pdfminer" \
-        else ("pdfminer", pdfminer_digits(data))
+    if reader == "pdfminer":
+        other, theirs = "PDFium", pdfium_digits(data)
+    else:
+        other = "pdfminer"
+        try:
+            with _deadline(seconds):
+                theirs = pdfminer_digits(data)
+        except _Overrun:
+            return [f"pdfminer did not read the damaged file within {seconds:.0f} s: the "
+                    "readers could not be compared"]
     out = []
     for p in text_pages:
         mine = Counter(c for w in p.words for c in w.text if c.isdigit())
@@ -143,3 +157,28 @@ def pdfium_digits(data: bytes) -> list[Digits]:
 def _turned(textpage: pdfium.PdfTextPage, i: int) -> bool:
     angle = pdfium.raw.FPDFText_GetCharAngle(textpage.raw, i)
     return TURNED < angle < 2 * math.pi - TURNED
+
+
+class _Overrun(BaseException):
+    """The second reading ran out of time (a BaseException: libraries catch Exception)."""
+
+
+@contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    """Interrupt the block after `seconds` of wall time, where a signal can (the main
+    thread: a parse worker); elsewhere (in-process parsing, on threads) it runs unbounded,
+    under the caller's own limits."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def overrun(signum: int, frame: object) -> None:
+        raise _Overrun
+
+    previous = signal.signal(signal.SIGALRM, overrun)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
