@@ -4,7 +4,8 @@ Every mutant (`mutations.py`, drawn from `seed` and its index, so any one is mad
 with `--only`) is parsed as an import parses it: in the parse worker pool, under hard limits,
 its failure classified by the error taxonomy. Each ends in one outcome:
 
-- **refused**: a reason code (counted per reason); **flagged**: read, not validated;
+- **reason-code**: refused with a reason code (counted per reason); **flagged**: read,
+  not validated;
 - **crash**: an error the taxonomy calls `unclassified` (a bug to classify);
 - **hang**: the parse ran out of its time budget and was stopped (`too_slow`);
 - **validated**: then judged against what the mutated file shows. The oracle is PDFium's
@@ -140,7 +141,7 @@ def run_one(i: int, seed: int, base: list[Base], pool: ParsePool,
         if c.reason == Reason.UNCLASSIFIED:
             return _kept(Outcome(i, muts, "crash", f"{type(exc).__name__}: {exc}"[:200]),
                          data, keep)
-        return Outcome(i, muts, "refused", c.reason)
+        return Outcome(i, muts, "reason-code", c.reason)
     if not got.validated:
         return Outcome(i, muts, "flagged")
     verdict = judge(got.accounts, b.truth, b.text, got.text or [])
@@ -291,7 +292,7 @@ def run(n: int, seed: int, base_count: int = 24, workers: int = 2, reader: str =
                            started + 60 * minutes if minutes else None)
         for done, o in enumerate(outcomes, start=1):
             kinds[o.kind] += 1
-            if o.kind == "refused":
+            if o.kind == "reason-code":
                 reasons[o.detail] += 1
             for m in o.mutations:
                 by_mutation.setdefault(m, Counter())[o.kind] += 1
@@ -306,15 +307,15 @@ def run(n: int, seed: int, base_count: int = 24, workers: int = 2, reader: str =
     total = kinds.total()
     print(f"\n{total} mutants (indices {indices[0]}..{indices[total - 1]}) in {seconds:.0f} s "
           f"({total / seconds:.1f} per s)")
-    for kind in ("validated", "validated-edited", "flagged", "refused", "crash", "hang",
+    for kind in ("validated", "validated-edited", "flagged", "reason-code", "crash", "hang",
                  "wrong"):
         print(f"  {kind:<17} {kinds[kind]:>6}")
     print("  reasons: " + ", ".join(f"{r} {c}" for r, c in reasons.most_common()))
     print(f"\n{'mutation':<12} " + " ".join(f"{k[:9]:>9}" for k in (
-        "validated", "validated-edited", "flagged", "refused", "crash", "hang", "wrong")))
+        "validated", "validated-edited", "flagged", "reason-code", "crash", "hang", "wrong")))
     for m, c in sorted(by_mutation.items()):
         print(f"{m:<12} " + " ".join(f"{c[k]:>9}" for k in (
-            "validated", "validated-edited", "flagged", "refused", "crash", "hang", "wrong")))
+            "validated", "validated-edited", "flagged", "reason-code", "crash", "hang", "wrong")))
     crashes = Counter(o.detail.split(":")[0] for o in findings if o.kind == "crash")
     if crashes:
         print("crashes by type: " + ", ".join(f"{t} {c}" for t, c in crashes.most_common()))

@@ -86,7 +86,7 @@ def _short(exc: BaseException) -> str:
 
 #: Loggers of the libraries that warn of data they could not read.
 WARNING_LOGGERS = ("pdfminer",)
-_LOSS = ("data-loss", "data loss", "corrupt")
+_LOSS = ("data-loss", "data loss", "corrupted")
 
 
 class _Collector(logging.Handler):
