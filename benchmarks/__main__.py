@@ -1,9 +1,10 @@
-"""`python -m benchmarks [accuracy|generic|speed|all] [options]`: accuracy (the generic
-reader alone too) and speed, as ratios.
+"""`python -m benchmarks [WHICH] [options]`: accuracy, speed and robustness, as ratios and counts.
 
-Each benchmark is a module with a `run(...)` of its own (`accuracy.py`, `generic.py`,
-`speed.py`) over the corpora of `corpora.py`, generated once per run; this entry point only
-parses the options and dispatches, so a new benchmark is a new module and a line here.
+Each benchmark is a module with a `run(...)` of its own over the corpora of `corpora.py`
+(generated once per run) or a synthesised ledger: `accuracy.py`, `generic.py` (the generic
+reader alone), `scans.py`, `speed.py`, `reconcile.py`, `start.py`, and `fuzz.py`, which runs
+only when asked. This entry point only parses the options and dispatches, so a new benchmark
+is a new module and a line here.
 """
 
 from __future__ import annotations
@@ -11,41 +12,55 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from benchmarks import accuracy, generic, scans, speed
+from benchmarks import accuracy, fuzz, generic, scans, speed
+
+EVERY = ["accuracy", "generic", "scans", "speed"]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(prog="python -m benchmarks")
-    ap.add_argument("which", nargs="?", default="all",
-                    choices=["accuracy", "generic", "scans", "speed", "all"])
+    ap.add_argument("which", nargs="?", default="all", choices=[*EVERY, "fuzz", "all"],
+                    help="all: every benchmark but fuzz, which runs on its own")
     ap.add_argument("--statements", type=int, default=204, help="plain corpus size")
     ap.add_argument("--varied", type=int, default=200,
                     help="varied corpus size for accuracy, and statements generated for the "
-                         "generation timing (0: none)")
+                         "readers' speed comparison")
     ap.add_argument("--scans", type=int, default=0,
                     help="also measure OCR on this many varied scans, per scan quality")
     ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--scan-statements", type=int, default=200,
-                    help="scans for the scan benchmark (`scans`)")
-    ap.add_argument("--workers", type=int, default=2,
-                    help="parse worker processes of the scan benchmark (0: in this process)")
-    ap.add_argument("--dir", type=Path, default=None,
-                    help="where the scan benchmark writes its corpus, reused by later runs")
     ap.add_argument("--skip-flow", action="store_true")
+    ap.add_argument("--workers", type=int, default=2,
+                    help="scans, fuzz: parse worker processes (scans: 0 parses in this process)")
+    ap.add_argument("--keep", type=Path,
+                    help="fuzz: keep crashing and wrong mutants here; reconcile: the ledger")
     ap.add_argument("--realworld", type=Path, default=None,
                     help="generic: also read every PDF of this folder with no template")
+    ap.add_argument("--scan-statements", type=int, default=200,
+                    help="scans: statements scanned")
+    ap.add_argument("--dir", type=Path, default=None,
+                    help="scans: where the scan corpus is written, reused by later runs")
+    ap.add_argument("--jobs", type=int, default=20_000, help="reconcile: ledger size")
+    ap.add_argument("--rounds", type=int, default=3, help="reconcile, start: interleaved rounds")
+    ap.add_argument("--sample", type=int, default=1000,
+                    help="reconcile: statements the book takes one by one and batched")
+    ap.add_argument("--n", type=int, default=1000, help="fuzz: mutants to parse")
+    ap.add_argument("--base", type=int, default=24, help="fuzz: generated statements mutated")
+    ap.add_argument("--reader", default="pdfium", help="fuzz: the page reader")
+    ap.add_argument("--only", type=int, nargs="+", help="fuzz: these mutant indices only")
+    ap.add_argument("--minutes", type=float, help="fuzz: start no mutant after this long")
     args = ap.parse_args()
-    if args.which in ("accuracy", "all"):
-        accuracy.run(args.statements, args.seed, args.varied, args.scans)
+    chosen = EVERY if args.which == "all" else [args.which]
+    runs = {
+        "accuracy": lambda: accuracy.run(args.statements, args.seed, args.varied, args.scans),
+        "generic": lambda: generic.run(args.varied, args.seed, args.realworld),
+        "scans": lambda: scans.run(args.scan_statements, args.seed, args.workers, args.dir),
+        "speed": lambda: speed.run(args.statements, args.seed, args.varied, args.skip_flow),
+        "fuzz": lambda: fuzz.run(args.n, args.seed, args.base, args.workers, args.reader,
+                                 args.keep, args.only, args.minutes),
+    }
+    for name in chosen:
+        runs[name]()
         print()
-    if args.which in ("generic", "all"):
-        generic.run(args.varied, args.seed, args.realworld)
-        print()
-    if args.which in ("scans", "all"):
-        scans.run(args.scan_statements, args.seed, args.workers, args.dir)
-        print()
-    if args.which in ("speed", "all"):
-        speed.run(args.statements, args.seed, args.varied, args.skip_flow)
 
 
 if __name__ == "__main__":

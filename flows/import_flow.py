@@ -1,10 +1,10 @@
 """`import_batch`: the Prefect flow that turns a folder of statements into verified outputs.
 
 Accept every file, map one task per file on a bounded thread pool, retry only what the
-taxonomy calls transient, then derive the batch's state from its child task run states and
-cross-check it against the ledger: `Completed`, or `Completed With Warnings` when anything
-was excluded or needs review. A batch whose ledger still has unfinished jobs is not done,
-whatever its tasks say, and ends `Failed` with the jobs named.
+taxonomy calls transient (after its backoff), then derive the batch's state from its child
+task run states and cross-check it against the ledger: `Completed`, or `Completed With
+Warnings` when anything was excluded or needs review. A batch whose ledger still has
+unfinished jobs is not done, whatever its tasks say, and ends `Failed` with the jobs named.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from flows.logs import expected_failure, to_run_logs
 from flows.notify import notify_ended
 from flows.reclaim import reclaim_from_dead_runs
 from flows.runners import SettingsTaskRunner
-from flows.taxonomy import classify
+from flows.taxonomy import BACKOFF_JITTER, backoff, classify
 from parsers.codes import BatchState, Status
 from parsers.model import mask_digits
 from reconcile.ledger import MAX_ATTEMPTS, Ledger
@@ -43,7 +43,7 @@ def retry_transient(task: Any, task_run: TaskRun, state: State) -> bool:
     return isinstance(exc, BaseException) and classify(exc).transient
 
 
-@task(retries=MAX_ATTEMPTS - 1, retry_delay_seconds=1, retry_condition_fn=retry_transient,
+@task(retries=MAX_ATTEMPTS - 1, retry_condition_fn=retry_transient,
       task_run_name="parse {name} [{job_id}]", persist_result=True,
       cache_policy=INPUTS + TASK_SOURCE)
 def process_file(job_id: str, name: str) -> Job:
@@ -129,8 +129,11 @@ def run_batch(settings: Settings, batch_id: str) -> State:
     rows = ledger.jobs(batch_id)
     progress = create_progress_artifact(0.0, key=f"progress-{batch_id}".lower(),
                                         description=f"Files finished in batch {batch_id}")
-    futures = list(process_file.map([r.job_id for r in rows],
-                                    [mask_digits(r.file_name) for r in rows]))
+    attempt = process_file.with_options(
+        retry_delay_seconds=backoff(settings.retry_seconds, MAX_ATTEMPTS - 1),
+        retry_jitter_factor=BACKOFF_JITTER)
+    futures = list(attempt.map([r.job_id for r in rows],
+                               [mask_digits(r.file_name) for r in rows]))
     for done, _ in enumerate(as_completed(futures), start=1):
         update_progress_artifact(progress, 100.0 * done / max(len(rows), 1))
     if this_run:  # the banks the files turned out to be, for a batch of unnamed bank

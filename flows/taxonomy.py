@@ -1,7 +1,8 @@
 """The one error taxonomy: every exception maps to (class, reason code), here and only here.
 
 Retries, the ledger, batch state, status output and accounting all ask `classify`; its
-answers are members of the vocabulary (`parsers/codes.py`). An exception this module
+answers are members of the vocabulary (`parsers/codes.py`). How long a transient failure
+waits before its next attempt is here too (`backoff`). An exception this module
 does not know is deterministic `unclassified`: it is not retried blindly, and it stands out
 in every report as a bug to classify.
 """
@@ -13,11 +14,28 @@ import socket
 import sqlite3
 from dataclasses import dataclass
 
+from botocore.exceptions import ConnectionError as BotoConnectionError
+from botocore.exceptions import HTTPClientError
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from parsers.codes import ErrorClass, Reason, Status
 from parsers.errors import StatementError
 from reconcile.storage import InputCorrupt, OutputUnverified
+
+#: Each retry of a transient failure waits this many times longer than the one before...
+BACKOFF_GROWTH = 4.0
+#: ...and never longer than this (before jitter).
+BACKOFF_CAP_SECONDS = 120.0
+#: Prefect draws each delay at random between about 0.63 and 1 + this times its value
+#: (`retry_jitter_factor`), so that tasks that failed together do not retry together.
+BACKOFF_JITTER = 0.5
+
+
+def backoff(first: float, retries: int) -> list[float]:
+    """The delays before each retry: exponential from `first`, capped. With the default
+    15 s the two retries wait about 15 s and 60 s, so an outage of the database or of
+    storage of well over 30 s is outlasted within the three attempts."""
+    return [min(BACKOFF_CAP_SECONDS, first * BACKOFF_GROWTH**k) for k in range(retries)]
 
 
 @dataclass(frozen=True)
@@ -78,7 +96,7 @@ def classify(exc: BaseException) -> Classified:
         isinstance(exc, DBAPIError) and exc.connection_invalidated
     ):
         return Classified(transient, Reason.DATABASE_UNAVAILABLE)
-    if _is_s3_retryable(exc):
+    if _is_s3_retryable(exc) or isinstance(exc, (BotoConnectionError, HTTPClientError)):
         return Classified(transient, Reason.STORAGE_UNAVAILABLE)
     if isinstance(exc, FileNotFoundError):
         return Classified(deterministic, Reason.INPUT_MISSING)

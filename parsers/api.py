@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from parsers.boundary import data_loss
+from parsers.crosscheck import disagreements
 from parsers.detect import detect, verify_hint
 from parsers.engine import AccountReading, ParseOutput, TemplateMismatch, run_template
 from parsers.errors import EmptyStatement, UnknownBank, UnreadableStatement, UnrecognisedLayout
@@ -26,7 +28,7 @@ from parsers.ocr import ocr_page
 from parsers.ocr_labels import snap_lines
 from parsers.pdfium_reader import PdfiumReader
 from parsers.preflight import check_bytes, inspect_streams
-from parsers.reader import PageReader, PdfplumberReader
+from parsers.reader import CID, PageReader, PdfplumberReader
 from parsers.table import TableReading
 from parsers.template import Template, load_templates
 from parsers.trust import weigh
@@ -85,7 +87,11 @@ def parse_pdf(
     templates = load_templates() if templates is None else templates
     check_bytes(data, limits)
     damaged = inspect_streams(data, limits)
-    pages = (reader or page_reader()).read(data, limits)
+    reader = reader or page_reader()
+    with data_loss() as lost:
+        pages = reader.read(data, limits)
+        # read before any template: a file the second reader cannot open is corrupt
+        disagree = disagreements(data, pages, _library(reader), limits.seconds_per_file / 4)
     lines = [ln for p in pages for ln in page_lines(p)]
     if not lines:
         raise EmptyStatement("no text on any page, not even after OCR")
@@ -114,7 +120,11 @@ def parse_pdf(
     out, validation, layout = result
     notes = out.notes + ([f"recognised as {mismatch}: read by the generic reader instead"]
                          if mismatch is not None else [])
-    unfaithful = [note for p in pages for note in p.problems]
+    unfaithful = [note for p in pages for note in p.problems] + disagree
+    unfaithful += [f"a PDF library lost data while reading: {w}" for w in dict.fromkeys(lost)]
+    unfaithful += [f"a description holds a glyph placeholder: {t.description!r}"[:120]
+                   for a in out.statement.accounts for t in a.transactions
+                   if CID.search(t.description)]
     if damaged:
         unfaithful.append(f"{damaged} compressed stream(s) of the file are damaged: data was "
                           "lost while reading them")
@@ -133,6 +143,11 @@ def page_reader(name: str = "pdfium") -> PageReader:
     if name not in READERS:
         raise ValueError(f"the page reader must be one of {', '.join(READERS)}, not {name!r}")
     return READERS[name](ocr=ocr_page)
+
+
+def _library(reader: PageReader) -> str:
+    """The library whose words `reader` reads (the cross-check asks the other one)."""
+    return "pdfminer" if isinstance(reader, PdfplumberReader) else "pdfium"
 
 
 def _read(t: Template, lines: list[Line], ocr: bool) -> tuple[ParseOutput, Validation, str]:

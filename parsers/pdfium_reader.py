@@ -24,11 +24,22 @@ from operator import itemgetter
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
+from parsers.boundary import library_errors
 from parsers.errors import CorruptPdf, ParseTimeout
 from parsers.limits import Limits
 from parsers.pdfium import LOCK, direct
 from parsers.preflight import open_document
-from parsers.reader import TURNED, UNDECODABLE, UNMAPPED, OcrFn, Page, Word, undecodable_note
+from parsers.reader import (
+    TURNED,
+    UNDECODABLE,
+    UNMAPPED,
+    OcrFn,
+    Page,
+    Word,
+    blank_note,
+    draws_nothing,
+    undecodable_note,
+)
 from parsers.textmaps import repair_text_maps
 
 #: pdfplumber's `x_tolerance`: a wider gap between two characters starts a new word.
@@ -61,7 +72,8 @@ class PdfiumReader:
         with LOCK:
             doc = open_document(data, limits)
         try:
-            return [self._page(doc, index, limits, started) for index in range(len(doc))]
+            with library_errors("PDFium"):
+                return [self._page(doc, index, limits, started) for index in range(len(doc))]
         finally:
             with LOCK:
                 doc.close()
@@ -83,7 +95,9 @@ class PdfiumReader:
                 words = page_words(textpage.raw, height)
                 textpage.close()
             out = Page(index + 1, width, height, words)
-            if not words and self._ocr is not None:
+            if not words and draws_nothing(page):
+                out.problems.append(blank_note(index))
+            elif not words and self._ocr is not None:
                 out.words, out.ocr = self._ocr(page, index, limits), True
             if any(UNDECODABLE in w.text for w in out.words):
                 out.problems.append(

@@ -13,8 +13,7 @@ import ctypes
 import io
 import re
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
@@ -22,6 +21,7 @@ import pdfplumber
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
+from parsers.boundary import library_errors
 from parsers.errors import CorruptPdf, ParseTimeout
 from parsers.limits import Limits
 from parsers.pdfium import LOCK
@@ -34,7 +34,8 @@ TURNED = 0.01
 UNDECODABLE = "\ufffd"
 #: Characters a text layer yields for glyphs it cannot map (PDFium gives the raw code).
 UNMAPPED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffd]")
-_CID = re.compile(r"\(cid:\d+\)")
+#: What pdfminer writes for a glyph it cannot map to a character.
+CID = re.compile(r"\(cid:\d+\)")
 
 
 class Word(NamedTuple):
@@ -75,6 +76,18 @@ def undecodable_note(index: int, words: int) -> str:
             f"character (shown as {UNDECODABLE})")
 
 
+def draws_nothing(page: pdfium.PdfPage) -> bool:
+    """A page without a single object: in a statement, a page whose content was lost (a
+    missing or emptied content stream), not one to read by OCR."""
+    with LOCK:
+        return pdfium_c.FPDFPage_CountObjects(page.raw) == 0
+
+
+def blank_note(index: int) -> str:
+    return (f"page {index + 1}: nothing is drawn on it (its content is missing), so the "
+            "statement may be incomplete")
+
+
 class PdfplumberReader:
     """Text-layer words from pdfplumber (characters set at an angle left out); image-only
     pages go to `ocr`.
@@ -92,10 +105,10 @@ class PdfplumberReader:
         with LOCK:
             doc = open_document(data, limits)
         try:
-            with _pdfminer_errors():
+            with library_errors("pdfminer"):
                 pdf = pdfplumber.open(io.BytesIO(data))
                 pages = pdf.pages
-            with pdf:
+            with pdf, library_errors("pdfplumber"):
                 if len(pages) != len(doc):
                     raise CorruptPdf(f"pdfminer reads {len(pages)} pages, PDFium {len(doc)}: "
                                      "the page tree is damaged")
@@ -116,14 +129,16 @@ class PdfplumberReader:
             except pdfium.PdfiumError as exc:
                 raise CorruptPdf(f"page {index + 1} cannot be read ({exc})") from exc
         try:
-            with _pdfminer_errors():
+            with library_errors("pdfminer"):
                 found = p.filter(_not_turned).extract_words(x_tolerance=1.5, y_tolerance=3)
                 width, height = float(p.width), float(p.height)
                 p.close()
             words = [Word(w["text"], float(w["x0"]), float(w["x1"]), float(w["top"]),
                           float(w["bottom"])) for w in found]
             out = Page(index + 1, width, height, words)
-            if not words and self._ocr is not None:
+            if not words and draws_nothing(page):
+                out.problems.append(blank_note(index))
+            elif not words and self._ocr is not None:
                 out.words, out.ocr = self._ocr(page, index, limits), True
             elif any("(cid:" in w.text for w in words):
                 with LOCK:
@@ -154,7 +169,7 @@ def _from_pdfium(page: pdfium.PdfPage, words: list[Word], height: float) -> list
             if "(cid:" in w.text:
                 text = _bounded_text(textpage.raw, w, height)
                 ok = text and " " not in text and not UNMAPPED.search(text)
-                w = Word(text if ok else _CID.sub(UNDECODABLE, w.text), w.x0, w.x1, w.top,
+                w = Word(text if ok else CID.sub(UNDECODABLE, w.text), w.x0, w.x1, w.top,
                          w.bottom)
             out.append(w)
         return out
@@ -172,16 +187,3 @@ def _bounded_text(textpage: pdfium_c.FPDF_TEXTPAGE, w: Word, height: float) -> s
     pdfium_c.FPDFText_GetBoundedText(textpage, *box,
                                      ctypes.cast(buf, ctypes.POINTER(ctypes.c_ushort)), n)
     return buf.raw[: n * 2].decode("utf-16-le", errors="replace").rstrip("\x00").strip()
-
-
-@contextmanager
-def _pdfminer_errors() -> Iterator[None]:
-    """pdfminer raises many types on broken files (its own, and plain ones from deep inside):
-    from a call into pdfplumber, all of them mean the structure cannot be read: `corrupt`."""
-    try:
-        yield
-    except MemoryError:
-        raise
-    except Exception as exc:
-        raise CorruptPdf(f"pdfminer cannot read the PDF ({type(exc).__name__}: {exc})"[:500]) \
-            from exc

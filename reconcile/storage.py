@@ -37,6 +37,11 @@ class Storage:
         self.fs, self.root = url_to_fs(root, **(options or {}))
         self.url = root.rstrip("/")
 
+    def probe(self) -> None:
+        """Ask the store something cheap: raises what it raises when it cannot be reached
+        (a local folder that does not exist yet is fine: writing creates it)."""
+        self.fs.exists(self.root)
+
     def path(self, key: str) -> str:
         """The filesystem path of `key` (what `self.fs` takes)."""
         return posixpath.join(self.root, key)

@@ -35,6 +35,7 @@ def stmtflow_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("STMTFLOW_DATABASE_URL", raising=False)
     monkeypatch.delenv("STMTFLOW_STORAGE", raising=False)
     monkeypatch.setenv("STMTFLOW_WORKERS", "2")
+    monkeypatch.setenv("STMTFLOW_RETRY_SECONDS", "0.2")  # retries as they run, not as slow
     return home
 
 

@@ -118,3 +118,40 @@ def glyphs_without_characters() -> bytes:
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+def one_page(page: bytes = b"/MediaBox [0 0 612 792]", *, pages: bytes = PAGES,
+             content: bytes = b"BT /F1 12 Tf 72 720 Td (Balance 12.50) Tj ET",
+             head: bytes = b"") -> bytes:
+    """One page of text; `page` is the rest of the page dictionary, `pages` the page tree
+    node, `head` the content stream's dictionary entries (a filter, say)."""
+    return assemble([CATALOG, pages,
+                     b"<< /Type /Page /Parent 2 0 R %s /Contents 4 0 R >>" % page,
+                     stream(head, content)])
+
+
+def self_referencing_length() -> bytes:
+    """A content stream whose /Length is the stream object itself."""
+    return assemble([CATALOG, PAGES,
+                     b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+                     b"<< /Length 4 0 R >>\nstream\nBT ET\nendstream"])
+
+
+def nested_mediabox(depth: int) -> bytes:
+    """A MediaBox of arrays nested `depth` deep."""
+    return one_page(b"/MediaBox " + b"[" * depth + b"0 0 612 792" + b"]" * depth)
+
+
+def page_count_lies() -> bytes:
+    """A page tree that counts two pages and holds one."""
+    return one_page(pages=b"<< /Type /Pages /Kids [3 0 R] /Count 2 >>")
+
+
+def without_root() -> bytes:
+    """A trailer that names no document catalog."""
+    return one_page().replace(b"/Root 1 0 R", b"")
+
+
+def broken_lzw() -> bytes:
+    """A content stream whose LZW codes run past the table."""
+    return one_page(head=b"/Filter /LZWDecode", content=b"\xff\xff\xff\xff\xff\x00\x01")

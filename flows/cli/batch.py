@@ -44,6 +44,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     _check_bank(settings, args.bank)
     check_after_import(args.after_import)
+    _check_storage(settings)
     # fail fast, before any server starts, when there is nothing to import
     if not any(list_sources(s, settings.fs_options(s)) for s in args.source):
         raise FileNotFoundError(f"no PDF files in {' '.join(args.source)}")
@@ -80,6 +81,16 @@ def _check_bank(settings: Settings, bank: str | None) -> None:
 
     if bank is not None and bank not in (banks := Parser.from_settings(settings).banks):
         raise ValueError(f"unknown bank {bank!r}; known banks: {', '.join(banks)}")
+
+
+def _check_storage(settings: Settings) -> None:
+    """Storage that cannot be reached stops the import before anything is accepted."""
+    try:
+        settings.storage().probe()
+    except Exception as exc:
+        cause = " ".join(str(exc).split())[:200]
+        raise ConnectionError(f"storage {settings.storage_url} cannot be reached: "
+                              f"{type(exc).__name__}: {cause}") from None
 
 
 def _progress(settings: Settings, batch_id: str, stop: threading.Event) -> None:

@@ -1,0 +1,184 @@
+"""A second PDF library reads the figures too: where two readers disagree, nobody is trusted.
+
+A damaged or hostile file can make one library drop or garble what another reads (a
+content stream cut short, an object one parser repairs and the other skips, a page tree
+read two ways), and the statement may still reconcile: a whole account missing balances by
+itself. So every page with a text layer is read a second time, by the other library, as
+cheaply as it can be read: only its digits (the figures, dates and account numbers a
+statement is made of), counted per page, characters set at an angle left out as the word
+readers leave them out. PDFium's words are checked against pdfminer's content-stream
+interpreter without any layout analysis; pdfminer's words against PDFium's text page.
+Any difference is a problem on the statement: it is read, and goes to review.
+
+pdfminer interprets content streams in Python, several times slower than PDFium's word
+reader; so a PDFium reading is checked only where the file's structure is not intact
+(`intact`: a classic cross-reference table whose every entry points at its object, each
+object defined once, no update chain), the files where the two libraries may repair or
+resolve differently. pdfminer's words are always checked: PDFium's text page is cheap.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+import signal
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pypdfium2 as pdfium
+from pdfminer.pdfdevice import PDFTextDevice
+from pdfminer.pdfdocument import PDFDocument
+from pdfminer.pdffont import PDFFont, PDFUnicodeNotDefined
+from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
+from pdfminer.pdfpage import PDFPage
+from pdfminer.pdfparser import PDFParser
+
+from parsers.boundary import library_errors
+from parsers.pdfium import LOCK
+from parsers.reader import TURNED, Page
+
+Digits = Counter[str]
+_STARTXREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
+_SECTION = re.compile(rb"xref\s+((?:\d+ \d+\s+(?:\d{10} \d{5} [nf]\s+)*)+)trailer\s*<<")
+_SUBSECTION = re.compile(rb"(\d+) (\d+)\s+((?:\d{10} \d{5} [nf]\s+)*)")
+_ENTRY = re.compile(rb"(\d{10}) (\d{5}) ([nf])")
+_OBJ = re.compile(rb"(?<![0-9])(\d+) \d+ obj\b")
+
+
+def intact(data: bytes) -> bool:
+    """Whether the file is one classic cross-reference section whose every in-use entry
+    points at the object it names, with each object defined once: the structure both
+    libraries read the same way, without repair."""
+    end = _STARTXREF.search(data[-64:])
+    if end is None:
+        return False
+    section = _SECTION.match(data, int(end.group(1)))
+    if section is None or b"/Prev" in data[section.end(): section.end() + 4096].split(
+            b">>\nstartxref")[0]:
+        return False
+    numbers = [int(m.group(1)) for m in _OBJ.finditer(data)]
+    if len(numbers) != len(set(numbers)):
+        return False
+    for sub in _SUBSECTION.finditer(section.group(1)):
+        first = int(sub.group(1))
+        for k, e in enumerate(_ENTRY.finditer(sub.group(3))):
+            if e.group(3) == b"n" and not data.startswith(b"%d %d obj" % (
+                    first + k, int(e.group(2))), int(e.group(1))):
+                return False
+    return True
+
+
+def disagreements(data: bytes, pages: list[Page], reader: str, seconds: float) -> list[str]:
+    """Problems where the other library reads other digits than the words of `pages`
+    (`reader` names the library the words came from: `pdfium` or `pdfminer`). pdfminer
+    gets `seconds` (in a parse worker; a file it cannot read in time is not compared, and
+    that is a problem too)."""
+    text_pages = [p for p in pages if not p.ocr]
+    if not text_pages or (reader != "pdfminer" and intact(data)):
+        return []
+    if reader == "pdfminer":
+        other, theirs = "PDFium", pdfium_digits(data)
+    else:
+        other = "pdfminer"
+        try:
+            with _deadline(seconds):
+                theirs = pdfminer_digits(data)
+        except _Overrun:
+            return [f"pdfminer did not read the damaged file within {seconds:.0f} s: the "
+                    "readers could not be compared"]
+    out = []
+    for p in text_pages:
+        mine = Counter(c for w in p.words for c in w.text if c.isdigit())
+        seen = theirs[p.number - 1] if p.number <= len(theirs) else Counter()
+        if mine != seen:
+            only_mine, only_theirs = mine - seen, seen - mine
+            out.append(f"page {p.number}: {other} reads other figures than the word reader "
+                       f"({sum(only_theirs.values())} digit(s) only it reads, "
+                       f"{sum(only_mine.values())} only the word reader reads)")
+    if len(theirs) != len(pages):
+        out.append(f"{other} reads {len(theirs)} pages, the word reader {len(pages)}")
+    return out
+
+
+class _DigitCounter(PDFTextDevice):
+    """A pdfminer device that only counts the digits drawn upright on each page."""
+
+    def __init__(self, rsrcmgr: PDFResourceManager) -> None:
+        super().__init__(rsrcmgr)
+        self.pages: list[Digits] = []
+
+    def begin_page(self, page: PDFPage, ctm: object) -> None:
+        self.pages.append(Counter())
+
+    def render_char(self, matrix: tuple[float, ...], font: PDFFont, fontsize: float,
+                    scaling: float, rise: float, cid: int, *_: object) -> float:
+        try:
+            text = font.to_unichr(cid)
+        except PDFUnicodeNotDefined:
+            text = ""
+        a, b = matrix[0], matrix[1]
+        if text.isdigit() and a > 0 and abs(b) <= TURNED * abs(a):
+            self.pages[-1].update(text)
+        return font.char_width(cid) * fontsize * scaling
+
+
+def pdfminer_digits(data: bytes) -> list[Digits]:
+    """pdfminer's upright digits of every page, without layout analysis."""
+    with library_errors("pdfminer"):
+        rsrc = PDFResourceManager(caching=True)
+        device = _DigitCounter(rsrc)
+        interpreter = PDFPageInterpreter(rsrc, device)
+        for page in PDFPage.create_pages(PDFDocument(PDFParser(io.BytesIO(data)))):
+            interpreter.process_page(page)
+        return device.pages
+
+
+def pdfium_digits(data: bytes) -> list[Digits]:
+    """PDFium's upright digits of every page, from its text page."""
+    with LOCK, library_errors("PDFium"):
+        doc = pdfium.PdfDocument(data)
+        try:
+            out = []
+            for page in doc:
+                textpage = page.get_textpage()
+                text = textpage.get_text_range()
+                out.append(Counter(c for i, c in enumerate(text) if c.isdigit()
+                                   and not _turned(textpage, i)))
+                textpage.close()
+                page.close()
+            return out
+        finally:
+            doc.close()
+
+
+def _turned(textpage: pdfium.PdfTextPage, i: int) -> bool:
+    angle = pdfium.raw.FPDFText_GetCharAngle(textpage.raw, i)
+    return TURNED < angle < 2 * math.pi - TURNED
+
+
+class _Overrun(BaseException):
+    """The second reading ran out of time (a BaseException: libraries catch Exception)."""
+
+
+@contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    """Interrupt the block after `seconds` of wall time, where a signal can (the main
+    thread: a parse worker); elsewhere (in-process parsing, on threads) it runs unbounded,
+    under the caller's own limits."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def overrun(signum: int, frame: object) -> None:
+        raise _Overrun
+
+    previous = signal.signal(signal.SIGALRM, overrun)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
