@@ -73,9 +73,9 @@ def synthesise(root: Path, count: int, seed: int, batch_size: int = 1000) -> Pat
     """A ledger of `count` succeeded jobs and their objects under `root`; returns the db."""
     rng = random.Random(seed)
     storage = root / "storage"
-    db = root / "ledger.db"
+    partial = root / "ledger.db.partial"  # named ledger.db once complete
     root.mkdir(parents=True)
-    engine = make_engine(f"sqlite:///{db}")
+    engine = make_engine(f"sqlite:///{partial}")
     accounts = [(rng.choice(BANKS), f"{rng.randint(0, 9999):04d}") for _ in range(300)]
     carried: dict[tuple[str, str], list[dict]] = {}
     job_rows, attempt_rows, note_rows, batch_rows = [], [], [], []
@@ -119,7 +119,7 @@ def synthesise(root: Path, count: int, seed: int, batch_size: int = 1000) -> Pat
         c.execute(insert(attempts), attempt_rows)
         c.execute(insert(notifications), note_rows)
     engine.dispose()
-    return db
+    return partial.rename(root / "ledger.db")
 
 
 def reconcile_pass(db: Path, storage: Path) -> tuple[float, dict[str, Any]]:
@@ -164,12 +164,17 @@ def book_alone(db: Path, storage: Path, sample: int, batched: bool) -> float:
     return seconds
 
 
-def run(count: int, rounds: int, sample: int, seed: int) -> None:
+def run(count: int, rounds: int, sample: int, seed: int, keep: Path | None = None) -> None:
+    """`keep`: a folder where the synthesised ledger is kept for the next run (and reused)."""
     work = Path(tempfile.mkdtemp(prefix="stmtflow-reconcile-"))
-    t0 = time.perf_counter()
-    pristine = synthesise(work / "pristine", count, seed)
-    storage = pristine.parent / "storage"
-    print(f"synthesised {count} succeeded jobs in {time.perf_counter() - t0:.0f} s")
+    source = (keep or work) / f"ledger-{count}-{seed}"
+    pristine = source / "ledger.db"
+    if not pristine.exists():
+        t0 = time.perf_counter()
+        shutil.rmtree(source, ignore_errors=True)
+        synthesise(source, count, seed)
+        print(f"synthesised {count} succeeded jobs in {time.perf_counter() - t0:.0f} s")
+    storage = source / "storage"
     first, steady, bare, one, many, loads = [], [], [], [], [], []
     for r in range(rounds):
         loads.append(os.getloadavg()[0])
