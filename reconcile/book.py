@@ -410,6 +410,6 @@ def sync(book: Book, ledger: Ledger, storage: Storage) -> Counter[str]:
     """Poll the ledger for succeeded jobs and consume each output object not yet delivered."""
     outcomes: Counter[str] = Counter()
     delivered = book.delivered()
-    for found in read_outputs(ledger.jobs(), storage):
+    for found in read_outputs(ledger.jobs(), storage, every_object=False):
         outcomes += book.take(found, delivered)
     return outcomes

@@ -38,19 +38,24 @@ def recorded(job: Job) -> dict[str, str | None]:
     return dict(job.outputs) or {"statement.json": job.output_digest}
 
 
-def read_outputs(jobs: list[Job], storage: Storage, chunk: int = CHUNK) -> Iterator[list[Found]]:
-    """Every succeeded job's objects, each read once, `chunk` jobs at a time."""
+def read_outputs(jobs: list[Job], storage: Storage, chunk: int = CHUNK,
+                 every_object: bool = True) -> Iterator[list[Found]]:
+    """Every succeeded job's objects, each read once, `chunk` jobs at a time (only the
+    statement documents unless `every_object`)."""
     succeeded = [j for j in jobs if j.status == Status.SUCCEEDED and j.output_uri]
     for start in range(0, len(succeeded), chunk):
         part = succeeded[start:start + chunk]
         uris = {j.job_id: {name: f"{_prefix(j)}/{name}" for name in recorded(j)}
-                for j in part}
+                if every_object else {} for j in part}
         read = storage.read_many([u for names in uris.values() for u in names.values()]
                                  + [j.output_uri for j in part if j.output_uri])
-        yield [Found(j, {name: None if read[uri] is None else read[uri][1]  # type: ignore[index]
-                         for name, uri in uris[j.job_id].items()},
+        yield [Found(j, {name: _digest(read[uri]) for name, uri in uris[j.job_id].items()},
                      read[j.output_uri] if j.output_uri else None)
                for j in part]
+
+
+def _digest(found: tuple[bytes, str] | None) -> str | None:
+    return None if found is None else found[1]
 
 
 def _prefix(job: Job) -> str:
