@@ -122,18 +122,19 @@ def synthesise(root: Path, count: int, seed: int, batch_size: int = 1000) -> Pat
     return partial.rename(root / "ledger.db")
 
 
-def reconcile_pass(db: Path, storage: Path) -> tuple[float, dict[str, Any]]:
-    """Seconds for the sweep and the report on the ledger at `db`, and the report."""
-    t0 = time.perf_counter()
+def reconcile_pass(db: Path, storage: Path) -> tuple[float, float, dict[str, Any]]:
+    """Seconds (wall, and CPU of this process) for the sweep and the report on the ledger at
+    `db`, and the report."""
+    t0, cpu = time.perf_counter(), time.process_time()
     ledger = Ledger(make_engine(f"sqlite:///{db}"))
     swept = sweep(ledger)
     report = build(ledger, Storage(str(storage)), operator=None,
                    queue_limit=timedelta(hours=24), capacity=500,
                    review_alert=timedelta(hours=48), completed_tasks=set(), swept=swept,
                    notifications_resent=0)
-    seconds = time.perf_counter() - t0
+    seconds = time.perf_counter() - t0, time.process_time() - cpu
     ledger.engine.dispose()
-    return seconds, report
+    return *seconds, report
 
 
 def floor(storage: Path) -> float:
@@ -176,26 +177,32 @@ def run(count: int, rounds: int, sample: int, seed: int, keep: Path | None = Non
         print(f"synthesised {count} succeeded jobs in {time.perf_counter() - t0:.0f} s")
     storage = source / "storage"
     first, steady, bare, one, many, loads = [], [], [], [], [], []
+    first_cpu, steady_cpu = [], []
     for r in range(rounds):
         loads.append(os.getloadavg()[0])
         db = work / f"round-{r}.db"
         shutil.copy(pristine, db)
-        seconds, report = reconcile_pass(db, storage)
+        seconds, cpu, report = reconcile_pass(db, storage)
         first.append(seconds)
-        steady.append(reconcile_pass(db, storage)[0])
+        first_cpu.append(cpu)
+        seconds, cpu, _ = reconcile_pass(db, storage)
+        steady.append(seconds)
+        steady_cpu.append(cpu)
         bare.append(floor(storage))
         for batched, out in ((r % 2 == 0, many if r % 2 == 0 else one),
                              (r % 2 == 1, many if r % 2 == 1 else one)):
             copy = work / f"book-{r}-{batched}.db"
             shutil.copy(pristine, copy)
             out.append(book_alone(copy, storage, sample, batched))
-        print(f"round {r + 1}: load {loads[-1]:.1f}, first {first[-1]:.1f} s, steady "
-              f"{steady[-1]:.1f} s, floor {bare[-1]:.1f} s, book of {sample}: one by one "
+        print(f"round {r + 1}: load {loads[-1]:.1f}, first {first[-1]:.1f} s "
+              f"({first_cpu[-1]:.1f} s CPU), steady {steady[-1]:.1f} s ({steady_cpu[-1]:.1f} s "
+              f"CPU), floor {bare[-1]:.1f} s, book of {sample}: one by one "
               f"{one[-1]:.2f} s, batched {many[-1]:.2f} s; state {report['state']}, "
               f"{report['consumer']['imported']} imported, {report['consumer']['held']} held")
     med = statistics.median
     print(f"reconcile of {count} jobs (medians of {rounds} rounds, load {med(loads):.1f}): "
-          f"first pass {med(first):.1f} s, steady pass {med(steady):.1f} s; reading and hashing "
+          f"first pass {med(first):.1f} s ({med(first_cpu):.1f} s CPU), steady pass "
+          f"{med(steady):.1f} s ({med(steady_cpu):.1f} s CPU); reading and hashing "
           f"every object {med(bare):.1f} s (floor): steady/floor {med(steady) / med(bare):.2f}x")
     print(f"book, {sample} statements: one transaction each {med(one):.2f} s (baseline), one "
           f"batch {med(many):.2f} s; ratio {med(one) / med(many):.1f}x")
