@@ -33,7 +33,7 @@ def _env(home: str, api_url: str | None = None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
     env.update(PREFECT_HOME=home, PREFECT_SERVER_ANALYTICS_ENABLED="false",
                PREFECT_LOGGING_LEVEL="WARNING",
-               PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS="180")
+               PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS="600")
     if api_url:
         env["PREFECT_API_URL"] = api_url
     return env
@@ -41,7 +41,9 @@ def _env(home: str, api_url: str | None = None) -> dict[str, str]:
 
 def _timed(code: str, env: dict[str, str]) -> float:
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError(f"the timed run failed: {done.stderr[-2000:]}")
     return time.perf_counter() - t0
 
 
