@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from benchmarks import accuracy, fuzz, generic, scans, speed
+from benchmarks import accuracy, fuzz, generic, reconcile, scans, speed, start
 
-EVERY = ["accuracy", "generic", "scans", "speed"]
+EVERY = ["accuracy", "generic", "scans", "speed", "reconcile", "start"]
 
 
 def main() -> None:
@@ -55,6 +55,9 @@ def main() -> None:
         "generic": lambda: generic.run(args.varied, args.seed, args.realworld),
         "scans": lambda: scans.run(args.scan_statements, args.seed, args.workers, args.dir),
         "speed": lambda: speed.run(args.statements, args.seed, args.varied, args.skip_flow),
+        "reconcile": lambda: reconcile.run(args.jobs, args.rounds, args.sample, args.seed,
+                                           args.keep),
+        "start": lambda: start.run(args.rounds),
         "fuzz": lambda: fuzz.run(args.n, args.seed, args.base, args.workers, args.reader,
                                  args.keep, args.only, args.minutes),
     }

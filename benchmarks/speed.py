@@ -2,6 +2,8 @@
 
 - page reading: pdfplumber words (what layouts use) against PDFium words and plain text;
 - OCR: ms per page at the default 200 dpi against 300 dpi, with the exact rate of each;
+- writing a statement's outputs: the direct CSV and Parquet writers against the same objects
+  made through a pandas data frame;
 - generating the corpus: varied statements against plain ones;
 - the import flow: files per second with one worker against `STMTFLOW_WORKERS`, and the
   start of Prefect's ephemeral API.
@@ -16,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 from benchmarks import corpora
@@ -23,6 +26,7 @@ from benchmarks.accuracy import by_bank, read
 from corpus import BANKS, SCANNED, Sample, drawable, generate
 from flows.config import Settings
 from flows.parser import Parser
+from parsers.codes import Status
 from parsers.limits import Limits
 
 
@@ -59,6 +63,46 @@ def ocr_dpi(samples: list[Sample]) -> dict[int, tuple[float, float]]:
         tally = by_bank([read(s, Limits(ocr_dpi=dpi)) for s in scans])["meridian"]
         out[dpi] = (1000 * tally.seconds / max(tally.ocr_pages, 1), tally.share("exact"))
     return out
+
+
+def output_writing(rounds: int = 5) -> tuple[float, float]:
+    """ms per statement to make its three objects: (direct writers, through a data frame),
+    medians of interleaved rounds over forty statements of the reference layouts."""
+    import io
+
+    import pandas as pd
+
+    from corpus import statement
+    from flows.outputs import COLUMNS, output_files, statement_document
+    from parsers.api import ParseResult
+    from parsers.validate import Validation
+    from reconcile.records import Job
+
+    t0 = datetime(2026, 1, 1, tzinfo=UTC)
+    job = Job("j-1", "b-1", "/s.pdf", "/i", 1, "0" * 64, t0, t0, "c", "o", "p",
+              Status.PROCESSING)
+    results = [ParseResult(statement(bank, index=i, seed=3).truth, Validation(ok=True), bank,
+                           1, 0) for bank in BANKS for i in range(8)]
+
+    def through_pandas(r: ParseResult) -> dict[str, bytes]:
+        doc = statement_document(r, job)
+        rows = [{"account_last4": a["account_last4"], "currency": a["currency"], **t}
+                for a in doc["accounts"] for t in a["transactions"]]
+        frame = pd.DataFrame(rows, columns=COLUMNS).astype("string")
+        parquet = io.BytesIO()
+        frame.to_parquet(parquet, index=False)
+        return {"statement.json": json.dumps(doc, indent=1, sort_keys=True).encode() + b"\n",
+                "transactions.csv": frame.to_csv(index=False).encode(),
+                "transactions.parquet": parquet.getvalue()}
+
+    direct, frames = [], []
+    for _ in range(rounds):
+        for make, out in ((lambda r: output_files(r, job), direct), (through_pandas, frames)):
+            t = time.perf_counter()
+            for r in results:
+                make(r)
+            out.append(1000 * (time.perf_counter() - t) / len(results))
+    return statistics.median(direct), statistics.median(frames)
 
 
 def generation(statements: int, seed: int) -> tuple[float, float]:
@@ -102,6 +146,10 @@ def run(statements: int, seed: int, generate_statements: int, skip_flow: bool) -
     print(f"OCR: 200 dpi {timings[200][0]:.0f} ms/page ({timings[200][1]:.0%} exact), 300 dpi "
           f"{timings[300][0]:.0f} ms/page ({timings[300][1]:.0%} exact, baseline); ratio "
           f"{timings[200][0] / timings[300][0]:.2f}")
+
+    direct, frames = output_writing()
+    print(f"writing a statement's outputs (ms): through a pandas data frame {frames:.1f} "
+          f"(baseline), direct writers {direct:.1f}; ratio {frames / direct:.1f}x")
 
     if generate_statements:
         plain, varied = generation(generate_statements, seed)

@@ -9,12 +9,14 @@ and the version policy are documented in docs/output-schema.md.
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import io
 import json
 from typing import Any
 
-import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from parsers.api import ParseResult
 from parsers.model import Statement, transaction_ids
@@ -46,11 +48,33 @@ def with_transaction_ids(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
-def transactions_frame(doc: dict[str, Any]) -> pd.DataFrame:
-    """One row per transaction; money stays text (exact) rather than float."""
-    rows = [{"account_last4": a["account_last4"], "currency": a["currency"], **t}
-            for a in doc["accounts"] for t in a["transactions"]]
-    return pd.DataFrame(rows, columns=COLUMNS).astype("string")
+def transaction_rows(doc: dict[str, Any]) -> list[list[str | None]]:
+    """One row per transaction in `COLUMNS` order; money stays text (exact), never float."""
+    rows = []
+    for a in doc["accounts"]:
+        for t in a["transactions"]:
+            row = {"account_last4": a["account_last4"], "currency": a["currency"], **t}
+            rows.append([None if row.get(c) is None else str(row[c]) for c in COLUMNS])
+    return rows
+
+
+def transactions_csv(rows: list[list[str | None]]) -> bytes:
+    """The rows as CSV with a header, minimal quoting, `\\n` line ends, empty for null."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    writer.writerows(rows)
+    return out.getvalue().encode()
+
+
+def transactions_parquet(rows: list[list[str | None]]) -> bytes:
+    """The rows as Parquet, every column a string: written by pyarrow, no data frame between."""
+    columns = list(zip(*rows, strict=True)) if rows else [()] * len(COLUMNS)
+    table = pa.table({name: pa.array(col, pa.string()) for name, col in zip(
+        COLUMNS, columns, strict=True)})
+    out = io.BytesIO()
+    pq.write_table(table, out)
+    return out.getvalue()
 
 
 def statement_document(result: ParseResult, job: Job) -> dict[str, Any]:
@@ -68,18 +92,20 @@ def statement_document(result: ParseResult, job: Job) -> dict[str, Any]:
 
 
 def output_files(result: ParseResult, job: Job) -> dict[str, bytes]:
-    return document_files(statement_document(result, job))
+    """A parse's objects (its document already carries the transaction ids)."""
+    return _files(statement_document(result, job))
 
 
 def document_files(doc: dict[str, Any]) -> dict[str, bytes]:
     """A statement document's objects: itself, and its transactions as CSV and Parquet
     (also how a corrected statement's new version is written, its ids recomputed)."""
-    doc = with_transaction_ids(doc)
-    frame = transactions_frame(doc)
-    parquet = io.BytesIO()
-    frame.to_parquet(parquet, index=False)
+    return _files(with_transaction_ids(doc))
+
+
+def _files(doc: dict[str, Any]) -> dict[str, bytes]:
+    rows = transaction_rows(doc)
     return {
         "statement.json": json.dumps(doc, indent=1, sort_keys=True).encode() + b"\n",
-        "transactions.csv": frame.to_csv(index=False).encode(),
-        "transactions.parquet": parquet.getvalue(),
+        "transactions.csv": transactions_csv(rows),
+        "transactions.parquet": transactions_parquet(rows),
     }

@@ -20,6 +20,7 @@ from prefect import flow, get_client, get_run_logger
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.client.schemas.filters import TaskRunFilter, TaskRunFilterId
 from prefect.client.schemas.objects import StateType, TaskRun
+from prefect.client.schemas.sorting import TaskRunSort
 from prefect.events import emit_event
 from prefect.utilities.asyncutils import run_coro_as_sync
 
@@ -30,7 +31,10 @@ from flows.recover import sweep_and_notify
 from flows.review_flow import start_review_runs
 from reconcile import report as reports
 
+#: task runs per page of an answer (Prefect's API gives 200 at most by default)
 PAGE = 200
+#: task run ids per question
+IDS = 1000
 
 
 def reconcile_run_name() -> str:
@@ -57,24 +61,34 @@ def build_report(settings: Settings, completed: set[str]) -> dict[str, Any]:
                          swept=swept, notifications_resent=resent)
 
 
-def completed_tasks(settings: Settings) -> set[str]:
+def completed_tasks(settings: Settings, page: int = PAGE) -> set[str]:
     """Jobs whose latest attempt was made by a task run that completed."""
     by_run = {a.task_run_id: job_id for job_id, a in settings.ledger().last_attempts().items()
               if a.task_run_id}
     if not by_run:
         return set()
-    ids = [UUID(r) for r in by_run]
-
-    async def read() -> list[TaskRun]:
-        runs: list[TaskRun] = []
-        async with get_client() as client:
-            for start in range(0, len(ids), PAGE):  # the API answers in pages
-                runs += await client.read_task_runs(task_run_filter=TaskRunFilter(
-                    id=TaskRunFilterId(any_=ids[start:start + PAGE])), limit=PAGE)
-        return runs
-
-    return {by_run[str(t.id)] for t in run_coro_as_sync(read()) or []
+    runs = run_coro_as_sync(read_task_runs([UUID(r) for r in by_run], page)) or []
+    return {by_run[str(t.id)] for t in runs
             if t.state is not None and t.state.type == StateType.COMPLETED}
+
+
+async def read_task_runs(ids: list[UUID], page: int = PAGE) -> list[TaskRun]:
+    """Every task run of `ids`, asked for `IDS` ids at a time, each answer read page by page
+    (offset and limit, in a stable order) until all came back or a page is empty."""
+    runs: list[TaskRun] = []
+    async with get_client() as client:
+        for start in range(0, len(ids), IDS):
+            wanted = ids[start:start + IDS]
+            seen: set[UUID] = set()
+            while len(seen) < len(wanted):
+                got = await client.read_task_runs(
+                    task_run_filter=TaskRunFilter(id=TaskRunFilterId(any_=wanted)),
+                    limit=page, offset=len(seen), sort=TaskRunSort.ID_DESC)
+                if not got:
+                    break
+                runs += got
+                seen.update(t.id for t in got)
+    return runs
 
 
 def publish(settings: Settings, report: dict[str, Any]) -> None:

@@ -19,14 +19,27 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, Engine, delete, func, insert, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Engine,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.sql.dml import Insert
 
-from parsers.codes import VERIFIED, ReviewState, Status
+from parsers.codes import VERIFIED, ReviewState
 from parsers.model import Statement, money, occurrences, transaction_ids
 from reconcile.book_records import BookTransaction, StatementBalance
 from reconcile.db import (
@@ -39,9 +52,10 @@ from reconcile.db import (
     reviews,
 )
 from reconcile.ledger import Ledger
+from reconcile.outputs import Found, read_outputs
 from reconcile.records import Clock, utc_now
 from reconcile.review import open_review
-from reconcile.storage import Storage, sha256
+from reconcile.storage import Storage
 
 IMPORTED, HELD, DUPLICATE, QUARANTINED = "imported", "held", "duplicate", "quarantined"
 
@@ -71,34 +85,69 @@ class Book:
 
     def consume(self, d: Delivery) -> str:
         """Take `d` in once; return imported, held (for review), duplicate or quarantined."""
+        return self.consume_many([d])[0]
+
+    def consume_many(self, deliveries: Sequence[Delivery]) -> list[str]:
+        """Take a batch in, in one transaction, each delivery as `consume` would in turn.
+
+        What the book knows of these decisions and inputs is read in one query, and the
+        batch's transactions go in together after one read of the ids already held, so a
+        batch costs a few statements whatever its size.
+        """
+        if not deliveries:
+            return []
+        at = self.clock()
         with self.engine.begin() as c:
-            known = c.execute(select(book_imports).where(
-                book_imports.c.decision_id == d.decision_id)).mappings().first()
-            same_input = c.execute(select(book_imports).where(
-                book_imports.c.input_sha256 == d.input_sha256,
-                book_imports.c.output_digest != d.output_digest)).mappings().first()
-            twin = c.execute(select(book_imports.c.decision_id).where(
-                book_imports.c.input_sha256 == d.input_sha256,
-                book_imports.c.output_digest == d.output_digest)).first()
-            if known is not None and known["output_digest"] != d.output_digest:
-                outcome = self._quarantine(c, d, known["output_digest"], "decision_changed")
-            elif d.recorded_digest and d.recorded_digest != d.output_digest:
-                outcome = self._quarantine(c, d, d.recorded_digest, "object_mismatch")
-            elif known is None and same_input is not None:
-                outcome = self._quarantine(c, d, same_input["output_digest"], "input_changed")
-            elif known is not None or twin is not None:
-                outcome = DUPLICATE
-            elif d.verified:
-                self._record(c, d, self.clock())
-                add_transactions(c, d.statement, d.decision_id)
-                outcome = IMPORTED
-            else:
-                self._hold(c, d)
-                outcome = HELD
-            c.execute(insert(book_deliveries).values(
-                decision_id=d.decision_id, output_digest=d.output_digest, outcome=outcome,
-                at=self.clock()))
-        return outcome
+            known = _Known.read(c, deliveries)
+            outcomes, taken = [], []
+            for d in deliveries:
+                outcome = self._decide(c, d, known)
+                if outcome in (IMPORTED, HELD):
+                    known.add(d)
+                    taken.append(d)
+                if outcome == HELD:
+                    self._hold(c, d)
+                outcomes.append(outcome)
+            if taken:
+                c.execute(insert(book_imports), [_import_row(d, at) for d in taken])
+            add_statements(c, [(d.statement, d.decision_id) for d, o in
+                                zip(deliveries, outcomes, strict=True) if o == IMPORTED])
+            c.execute(insert(book_deliveries), [
+                {"decision_id": d.decision_id, "output_digest": d.output_digest,
+                 "outcome": o, "at": at} for d, o in zip(deliveries, outcomes, strict=True)])
+        return outcomes
+
+    def take(self, found: list[Found], delivered: set[tuple[str, str]]) -> Counter[str]:
+        """Consume the statements of `found` not yet `delivered` (which this updates)."""
+        outcomes: Counter[str] = Counter()
+        batch = []
+        for f in found:
+            if f.statement is None:
+                outcomes["missing_object"] += 1
+                continue
+            data, digest = f.statement
+            if (f.job.job_id, digest) in delivered:
+                continue
+            delivered.add((f.job.job_id, digest))
+            batch.append(Delivery(f.job.job_id, f.job.sha256, digest, json.loads(data),
+                                  recorded_digest=f.job.output_digest,
+                                  output_uri=f.job.output_uri))
+        outcomes.update(self.consume_many(batch))
+        return outcomes
+
+    def _decide(self, c: Connection, d: Delivery, known: _Known) -> str:
+        decided = known.by_decision.get(d.decision_id)
+        others = known.by_input.get(d.input_sha256, [])
+        changed = next((o for o in others if o != d.output_digest), None)
+        if decided is not None and decided != d.output_digest:
+            return self._quarantine(c, d, decided, "decision_changed")
+        if d.recorded_digest and d.recorded_digest != d.output_digest:
+            return self._quarantine(c, d, d.recorded_digest, "object_mismatch")
+        if decided is None and changed is not None:
+            return self._quarantine(c, d, changed, "input_changed")
+        if decided is not None or d.output_digest in others:
+            return DUPLICATE
+        return IMPORTED if d.verified else HELD
 
     def _quarantine(self, c: Any, d: Delivery, known: str, reason: str) -> str:
         exists = c.execute(select(quarantine.c.id).where(
@@ -110,19 +159,8 @@ class Book:
                 new_digest=d.output_digest, reason=reason, created_at=self.clock()))
         return QUARANTINED
 
-    @staticmethod
-    def _record(c: Connection, d: Delivery, at: datetime) -> None:
-        st = d.statement
-        c.execute(insert(book_imports).values(
-            decision_id=d.decision_id, input_sha256=d.input_sha256,
-            output_digest=d.output_digest,
-            accounts=",".join(a["account_last4"] for a in st["accounts"]),
-            transactions=sum(len(a["transactions"]) for a in st["accounts"]),
-            imported_at=at))
-
     def _hold(self, c: Connection, d: Delivery) -> None:
-        """Record the decision, keep its transactions apart, and open its review."""
-        self._record(c, d, self.clock())
+        """Keep the statement's transactions apart and open its review."""
         parsed = Statement.from_dict(d.statement)
         rows = [{"decision_id": d.decision_id, "bank": parsed.bank, "txn_id": txn_id,
                  "account_last4": a["account_last4"], "currency": a["currency"],
@@ -132,7 +170,7 @@ class Book:
                                      strict=True)]
         if rows:
             c.execute(insert(held_transactions), rows)
-        _record_balances(c, d.decision_id, parsed)
+        c.execute(insert(book_balances), _balance_rows(d.decision_id, parsed))
         open_review(c, decision_id=d.decision_id, input_sha256=d.input_sha256,
                     output_uri=d.output_uri, output_digest=d.output_digest,
                     problems=d.statement.get("validation", {}).get("problems", []),
@@ -255,56 +293,123 @@ def _day(text: str | None) -> date | None:
     return None if text is None else date.fromisoformat(text)
 
 
-def add_transactions(c: Any, statement: dict[str, Any], decision_id: str) -> None:
+def _import_row(d: Delivery, at: datetime) -> dict[str, Any]:
+    st = d.statement
+    return {"decision_id": d.decision_id, "input_sha256": d.input_sha256,
+            "output_digest": d.output_digest,
+            "accounts": ",".join(a["account_last4"] for a in st["accounts"]),
+            "transactions": sum(len(a["transactions"]) for a in st["accounts"]),
+            "imported_at": at}
+
+
+@dataclass
+class _Known:
+    """What the book holds of a batch's decisions and inputs, kept current as it goes."""
+
+    #: decision id -> its output digest
+    by_decision: dict[str, str]
+    #: input digest -> the output digests taken in for it, in order
+    by_input: dict[str, list[str]]
+
+    @classmethod
+    def read(cls, c: Connection, deliveries: Sequence[Delivery]) -> _Known:
+        known = cls({}, {})
+        b = book_imports.c
+        for part in _chunks(sorted({d.decision_id for d in deliveries}
+                                   | {d.input_sha256 for d in deliveries})):
+            for r in c.execute(select(b.decision_id, b.input_sha256, b.output_digest).where(
+                    or_(b.decision_id.in_(part), b.input_sha256.in_(part))).order_by(
+                    b.imported_at, b.decision_id)):
+                if r.decision_id not in known.by_decision:
+                    known.by_decision[r.decision_id] = r.output_digest
+                    known.by_input.setdefault(r.input_sha256, []).append(r.output_digest)
+        return known
+
+    def add(self, d: Delivery) -> None:
+        self.by_decision[d.decision_id] = d.output_digest
+        self.by_input.setdefault(d.input_sha256, []).append(d.output_digest)
+
+
+def _chunks(items: Sequence[Any], size: int = 400) -> Iterator[Sequence[Any]]:
+    """Pieces small enough for one statement's bound parameters on every database."""
+    for start in range(0, len(items), size):
+        yield items[start:start + size]
+
+
+def add_transactions(c: Connection, statement: dict[str, Any], decision_id: str) -> None:
     """Insert the statement's transactions the book does not hold yet (per account, by
     transaction id), and keep its printed balances."""
-    parsed = Statement.from_dict(statement)
-    for acct, section in zip(statement["accounts"], parsed.accounts, strict=True):
-        numbered = zip(acct["transactions"], occurrences(section.transactions),
-                       transaction_ids(parsed.bank, section), strict=True)
-        for t, occurrence, txn_id in numbered:
-            exists = c.execute(select(book_transactions.c.id).where(
-                book_transactions.c.account_last4 == acct["account_last4"],
-                book_transactions.c.txn_id == txn_id)).first()
-            if exists is None:
-                c.execute(insert(book_transactions).values(
-                    account_last4=acct["account_last4"], currency=acct["currency"],
-                    date=t["date"], description=t["description"], amount=t["amount"],
-                    balance=t["balance"], occurrence=occurrence, decision_id=decision_id,
-                    bank=parsed.bank, txn_id=txn_id))
-    _record_balances(c, decision_id, parsed)
+    add_statements(c, [(statement, decision_id)])
 
 
-def _record_balances(c: Any, decision_id: str, st: Statement) -> None:
-    """Keep each account section's period and printed balances; a period the statement does
-    not print is taken from its transactions' dates."""
+def add_statements(c: Connection, statements: list[tuple[dict[str, Any], str]]) -> None:
+    """`add_transactions` for many statements at once, in order, in one insert (a transaction
+    read twice, in the book or in the batch, goes in once: from the first statement that has
+    it)."""
+    rows, balances = [], []
+    for statement, decision_id in statements:
+        parsed = Statement.from_dict(statement)
+        for acct, section in zip(statement["accounts"], parsed.accounts, strict=True):
+            numbered = zip(acct["transactions"], occurrences(section.transactions),
+                           transaction_ids(parsed.bank, section), strict=True)
+            rows += [{"account_last4": acct["account_last4"], "currency": acct["currency"],
+                      "date": t["date"], "description": t["description"],
+                      "amount": t["amount"], "balance": t["balance"], "occurrence": occurrence,
+                      "decision_id": decision_id, "bank": parsed.bank, "txn_id": txn_id}
+                     for t, occurrence, txn_id in numbered]
+        balances += _balance_rows(decision_id, parsed)
+    fresh: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in rows:
+        fresh.setdefault((r["account_last4"], r["txn_id"]), r)
+    if fresh:
+        executemany(c, _insert_missing(c), list(fresh.values()))
+    if balances:
+        executemany(c, insert(book_balances), balances)
+
+
+def _insert_missing(c: Connection) -> Insert:
+    """An insert of book rows that leaves out those the book holds already (by account and
+    transaction id): the database skips each conflict, so no row is looked up first."""
+    dialects = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
+    if c.dialect.name not in dialects:
+        raise NotImplementedError(f"the book runs on SQLite or PostgreSQL, not {c.dialect.name}")
+    return dialects[c.dialect.name](book_transactions).on_conflict_do_nothing(
+        index_elements=["account_last4", "txn_id"])
+
+
+def executemany(c: Connection, statement: Insert, rows: list[dict[str, Any]]) -> None:
+    """`statement` once for every row, through the driver's executemany: SQLAlchemy would
+    build each row's parameters in Python first, most of the time of a large batch. For rows
+    of plain text and numbers only: values reach the driver without SQLAlchemy's type
+    processing (which dates need on SQLite)."""
+    compiled = statement.compile(dialect=c.dialect, column_keys=list(rows[0]))
+    params: list[Any] = rows
+    if compiled.positional:
+        params = [tuple(r[k] for k in compiled.positiontup or ()) for r in rows]
+    c.exec_driver_sql(str(compiled), params)
+
+
+def _balance_rows(decision_id: str, st: Statement) -> list[dict[str, Any]]:
+    """Each account section's period and printed balances; a period the statement does not
+    print is taken from its transactions' dates."""
+    rows = []
     for acct in st.accounts:
         dates = sorted(t.date for t in acct.transactions)
         start = st.period_start or (dates[0] if dates else st.period_end)
         end = st.period_end or (dates[-1] if dates else st.period_start)
-        c.execute(insert(book_balances).values(
-            decision_id=decision_id, bank=st.bank, account_last4=acct.account_last4,
-            currency=acct.currency, period_start=start and start.isoformat(),
-            period_end=end and end.isoformat(), opening_balance=money(acct.opening_balance),
-            closing_balance=money(acct.closing_balance)))
+        rows.append({"decision_id": decision_id, "bank": st.bank,
+                     "account_last4": acct.account_last4, "currency": acct.currency,
+                     "period_start": start and start.isoformat(),
+                     "period_end": end and end.isoformat(),
+                     "opening_balance": money(acct.opening_balance),
+                     "closing_balance": money(acct.closing_balance)})
+    return rows
 
 
 def sync(book: Book, ledger: Ledger, storage: Storage) -> Counter[str]:
     """Poll the ledger for succeeded jobs and consume each output object not yet delivered."""
     outcomes: Counter[str] = Counter()
     delivered = book.delivered()
-    for job in ledger.jobs():
-        if job.status != Status.SUCCEEDED or job.output_uri is None:
-            continue
-        try:
-            data = storage.read(job.output_uri)
-        except FileNotFoundError:
-            outcomes["missing_object"] += 1
-            continue
-        digest = sha256(data)
-        if (job.job_id, digest) in delivered:
-            continue
-        delivery = Delivery(job.job_id, job.sha256, digest, json.loads(data),
-                            recorded_digest=job.output_digest, output_uri=job.output_uri)
-        outcomes[book.consume(delivery)] += 1
+    for found in read_outputs(ledger.jobs(), storage, every_object=False):
+        outcomes += book.take(found, delivered)
     return outcomes

@@ -1,23 +1,25 @@
 """The reconciliation report: the accounting plus queue health, its alerts and its markdown.
 
-`build` gathers the records (the book polls for new successes, every unfinished job gets an
-investigation, output objects are checked, reviews are read) and accounts for them; `queue_health`,
+`build` gathers the records (the book polls for new successes and output objects are checked
+in the same read of result storage, every unfinished job gets an investigation, reviews are
+read) and accounts for them; `queue_health`,
 `alerts` and `to_markdown` are plain functions of plain values, so that the reconcile flow
 only sweeps, builds, publishes.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import datetime, timedelta
 from typing import Any
 
 from parsers.codes import Status
 from reconcile.accounting import INVALID, Records, account
-from reconcile.book import Book, sync
+from reconcile.book import Book
 from reconcile.investigations import Investigations
 from reconcile.ledger import Ledger
 from reconcile.notifications import Notifications
-from reconcile.outputs import check_outputs
+from reconcile.outputs import OutputCheck, read_outputs
 from reconcile.records import Job
 from reconcile.recovery import Swept
 from reconcile.review import ReviewLog
@@ -31,17 +33,18 @@ def build(ledger: Ledger, storage: Storage, *, operator: str | None, queue_limit
           capacity: int, review_alert: timedelta, completed_tasks: set[str], swept: Swept,
           notifications_resent: int) -> dict[str, Any]:
     book = Book(ledger.engine, ledger.clock)
-    consumed = sync(book, ledger, storage)
     jobs = ledger.jobs()
+    consumed, outputs = _read_outputs(book, jobs, storage)
     investigations = Investigations(ledger.engine, ledger.clock)
+    opened = investigations.open_by_job()
     for j in jobs:
-        if not j.status.terminal:
+        if not j.status.terminal and j.job_id not in opened:
             investigations.open_for(j.job_id, operator)
     records = Records(
         jobs=jobs,
         attempt_rows={j.job_id: 0 for j in jobs} | ledger.attempt_counts(),
         investigations=investigations.open_by_job(),
-        outputs=check_outputs(jobs, storage),
+        outputs=outputs,
         notifications=Notifications(ledger.engine, ledger.clock).summary(),
         consumer={**book.summary(), "quarantine": book.quarantined()},
         imported=book.imported(),
@@ -57,6 +60,19 @@ def build(ledger: Ledger, storage: Storage, *, operator: str | None, queue_limit
     report["queue"] = queue_health(jobs, now, queue_limit, capacity)
     report["generated_at"] = now.isoformat()
     return report
+
+
+def _read_outputs(book: Book, jobs: list[Job], storage: Storage
+                  ) -> tuple[Counter[str], dict[str, Any]]:
+    """One read of result storage: the book takes in new statements, the check uses the
+    same digests."""
+    consumed: Counter[str] = Counter()
+    delivered = book.delivered()
+    check = OutputCheck()
+    for found in read_outputs(jobs, storage):
+        check.add(found)
+        consumed += book.take(found, delivered)
+    return consumed, check.result(jobs, storage)
 
 
 def queue_health(jobs: list[Job], now: datetime, queue_limit: timedelta,

@@ -10,15 +10,17 @@ from dataclasses import replace
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from uuid import UUID
 
 import pytest
 from faults import Faults, first_upload_fails
+from prefect.utilities.asyncutils import run_coro_as_sync
 
 from corpus import generate
 from flows.config import Settings
 from flows.import_flow import import_batch
 from flows.jobs import accept_batch
-from flows.reconcile_flow import reconcile
+from flows.reconcile_flow import completed_tasks, read_task_runs, reconcile
 from flows.recover import sweep_and_notify
 from parsers.codes import Status
 from reconcile.book import Book, Delivery
@@ -216,3 +218,34 @@ def test_reviews_waiting_too_long_raise_an_alert(stmtflow_home: Path, tmp_path: 
         "alert_seconds": 0.0}
     assert re.search(r"- reviews: 1 open \(oldest \d+\.\d h, 1 overdue\), 0 accepted",
                      to_markdown(late))
+
+
+def test_task_runs_beyond_one_page_are_all_cross_checked(stmtflow_home: Path) -> None:
+    from prefect import flow, task
+    from prefect.runtime import task_run
+
+    from reconcile.records import Identities
+
+    @task
+    def made() -> str:
+        return str(task_run.id)
+
+    @flow
+    def attempts(n: int) -> list[str]:
+        return [f.result() for f in made.map(range(n))]
+
+    runs = attempts(7)
+    settings = Settings.from_env()
+    ledger = settings.ledger()
+    ledger.open_batch("b-pages", "synthetic", None)
+    jobs = []
+    for n, run_id in enumerate(runs):
+        job = ledger.accept("b-pages", source_uri=f"/in/{n}.pdf", input_uri=f"/in/{n}.pdf",
+                            size=1, sha256=f"{n:064x}", bank_hint=None,
+                            ids=Identities("c", "o", "p"), queue_limit=QUEUE_LIMIT)
+        assert ledger.claim(job.job_id, "bench", run_id) is not None
+        jobs.append(job.job_id)
+    # one question for the seven ids, its answer read in pages of three (3 + 3 + 1)
+    assert len(run_coro_as_sync(read_task_runs([UUID(r) for r in runs], page=3))) == 7
+    assert completed_tasks(settings, page=3) == set(jobs)
+    assert completed_tasks(settings, page=2) == completed_tasks(settings) == set(jobs)

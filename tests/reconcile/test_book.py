@@ -6,8 +6,10 @@ from __future__ import annotations
 import copy
 from datetime import date
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
+from sqlalchemy import event
 
 from parsers.model import Transaction, money, transaction_id
 from reconcile.book import Book, Delivery
@@ -141,3 +143,61 @@ def test_statements_awaiting_review_are_read_only_when_asked(book: Book) -> None
     asked = book.records(include_unreviewed=True)
     assert [(r.decision_id, r.verified) for r in asked] == [("j-1", True), ("j-2", False)]
     assert [b.verified for b in book.balances(include_unreviewed=True)] == [True, False]
+
+
+def mixed_batch() -> list[Delivery]:
+    """Every kind of delivery, and their interplay inside one batch."""
+    dec = statement(("2026-01-30", "RENT", "-900.00"), ("2026-01-31", "COFFEE", "-4.50"))
+    jan = statement(("2026-01-31", "COFFEE", "-4.50"), ("2026-01-31", "COFFEE", "-4.50"),
+                    ("2026-02-01", "SALARY", "2500.00"))
+    return [
+        Delivery("j-1", "in-1", "o1", dec),
+        Delivery("j-2", "in-2", "o2", jan),                           # overlaps j-1
+        Delivery("j-1", "in-1", "o1", copy.deepcopy(dec)),            # delivered twice
+        Delivery("j-1", "in-1", "o1-changed", jan),                   # decision changed
+        Delivery("j-3", "in-2", "o3", jan),                           # input changed
+        Delivery("j-4", "in-2", "o2", copy.deepcopy(jan)),            # same input, same output
+        Delivery("j-5", "in-5", "o5", statement(("2026-03-01", "FEE", "-1.00"), ok=False)),
+        Delivery("j-6", "in-6", "o6", dec, recorded_digest="o6-recorded"),
+        Delivery("j-7", "in-7", "o7", statement(("2026-01-31", "COFFEE", "-4.50"),
+                                                last4="9876")),
+    ]
+
+
+def state(book: Book) -> tuple:
+    return (book.summary(), book.records(include_unreviewed=True),
+            book.balances(include_unreviewed=True),
+            [(q["decision_id"], q["reason"], q["known_digest"], q["new_digest"])
+             for q in book.quarantined()])
+
+
+def test_a_batch_is_taken_in_as_one_delivery_after_another(book: Book, tmp_path: Path) -> None:
+    one_by_one = Book(make_engine(f"sqlite:///{tmp_path}/one-by-one.db"))
+    expected = [one_by_one.consume(d) for d in mixed_batch()]
+    assert book.consume_many(mixed_batch()) == expected
+    assert expected == ["imported", "imported", "duplicate", "quarantined", "quarantined",
+                        "duplicate", "held", "quarantined", "imported"]
+    assert state(book) == state(one_by_one)
+    assert book.consume_many(mixed_batch()) == [
+        "duplicate", "duplicate", "duplicate", "quarantined", "quarantined", "duplicate",
+        "duplicate", "quarantined", "duplicate"]
+    assert state(book)[1:] == state(one_by_one)[1:]
+
+
+def test_a_batch_costs_the_same_few_statements_whatever_its_size(book: Book) -> None:
+    def statements_for(n: int, first: int) -> int:
+        batch = [Delivery(f"j-{i}", f"in-{i}", f"o{i}", statement(
+            (f"2026-01-{1 + i % 28:02d}", f"SHOP {i}", "-1.00"), ("2026-01-02", "FEE", "-2.00"),
+            last4=f"{i % 7:04d}")) for i in range(first, first + n)]
+        executed = []
+        listen = lambda *args: executed.append(args[2])  # noqa: E731
+        event.listen(book.engine, "before_cursor_execute", listen)
+        try:
+            assert set(book.consume_many(batch)) == {"imported"}
+        finally:
+            event.remove(book.engine, "before_cursor_execute", listen)
+        return len(executed)
+
+    assert statements_for(5, 0) == statements_for(60, 100)
+    # every shop once, and the fee once per account (seven of them): the batches deduplicate
+    assert len(book.records()) == 65 + 7

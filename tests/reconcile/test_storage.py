@@ -39,6 +39,16 @@ def test_missing_object_has_no_digest(storage: Storage) -> None:
     assert storage.digest_of(storage.uri("results/none/statement.json")) is None
 
 
+def test_many_objects_are_read_at_once_with_their_digests(storage: Storage) -> None:
+    files = {f"s{n}.json": f"{{{n}}}".encode() for n in range(20)}
+    storage.write_outputs("results/j-1", files, "t1")
+    uris = [storage.uri(f"results/j-1/{name}") for name in files]
+    missing = storage.uri("results/j-2/statement.json")
+    read = storage.read_many([*uris, missing, uris[0]])
+    assert read == {missing: None} | {u: (d, sha256(d)) for u, d in zip(
+        uris, files.values(), strict=True)}
+
+
 def test_corrupted_write_is_refused(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
     real = storage.fs.pipe_file
     monkeypatch.setattr(storage.fs, "pipe_file", lambda path, data, **kw: real(path, data[:-1]))
