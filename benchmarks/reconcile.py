@@ -33,7 +33,7 @@ from typing import Any
 from sqlalchemy import insert
 
 from flows.outputs import SCHEMA_VERSION, document_files
-from parsers.codes import Outcome, Status
+from parsers.codes import BatchState, Outcome, Status
 from reconcile.book import Book, Delivery
 from reconcile.db import attempts, batches, jobs, make_engine, notifications
 from reconcile.ledger import Ledger
@@ -82,7 +82,7 @@ def synthesise(root: Path, count: int, seed: int, batch_size: int = 1000) -> Pat
     for i in range(count):
         if i % batch_size == 0:
             batch_rows.append({"batch_id": f"b-{i // batch_size:05d}", "source": "synthetic",
-                               "created_at": T0, "state": "COMPLETED"})
+                               "created_at": T0, "state": BatchState.COMPLETED.value})
         bank, last4 = accounts[i % len(accounts)]
         doc, carried[(bank, last4)] = statement(
             rng, bank, last4, i // len(accounts), carried.get((bank, last4), []),
