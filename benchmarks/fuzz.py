@@ -214,6 +214,8 @@ def _explained(value: Any, old: Any, removed: str, added: str) -> bool:
             and old_words <= set(removed.split())
     if _year_moved(value, old, removed, added):
         return True
+    if isinstance(value, str) and value.isdigit():  # digits a layout prints in groups
+        return value in added.replace(" ", "") and old in removed.replace(" ", "")
     return any(f in added for f in _forms(value)) and any(f in removed for f in _forms(old))
 
 

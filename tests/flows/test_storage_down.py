@@ -40,7 +40,7 @@ def test_s3_down_at_the_start_exits_two_with_one_line(stmtflow_home: Path,
 
 def test_s3_endpoint_down_is_transient_storage_unavailable() -> None:
     fs = s3fs.S3FileSystem(client_kwargs={"endpoint_url": f"http://127.0.0.1:{closed_port()}"},
-                           key="testing", secret="testing", skip_instance_cache=True, retries=1)
+                           key="testing", secret="testing", skip_instance_cache=True)
     try:
         fs.ls("stmtflow/store")
     except Exception as exc:
