@@ -21,7 +21,8 @@ from typing import Any
 import yaml
 from prefect import get_client
 from prefect.automations import Automation
-from prefect.client.schemas.actions import WorkPoolCreate
+from prefect.client.schemas.actions import DeploymentUpdate, WorkPoolCreate
+from prefect.client.schemas.filters import WorkPoolFilter, WorkPoolFilterName
 from prefect.client.schemas.objects import StateType
 from prefect.events.actions import ChangeFlowRunState, SendNotification
 from prefect.events.schemas.automations import EventTrigger, Posture
@@ -43,6 +44,8 @@ def setup(alert_webhook: str | None = None, project: Path = PROJECT) -> dict[str
     if deployed.returncode != 0:
         raise RuntimeError(f"prefect deploy --all failed: {deployed.stdout[-2000:]}"
                            f"{deployed.stderr[-2000:]}")
+    run_coro_as_sync(_pull_as_written(pool, yaml.safe_load(
+        (project / "prefect.yaml").read_text()).get("pull") or []))
     automations = {ZOMBIES: _upsert(zombie_automation())}
     if alert_webhook:
         automations[ALERTS] = _upsert(alert_automation(alert_webhook))
@@ -66,6 +69,20 @@ async def _ensure_pool(name: str) -> bool:
         except ObjectAlreadyExists:
             return False
     return True
+
+
+async def _pull_as_written(pool: str, pull: list[dict[str, Any]]) -> None:
+    """Give the pool's deployments prefect.yaml's pull steps unresolved.
+
+    `prefect deploy` resolves `{{ $VAR }}` in pull steps on the deploying machine, so a
+    pull from `{{ $PWD }}` would become this checkout's path; stored as written, each worker
+    resolves it when a run starts, in the checkout it was started from.
+    """
+    async with get_client() as client:
+        for d in await client.read_deployments(work_pool_filter=WorkPoolFilter(
+                name=WorkPoolFilterName(any_=[pool]))):
+            if d.pull_steps != pull:
+                await client.update_deployment(d.id, DeploymentUpdate(pull_steps=pull))
 
 
 def zombie_automation() -> Automation:

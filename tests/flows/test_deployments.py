@@ -119,7 +119,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]
     proc = subprocess.Popen([sys.executable, "-m", "prefect", "server", "start", "--host",
                              "127.0.0.1", "--port", str(port)], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + int(
+        os.environ["PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"])
     while True:
         try:
             with urllib.request.urlopen(f"{url}/health", timeout=2) as r:
