@@ -155,7 +155,10 @@ class Sheet:
                 continue
             x, align = c.x, c.align
             if c.align == "right" and v.header_align == "left":
-                x, align = c.x - 0.8 * self.pen.width("0,000.00", False, self.size), "left"
+                # starts over the figures, yet never runs past its column into the next one
+                width = self.pen.width(v.cased(c.label), True, self.size)
+                x = min(c.x - 0.8 * self.pen.width("0,000.00", False, self.size), c.x - width)
+                align = "left"
             elif c.align == "right" and v.header_align == "center":
                 x, align = c.x - 0.4 * self.pen.width("0,000.00", False, self.size), "center"
             elif v.header_align == "shifted":
