@@ -34,6 +34,8 @@ ALLOWED = {
     ("flows/cli/operate.py", "open"): "an investigation's state, printed as a word",
     ("benchmarks/accuracy.py", "refused"): "a benchmark's outcome: the parser refused the file",
     ("benchmarks/accuracy.py", "crashed"): "a benchmark's outcome: an unclassified exception",
+    ("benchmarks/generic.py", "refused"): "a benchmark's outcome: the parser refused the file",
+    ("benchmarks/generic.py", "crashed"): "a benchmark's outcome: an unclassified exception",
 }
 
 
