@@ -84,10 +84,10 @@ def read(s: Sample, limits: Limits,
     try:
         r = parse(s.pdf.read_bytes()) if parse else parse_pdf(s.pdf.read_bytes(), limits=limits)
     except StatementError as exc:
-        fields, _ = _fields({"accounts": []}, truth)
+        fields, _ = field_counts({"accounts": []}, truth)
         return Result(s, "refused", exc.reason, fields, problems=(str(exc),))
     except Exception as exc:  # an unclassified error is a finding, not a reason to stop
-        fields, _ = _fields({"accounts": []}, truth)
+        fields, _ = field_counts({"accounts": []}, truth)
         return Result(s, "crashed", type(exc).__name__, fields)
     seconds = time.perf_counter() - started
     got = r.statement.to_dict()
@@ -98,12 +98,12 @@ def read(s: Sample, limits: Limits,
         outcome = "wrong"
     else:
         outcome = "exact" if got == truth else "other"
-    fields, right = _fields(got, truth)
+    fields, right = field_counts(got, truth)
     return Result(s, outcome, "", fields, right, ok, len(r.validation.repairs), r.pages,
                   r.ocr_pages, seconds, tuple(r.validation.problems))
 
 
-def _fields(got: dict, truth: dict) -> tuple[int, int]:
+def field_counts(got: dict, truth: dict) -> tuple[int, int]:
     """Every field of every transaction in the truth, and how many were read exactly."""
     total = right = 0
     for i, acct in enumerate(truth["accounts"]):

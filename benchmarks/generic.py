@@ -19,7 +19,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from benchmarks import corpora
-from benchmarks.accuracy import Result, Tally, by_bank, table
+from benchmarks.accuracy import Result, Tally, by_bank, field_counts, table
 from corpus import SCANNED, Sample
 from parsers.api import ParseResult, parse_pdf
 from parsers.errors import StatementError
@@ -34,13 +34,14 @@ def read(s: Sample) -> Result:
     try:
         r = parse_pdf(s.pdf.read_bytes(), templates=[])
     except StatementError as exc:
-        return Result(s, "refused", exc.reason)
+        return Result(s, "refused", exc.reason, field_counts({"accounts": []}, truth)[0])
     except Exception as exc:  # an unclassified error is a finding, not a reason to stop
-        return Result(s, "crashed", type(exc).__name__)
-    got = r.statement.to_dict()["accounts"]
+        return Result(s, "crashed", type(exc).__name__, field_counts({"accounts": []}, truth)[0])
+    got = r.statement.to_dict()
     outcome = ("flagged" if not r.validation.ok else
-               "exact" if got == truth["accounts"] else "wrong")
-    return Result(s, outcome, "", validated=r.validation.ok, pages=r.pages,
+               "exact" if got["accounts"] == truth["accounts"] else "wrong")
+    fields, right = field_counts(got, truth)
+    return Result(s, outcome, "", fields, right, r.validation.ok, pages=r.pages,
                   seconds=time.perf_counter() - started)
 
 
@@ -55,6 +56,8 @@ def varied(statements: int, seed: int) -> dict[str, Tally]:
         total.outcomes.update(t.outcomes)
         total.reasons.update(t.reasons)
         total.validated += t.validated
+        total.fields += t.fields
+        total.fields_exact += t.fields_exact
         total.pages += t.pages
         total.seconds += t.seconds
     tallies["all born-digital"] = total

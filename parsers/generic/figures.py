@@ -97,7 +97,9 @@ def split_sections(lines: list[Line], table: Table) -> list[Section]:
             sec.rows.append(rows[id(ln)])
         if id(ln) in markers:
             sec.markers.append(markers[id(ln)])
-    return [s for s in sections if s.rows] or sections[:1]
+    if any(not s.rows for s in sections[1:]):
+        return []  # an account without transactions beside others: not read, never merged
+    return sections
 
 
 def _opening_ahead(lines: list[Line], rows: dict[int, Row]) -> list[bool]:

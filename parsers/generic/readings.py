@@ -110,8 +110,9 @@ def decide(lines: list[Line], table: Table, validator: Validator) -> ParseOutput
 def apply(r: Reading, ctx: Context) -> ParseOutput | None:
     """The statement `r` reads, with its problems; None when it cannot be read at all."""
     period = find_statement_period(ctx.lines, r.date_format)
-    if period is None and not compile_format(r.date_format).has_year:
-        return None
+    if period is None and (not compile_format(r.date_format).has_year or any(
+            find_statement_period(ctx.lines, f) for f in ctx.table.formats)):
+        return None  # no year to give, or a period printed the other way round
     end = period[1] if period else None
     out = ParseOutput(Statement("generic", [], period[0] if period else None, end))
     for sec in ctx.sections:

@@ -159,6 +159,8 @@ def _rows(lines: list[Line], kept: set[int], table: Table) -> None:
             _wraps(table.rows[-1], ln.words[0].x1 - ln.words[0].x0)
             last, wrapped = ln, True
         else:
+            if last is not None and ln.page > last.page:
+                continue  # the next page's header: the table goes on under it
             if table.rows and not n and ln.words[0].x0 >= desc_x0 - 4 \
                     and not starts_with_label(ln.text, (*TOTALS, *BALANCE_ROWS)):
                 table.strays.append((ln, len(table.rows), near))
