@@ -10,6 +10,7 @@ timezone-aware UTC whatever the database hands back (SQLite forgets the zone).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -43,19 +44,25 @@ class Identities:
     policy_revision: str
 
 
+@functools.cache
+def _names(cls: type[Any]) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
 def _from_row(cls: type[Any], row: Mapping[str, Any],
               convert: Mapping[str, Callable[[Any], Any]]) -> dict[str, Any]:
     """The record's fields from `row`: by column name, converted, times made aware."""
+    columns = dict(row)  # a plain dict: looking names up in a result row is slow
     values = {}
-    for f in dataclasses.fields(cls):
-        if f.name not in row:
+    for name in _names(cls):
+        if name not in columns:
             continue
-        value = row[f.name]
-        if value is not None and f.name in convert:
-            value = convert[f.name](value)
+        value = columns[name]
+        if value is not None and name in convert:
+            value = convert[name](value)
         elif isinstance(value, datetime) and value.tzinfo is None:
             value = value.replace(tzinfo=UTC)
-        values[f.name] = value
+        values[name] = value
     return values
 
 

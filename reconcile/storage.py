@@ -90,18 +90,25 @@ class Storage:
         return sha256(self.fs.cat_file(path))
 
     def read_many(self, uris: list[str], threads: int = 8) -> dict[str, tuple[bytes, str] | None]:
-        """uri -> (bytes, sha256) of each object, None when it is missing: read and hashed
-        several at a time (a round trip each on S3; hashing lets go of the GIL)."""
-        def one(uri: str) -> tuple[bytes, str] | None:
-            try:
-                data = self.fs.cat_file(self.path(self.key(uri)))
-            except FileNotFoundError:
-                return None
-            return data, sha256(data)
+        """uri -> (bytes, sha256) of each object, None when it is missing: read and hashed by
+        a few threads, each through its share in turn (a round trip each on S3; hashing lets
+        go of the GIL)."""
+        def share(part: list[str]) -> list[tuple[bytes, str] | None]:
+            found: list[tuple[bytes, str] | None] = []
+            for uri in part:
+                try:
+                    data = self.fs.cat_file(self.path(self.key(uri)))
+                except FileNotFoundError:
+                    found.append(None)
+                    continue
+                found.append((data, sha256(data)))
+            return found
 
         unique = list(dict.fromkeys(uris))
+        parts = [unique[n::threads] for n in range(threads)]
         with ThreadPoolExecutor(threads) as pool:
-            return dict(zip(unique, pool.map(one, unique), strict=True))
+            return {uri: got for part, shares in zip(parts, pool.map(share, parts), strict=True)
+                    for uri, got in zip(part, shares, strict=True)}
 
     def list_keys(self, prefix: str) -> list[str]:
         """Names directly under `prefix` (e.g. the job ids under `results`)."""

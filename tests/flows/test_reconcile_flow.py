@@ -227,7 +227,7 @@ def test_task_runs_beyond_one_page_are_all_cross_checked(stmtflow_home: Path) ->
     from reconcile.records import Identities
 
     @task
-    def made() -> str:
+    def made(n: int) -> str:
         return str(task_run.id)
 
     @flow
