@@ -1,6 +1,7 @@
-"""`python -m benchmarks [accuracy|speed|all] [options]`: accuracy and speed, as ratios.
+"""`python -m benchmarks [accuracy|scans|speed|all] [options]`: accuracy, scans and speed.
 
-Each benchmark is a module with a `run(...)` of its own (`accuracy.py`, `speed.py`) over
+Each benchmark is a module with a `run(...)` of its own (`accuracy.py`, `scans.py`,
+`speed.py`) over
 the corpora of `corpora.py`, generated once per run; this entry point only parses the
 options and dispatches, so a new benchmark is a new module and a line here.
 """
