@@ -4,7 +4,6 @@ Pages are rendered in memory and handed to tesseract as an 8-bit PGM file, its T
 from its output (PNG encoding alone cost more than the recognition). Tesseract runs single-threaded
 (`OMP_THREAD_LIMIT=1`): its OpenMP default is several times slower on small machines and
 fights the task runner for cores.
-Words read with little confidence are read a second time on their own (`reread.py`).
 Word boxes are returned in PDF points, so layouts see scans and text pages alike.
 """
 
@@ -26,7 +25,6 @@ from parsers.errors import CorruptPdf, OcrTimeout, TooLarge, UnreadableScan
 from parsers.limits import Limits
 from parsers.pdfium import LOCK
 from parsers.reader import Word
-from parsers.reread import reread
 
 #: Page segmentation "single column of variable sizes": mode 6 merges ruled table rows.
 TESSERACT_CONFIG = "--psm 4"
@@ -36,9 +34,7 @@ NOISE_CONFIDENCE = 80.0
 
 def ocr_page(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
     """Words of a loaded page without a text layer, read by tesseract."""
-    image = render_page(page, index, limits)
-    rows = reread(image, _tesseract(image, index, limits),
-                  lambda img, config: _tesseract(img, index, limits, config))
+    rows = _tesseract(render_page(page, index, limits), index, limits)
     to_pt = 72 / limits.ocr_dpi
     words = []
     for row in rows:
@@ -51,14 +47,13 @@ def ocr_page(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
     return words
 
 
-def _tesseract(image: Image.Image, index: int, limits: Limits,
-               config: str = TESSERACT_CONFIG) -> list[list[str]]:
+def _tesseract(image: Image.Image, index: int, limits: Limits) -> list[list[str]]:
     """Tesseract's TSV rows for an 8-bit image, read from its output (it reads a page from
     its standard input about a fifth slower than from a file, so the image goes as a file)."""
     with tempfile.NamedTemporaryFile(prefix="stmtflow-ocr-", suffix=".pgm") as pgm:
         pgm.write(b"P5\n%d %d\n255\n" % image.size + image.convert("L").tobytes())
         pgm.flush()
-        command = ["tesseract", pgm.name, "stdout", *config.split(), "tsv"]
+        command = ["tesseract", pgm.name, "stdout", *TESSERACT_CONFIG.split(), "tsv"]
         try:
             done = subprocess.run(command, capture_output=True, check=False,
                                   timeout=limits.seconds_per_ocr_page, env=_one_thread())

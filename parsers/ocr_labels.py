@@ -57,27 +57,12 @@ def snap_lines(lines: Iterable[Line], templates: Sequence[Template]) -> list[Lin
 
 
 def snap_line(ln: Line, labels: Sequence[str], columns: frozenset[str]) -> Line:
-    words = [w._replace(text=mend(w.text)) for w in ln.words]
+    words = list(ln.words)
     if _header_like(words, columns):
         words = [_column_word(w, columns) for w in words]
     for start in _label_starts(words):
         words = _snap_at(words, start, labels)
     return Line(ln.page, words, ln.large) if words != ln.words else ln
-
-
-#: A figure whose decimal point OCR read as a colon (`495:95`; never a time, `12:30`), or
-#: with a speck after its cents (`2,028.50.`, `2,631.79.Dr`).
-_COLON_POINT = re.compile(r"^(\d{1,3}(?:,\d{3})+|\d{3,})[:;](\d{2})(?!\d)")
-_TRAILING_SPECK = re.compile(r"^(\d[\d,]*[.,]\d{2})[.,:;]+((?i:cr|dr)?)$")
-#: An account number masked with `X` where OCR read one `X` as `K`.
-_MASK = re.compile(r"^[XK]*X[XK]*(?=\d{4}$)")
-
-
-def mend(text: str) -> str:
-    """An OCR word of one of the shapes above, as it was printed; any other as read."""
-    text = _COLON_POINT.sub(r"\1.\2", text)
-    text = _TRAILING_SPECK.sub(r"\1\2", text)
-    return _MASK.sub(lambda m: "X" * len(m.group(0)), text)
 
 
 def _ocr(ln: Line) -> bool:
