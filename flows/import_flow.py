@@ -184,11 +184,11 @@ def _verdict(ledger: Ledger, batch_id: str, rows: list[Job],
     duplicates = sum(1 for r in rows if r.status == Status.DUPLICATE)
     if failed_tasks == 0 and ledger_clean:
         return BatchState.COMPLETED, Completed(
-            message=f"batch {batch_id}: {len(rows) - duplicates} files imported, "
-                    f"{duplicates} already imported", data=batch_id)
+            message=f"batch {batch_id}: {len(rows)} files imported, {duplicates} of them "
+                    f"before and not parsed again", data=batch_id)
     review = sum(1 for o in outcomes if o.status == Status.SUCCEEDED and o.needs_review)
     return BatchState.COMPLETED_WITH_WARNINGS, Completed(
         name=WARNINGS, data=batch_id,
         message=f"batch {batch_id}: {excluded} excluded, {review} need review, "
-                f"{len(rows) - excluded - review} imported clean ({duplicates} of them "
-                f"already imported)")
+                f"{len(rows) - excluded - review} imported clean; {duplicates} of the "
+                f"{len(rows)} files were imported before and not parsed again")

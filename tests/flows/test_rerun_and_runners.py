@@ -89,14 +89,17 @@ def test_dask_runner_gives_the_same_ledger_and_outputs(stmtflow_home: Path, inbo
 
     # Dask worker processes read Prefect's API address from the environment
     monkeypatch.setenv("PREFECT_API_URL", str(PREFECT_API_URL.value()))
-    settings = Settings.from_env()
     threads = import_batch(str(inbox.folder), batch_id="b-threads", return_state=True)
+    threads_settings = Settings.from_env()
+    # a second data directory: in the first, the same bytes would be duplicates, not parsed
+    monkeypatch.setenv("STMTFLOW_HOME", str(stmtflow_home.with_name("home-dask")))
     dask = import_batch.with_options(task_runner=DaskTaskRunner(cluster_kwargs={
         "n_workers": 2, "threads_per_worker": 1, "processes": True})
     )(str(inbox.folder), batch_id="b-dask", return_state=True)
     assert threads.name == dask.name == WARNINGS
 
     def outcome(batch: str) -> dict:
+        settings = threads_settings if batch == "b-threads" else Settings.from_env()
         storage = settings.storage()
         out = {}
         for j in settings.ledger().jobs(batch):
