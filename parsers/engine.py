@@ -242,6 +242,7 @@ def _account(t: Template, sec: _Section, preamble: list[Line], reading: TableRea
     problems += _check_money_in_out(txs, summary, where)
     problems += _check_daily_balances(t, eligible, txs, opening, where, info)
     problems += _check_markers(t, reading, txs, opening, where, info)
+    problems += _check_totals(reading, txs, where)
     problems += _check_day_ends(reading.rows, txs, where)
     acct = Account(last4, t.currency, opening, closing, txs, summary=summary)
     return acct, info
@@ -384,6 +385,24 @@ def _check_markers(t: Template, reading: TableReading, txs: list[Transaction],
         if printed != running:
             problems.append(f"{where}: balance row on page {m.line.page} says "
                             f"{money(printed)}, the running total there is {money(running)}")
+    return problems
+
+
+def _check_totals(reading: TableReading, txs: list[Transaction], where: str) -> list[str]:
+    """Every section total a template names must be what the rows above it add up to (the
+    figure is compared unsigned: a section prints its total as a plain amount)."""
+    problems = []
+    for total in reading.totals:
+        if total.value is None or total.value.amount is None:
+            problems.append(f"{where}: the total line on page {total.line.page} prints no "
+                            f"figure: {mask_digits(total.line.text)!r}")
+            continue
+        label = mask_digits(total.line.text.replace(total.value.text, "").strip())
+        rows = sum((tx.amount for tx in txs[total.after:total.before]), Decimal(0))
+        printed = total.value.amount.value
+        if abs(printed) != abs(rows):
+            problems.append(f"{where}: {label!r} on page {total.line.page} is "
+                            f"{money(abs(printed))}, its rows add up to {money(abs(rows))}")
     return problems
 
 

@@ -353,9 +353,22 @@ class Marker:
 
 
 @dataclass
+class Total:
+    """A line printing a section's total (a template's `totals`): checked, never a row."""
+
+    line: Line
+    value: Token | None
+    #: The rows it adds up: from `after` (the rows read before the previous total line) to
+    #: `before` (the rows read before it).
+    after: int
+    before: int
+
+
+@dataclass
 class TableReading:
     rows: list[Row] = field(default_factory=list)
     markers: list[Marker] = field(default_factory=list)
+    totals: list[Total] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     #: id(line) -> how the line was read: header, row, continuation, marker, furniture,
     #: heading, total, end, outside.
@@ -382,6 +395,7 @@ def read_table(t: Template, lines: list[Line], period_end: date) -> TableReading
     out = TableReading()
     end = [re.compile(t.expand(p), re.IGNORECASE) for p in t.end]
     skip = [re.compile(t.expand(p), re.IGNORECASE) for p in t.skip]
+    totals = [re.compile(t.expand(p), re.IGNORECASE) for p in t.totals]
     geometry: Geometry | None = None
     page: int | None = None
     last: Line | None = None
@@ -417,6 +431,16 @@ def read_table(t: Template, lines: list[Line], period_end: date) -> TableReading
                           for o in lines[i + 1:i + header.lines]})
             out.headers += 1
             note(ln, "header", header.describe())
+            continue
+        if any(p.search(ln.text) for p in totals):
+            # Checked wherever it stands: a total pushed onto the next page is still one.
+            geometry = None
+            figures = [tok for tok in tokens(ln, t.locale) if tok.amount is not None]
+            after = out.totals[-1].before if out.totals else 0
+            out.totals.append(Total(ln, figures[-1] if figures else None, after,
+                                    len(out.rows)))
+            note(ln, "total", f"a section total of rows {after + 1}-{len(out.rows)}: "
+                 f"{figures[-1].text if figures else 'no figure'}")
             continue
         if geometry is None:
             note(ln, "outside")

@@ -90,6 +90,9 @@ class Template:
     section_start: str | None = None
     end: tuple[str, ...] = ()
     skip: tuple[str, ...] = ()
+    #: Regexes of the lines that print a section's total: its figure must be what the
+    #: section's rows add up to.
+    totals: tuple[str, ...] = ()
     furniture: tuple[str, ...] = ()
     headings: dict[str, str] = field(default_factory=dict)
     #: Headings of a table of day-end balances printed apart from the transactions, and
@@ -142,7 +145,7 @@ SCHEMA: dict[str, Any] = {
     "table": {"columns": [_COLUMN], "date_format": Formats, "carry_date": Bool,
               "value_date_line": Bool,
               "amount_unsigned": Str, "balance_unsigned": Str, "end": StrList,
-              "skip": StrList, "furniture": StrList, "headings": {"*": Str},
+              "skip": StrList, "totals": StrList, "furniture": StrList, "headings": {"*": Str},
               "alternatives": [{"columns": [_COLUMN]}]},
 }
 
@@ -312,6 +315,7 @@ def template_from_dict(d: dict[str, Any], source: str = "<dict>", revision: str 
         section_start=d.get("sections", {}).get("start"),
         end=tuple(table.get("end", ())),
         skip=tuple(table.get("skip", ())),
+        totals=tuple(table.get("totals", ())),
         furniture=tuple(table.get("furniture", ())),
         headings=dict(table.get("headings", {})),
         daily_headings=tuple(d.get("daily_balances", {}).get("headings", ())),
@@ -394,7 +398,7 @@ def _check_patterns(check: _Checker, t: Template, d: dict[str, Any]) -> None:
             regexes.append((["summary", name], f.pattern, name))
     if t.section_start:
         regexes.append((["sections", "start"], t.section_start, None))
-    for key in ("end", "skip"):
+    for key in ("end", "skip", "totals"):
         for i, p in enumerate(d["table"].get(key, ())):
             regexes.append((["table", key, i], p, None))
     for path, pattern, group in regexes:
