@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import random
 import re
 from dataclasses import replace
 
@@ -11,13 +12,18 @@ import pytest
 from pypdf.generic import DecodedStreamObject
 
 from corpus import Rendered, statement
+from corpus.lookalikes import LOOKALIKES
+from corpus.truth import Draw
 from corpus.variant import PLAIN
 from parsers.api import ParseResult, parse_pdf
 
-#: Every section of this Harbor statement (payments, purchases, interest) prints its total.
-HARBOR = statement("harbor", PLAIN, 0, 7)
-NORTHWIND = statement("northwind", replace(PLAIN, structure="split-sections"), 0, 7)
-TOTAL = re.compile(rb"\((Total [^)]*)\) Tj[^(]*\(\$?[\d,]*(\d)\.\d\d\) Tj")
+#: Statements whose every section (Harbor's payments, purchases and interest, say) closes
+#: with its printed total.
+DRAWN = {"harbor": statement("harbor", PLAIN, 0, 7),
+         "northwind": statement("northwind", replace(PLAIN, structure="split-sections"), 0, 7),
+         **{bank: LOOKALIKES[bank](Draw(random.Random(bank), 14, False, False))
+            for bank in ("chase", "bank-of-america")}}
+TOTAL = re.compile(rb"\((Total [^)]*)\) Tj[^(]*\(-?\$?[\d,]*(\d)\.\d\d\) Tj")
 
 
 def total_labels(pdf: bytes) -> list[str]:
@@ -51,9 +57,9 @@ def exact(r: ParseResult, drawn: Rendered) -> bool:
     return r.validation.ok and r.statement.to_dict() == drawn.truth.to_dict()
 
 
-@pytest.mark.parametrize("drawn", [HARBOR, NORTHWIND], ids=["harbor", "northwind"])
-def test_a_statement_whose_totals_agree_with_its_rows_validates_exactly(
-        drawn: Rendered) -> None:
+@pytest.mark.parametrize("bank", DRAWN)
+def test_a_statement_whose_totals_agree_with_its_rows_validates_exactly(bank: str) -> None:
+    drawn = DRAWN[bank]
     assert len(total_labels(drawn.pdf)) >= 2
     r = parse_pdf(drawn.pdf)
     assert r.validation.problems == []
@@ -61,12 +67,11 @@ def test_a_statement_whose_totals_agree_with_its_rows_validates_exactly(
     assert sum(len(t.totals) for t in r.tables) == len(total_labels(drawn.pdf))
 
 
-@pytest.mark.parametrize("drawn, label", [
-    *((HARBOR, label) for label in total_labels(HARBOR.pdf)),
-    *((NORTHWIND, label) for label in total_labels(NORTHWIND.pdf))])
+@pytest.mark.parametrize("bank, label", [(bank, label) for bank, drawn in DRAWN.items()
+                                         for label in total_labels(drawn.pdf)])
 def test_a_printed_total_that_differs_from_its_rows_is_flagged_by_name(
-        drawn: Rendered, label: str) -> None:
-    r = parse_pdf(with_total_edited(drawn.pdf, label))
+        bank: str, label: str) -> None:
+    r = parse_pdf(with_total_edited(DRAWN[bank].pdf, label))
     assert not r.validation.ok
     assert [p for p in r.validation.problems if label in p and "rows add up to" in p], \
         r.validation.problems
