@@ -125,6 +125,9 @@ def parse_pdf(
     unfaithful += [f"a description holds a glyph placeholder: {t.description!r}"[:120]
                    for a in out.statement.accounts for t in a.transactions
                    if CID.search(t.description)]
+    if layout == "generic" and ocr:
+        unfaithful.append("read by the generic reader from OCR text, whose dates and "
+                          "descriptions no confidence check covers: a person confirms them")
     if damaged:
         unfaithful.append(f"{damaged} compressed stream(s) of the file are damaged: data was "
                           "lost while reading them")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from parsers.fuzzy import edits_allowed, key, near
+from parsers.fuzzy import distance, edits_allowed, key, near
 from parsers.lines import Line
 from parsers.reader import Word
 from parsers.template import Template
@@ -105,10 +105,15 @@ def _header_like(words: list[Word], columns: frozenset[str]) -> bool:
 
 
 def _column_word(w: Word, columns: frozenset[str]) -> Word:
-    for c in columns:
-        if near(w.text, c):
-            return w if _plain(w.text) == _plain(c) else w._replace(text=c + _trailing(w.text))
-    return w
+    """`w` spelt as the column word OCR most likely misread; a word that already is one
+    (`Credit` beside another bank's `Credits`) stays as printed."""
+    if any(_plain(w.text) == _plain(c) for c in columns):
+        return w
+    candidates = [c for c in columns if near(w.text, c)]
+    if not candidates:
+        return w
+    best = min(candidates, key=lambda c: (distance(key(w.text), key(c), 2), c))
+    return w._replace(text=best + _trailing(w.text))
 
 
 def _plain(text: str) -> str:

@@ -533,6 +533,10 @@ def read_table(t: Template, lines: list[Line], period_end: date) -> TableReading
             out.rows.append(Row(day, desc, one, _confs(cells), [ln], sign,
                                 geometry.has_balance))
             note(ln, "row", "date of the row above: " + _reading(out.rows[-1]))
+            if _confs(cells):  # OCR may have lost or moved the date this row printed
+                out.problems.append(f"page {ln.page}: OCR read no date on a row and it took "
+                                    f"the date of the row above, which no arithmetic checks: "
+                                    f"{_row_text(ln)!r}")
         elif one:
             out.problems.append(f"page {ln.page}: a table row without a date: "
                                 f"{_row_text(ln)!r}")

@@ -44,3 +44,9 @@ def test_descriptions_and_text_pages_are_left_as_printed() -> None:
 def test_a_header_word_with_a_look_alike_digit_is_still_a_header_word() -> None:
     assert snapped("Date", "Particulars", "Debit", "Credit", "Ba1ance") == \
         "Date Particulars Debit Credit Balance"
+
+
+def test_a_header_word_that_is_a_column_word_stays_as_printed() -> None:
+    # `Credit` is one edit from another bank's `Credits`: it must not become that word
+    assert snapped("Date", "Particulars", "Debit", "Credit", "Balance") == \
+        "Date Particulars Debit Credit Balance"

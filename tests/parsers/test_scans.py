@@ -126,3 +126,14 @@ def test_a_misread_digit_that_breaks_the_chain_is_never_validated(plain: Rendere
     r = parse(plain, misread({printed: wrong}))
     assert not r.validation.ok
     assert r.statement.to_dict() != plain.truth.to_dict()
+
+
+def test_the_generic_reader_never_validates_a_scan(plain: Rendered) -> None:
+    """With no template in force the generic reader may reconcile a scan's figures, but its
+    dates and descriptions have no confidence gate: the statement goes to a person."""
+    def ocr(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
+        return ocr_page(page, index, limits)
+    r = parse_pdf(plain.pdf, reader=PdfiumReader(ocr=ocr), templates=[])
+    assert r.layout == "generic"
+    assert not r.validation.ok
+    assert any("generic reader from OCR text" in p for p in r.validation.problems)
