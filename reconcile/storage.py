@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import posixpath
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -124,7 +125,8 @@ class Storage:
 
     def _write_verified(self, key: str, data: bytes, digest: str, token: str) -> None:
         final = self.path(key)
-        tmp = f"{final}.tmp-{token}"
+        # unique per writer: two imports may store the same bytes at the same moment
+        tmp = f"{final}.tmp-{token}-{uuid.uuid4().hex[:12]}"
         parent = posixpath.dirname(final)
         if parent:
             self.fs.makedirs(parent, exist_ok=True)
