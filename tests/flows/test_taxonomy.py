@@ -14,8 +14,8 @@ from corpus import generate
 from flows.taxonomy import ChainMismatch, JobExcluded, LeaseLost, TransientError, classify
 from parsers.api import parse_pdf
 from parsers.codes import Reason, Status
-from parsers.errors import CorruptPdf, OcrTimeout, UnknownBank
-from parsers.template import load_templates
+from parsers.errors import CorruptPdf, OcrTimeout, TemplateFault, UnknownBank
+from parsers.template import Field, load_templates
 from reconcile.storage import InputCorrupt, OutputUnverified
 
 
@@ -81,10 +81,15 @@ def test_a_bank_no_template_describes_is_deterministic_unknown_bank(tmp_path: Pa
     assert (c.error_class, c.reason) == ("deterministic", "unknown_bank")
 
 
-def test_a_template_capture_that_is_not_an_amount_is_not_this_layout(tmp_path: Path) -> None:
+def test_a_template_capture_that_is_not_an_amount_is_a_template_error(tmp_path: Path) -> None:
+    """The template's author made a mistake: say so (file, field, what was captured),
+    deterministically, instead of guessing another layout or calling it our bug."""
     sample = generate(tmp_path, ("northwind",), 1, seed=3)[0]
     northwind = next(t for t in load_templates() if t.bank == "northwind")
-    broken = dataclasses.replace(northwind, fields={
-        **northwind.fields, "opening": r"^(?P<opening>Beginning) Balance"})
-    result = parse_pdf(sample.pdf.read_bytes(), bank="northwind", templates=[broken])
-    assert result.layout == "generic" and result.validation.ok
+    broken = dataclasses.replace(northwind,
+                                 opening=Field(pattern=r"^(?P<opening>Beginning) Balance"))
+    with pytest.raises(TemplateFault) as info:
+        parse_pdf(sample.pdf.read_bytes(), bank="northwind", templates=[broken])
+    assert "opening captured 'Beginning'" in str(info.value)
+    failure = classify(info.value)
+    assert (failure.transient, failure.reason) == (False, Reason.TEMPLATE_ERROR)

@@ -23,10 +23,14 @@ PLUMBER, PDFIUM = PdfplumberReader(), PdfiumReader()
 
 
 def outcome(data: bytes, reader: PdfiumReader | PdfplumberReader) -> dict | str:
+    """What a reader makes of `data`, without how the generic reader found its table
+    (column edges in points, header words grouped as each library groups a glyph run)."""
     try:
-        return parse_pdf(data, reader=reader).to_dict()
+        result = parse_pdf(data, reader=reader).to_dict()
     except StatementError as exc:
         return exc.reason
+    result.get("reading", {}).pop("table", None)
+    return result
 
 
 def lines(pages: list[Page]) -> list[list[str]]:
