@@ -200,9 +200,9 @@ def test_a_slipped_figure_the_sums_do_not_prove_is_never_validated() -> None:
     assert not result.validation.ok
 
 
-def test_a_page_of_other_text_between_table_pages_is_no_part_of_the_table() -> None:
-    # The period starts every page's header; page 2 is a checkbook form; page 3 carries
-    # a lone `DATE` over `PAID` above the checks and a daily balance list.
+def checking(paid: str) -> list:
+    """Three pages whose header starts with the period: deposits, a checkbook form, then a
+    check paid on `paid` (a lone `DATE` over `PAID`) and the daily ending balances."""
     def head(page: int) -> list:
         return lines((30, [(390, "July 1, 2026 through July 31, 2026")]),
                      (42, [(378, "Primary Account: 00004433214321")]), page=page)
@@ -221,14 +221,25 @@ def test_a_page_of_other_text_between_table_pages_is_no_part_of_the_table() -> N
         (80, [(39, "CHECKS PAID")]),
         (92, [(414, "DATE")]),
         (100, [(34, "CHECK NUMBER"), (129, "DESCRIPTION"), (414, "PAID"), (-540, "AMOUNT")]),
-        (112, [(34, "4711"), (129, "^"), (414, "07/14"), (-540, "20.00")]),
+        (112, [(34, "4711"), (129, "^"), (414, paid), (-540, "20.00")]),
         (140, [(39, "DAILY ENDING BALANCE")]),
         (152, [(35, "DATE"), (212, "AMOUNT"), (371, "DATE"), (508, "AMOUNT")]),
         (164, [(35, "07/02"), (-243, "150.00"), (367, "07/14"), (-540, "130.00")]), page=3)
-    out = parse_generic(first + form + last, check)
+    return first + form + last
+
+
+def test_a_page_of_other_text_between_table_pages_is_no_part_of_the_table() -> None:
+    out = parse_generic(checking("07/14"), check)
     assert out is not None and check(out).ok, check(out).problems if out else None
     txs = out.statement.accounts[0].transactions
     assert [(t.date, t.amount, t.description) for t in txs] == [
         (date(2026, 7, 2), Decimal("50.00"), "Deposit"),
         (date(2026, 7, 14), Decimal("-20.00"), "4711 ^")]
     assert out.readings[0].balance_rows_checked == 2
+
+
+def test_a_check_dated_against_the_daily_balances_is_never_validated() -> None:
+    # Paid on 07/01 the check still totals right; the 07/02 day-end balance disagrees.
+    out = parse_generic(checking("07/01"), check)
+    assert out is not None
+    assert any("daily balance of 2026-07-02" in p for p in check(out).problems)
