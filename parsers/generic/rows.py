@@ -182,8 +182,6 @@ def _rows(lines: list[Line], kept: set[int], table: Table) -> None:
             last, wrapped = ln, True
         else:
             if last is not None and ln.page > last.page:
-                if not is_header(ln):  # other text on the next page: only a row goes on
-                    last = None
                 continue  # the next page's header: the table goes on under it
             if table.rows and not n and ln.words[0].x0 >= desc_x0 - 4 and not is_header(ln) \
                     and not starts_with_label(ln.text, (*TOTALS, *BALANCE_ROWS)):

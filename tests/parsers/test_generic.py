@@ -212,7 +212,8 @@ def checking(paid: str) -> list:
         (82, [(36, "Ending Balance"), (-384, "$130.00")]),
         (110, [(41, "DEPOSITS AND ADDITIONS")]),
         (122, [(41, "DATE"), (104, "DESCRIPTION"), (-540, "AMOUNT")]),
-        (134, [(41, "07/02"), (104, "Deposit"), (-540, "50.00")]))
+        (134, [(41, "07/02"), (104, "Deposit"), (-540, "50.00")]),
+        (146, [(42, "Total Deposits and Additions"), (-540, "$50.00")]))
     form = head(2) + lines(
         (100, [(63, "1. Write in the Ending Balance shown on this statement:")]),
         (120, [(387, "Step 2 Total: $")]),
