@@ -128,7 +128,7 @@ def _rows(lines: list[Line], kept: set[int], table: Table) -> None:
                 table.days.extend((d, t, ln) for d, t in pairs)
                 table.used.add(id(ln))
                 continue
-            if is_header(ln):
+            if _is_header(ln):
                 continue
             daily = False
         if id(ln) not in kept:  # a page header over the next page continues no row
@@ -183,7 +183,7 @@ def _rows(lines: list[Line], kept: set[int], table: Table) -> None:
         else:
             if last is not None and ln.page > last.page:
                 continue  # the next page's header: the table goes on under it
-            if table.rows and not n and ln.words[0].x0 >= desc_x0 - 4 and not is_header(ln) \
+            if table.rows and not n and ln.words[0].x0 >= desc_x0 - 4 and not _is_header(ln) \
                     and not starts_with_label(ln.text, (*TOTALS, *BALANCE_ROWS)):
                 table.strays.append((ln, len(table.rows), near))
             last = None
@@ -234,7 +234,7 @@ def _day_pairs(ln: Line, fmt: str, locale: str) -> list[tuple[str, Token]]:
     return out
 
 
-def is_header(ln: Line) -> bool:
+def _is_header(ln: Line) -> bool:
     """A line of column header words only (`DATE` over `PAID`, `Date Description Amount`)."""
     return all(fold(w.text).strip(":$€£()*/") in HEADER_WORDS for w in ln.words)
 
