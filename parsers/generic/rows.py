@@ -112,6 +112,7 @@ def _rows(lines: list[Line], kept: set[int], table: Table) -> None:
     wrapped = False
     doubtful: list[tuple[Line, int]] = []
     daily = False
+    carry: str | None = None  # the date a row without one of its own takes
     for ln in lines:
         near = last is not None and _follows(last, ln)
         sign = next((s for s, labels in SIGN_HEADINGS.items() if is_heading(ln.text, labels)),
@@ -142,8 +143,12 @@ def _rows(lines: list[Line], kept: set[int], table: Table) -> None:
         fits = bool(figures) and len(placed) == len(figures)
         if figures and not fits:  # figures outside the columns are words (`5,90EUR` fee)
             words, figures = words + figures, []
-        if n and fits:
-            date_text = " ".join(w.text for w in ln.words[:n])
+        if n and fits and starts_with_label(" ".join(t.text for t in words), BALANCE_ROWS):
+            # a dated balance brought/carried forward: checked, never a transaction
+            table.markers.append(Marker(ln, len(table.rows), figures[-1]))
+            last, carry = ln, " ".join(w.text for w in ln.words[:n])
+        elif n and fits:
+            date_text = carry = " ".join(w.text for w in ln.words[:n])
             text = _drop_second_date(words, fmt)
             table.rows.append(Row(date_text, [t.text for t in text], placed, ln,
                                   heading=heading, text_x1=_x1(text)))
@@ -155,14 +160,13 @@ def _rows(lines: list[Line], kept: set[int], table: Table) -> None:
                                   [t.text for t in words[:paid]], placed, ln, heading=heading,
                                   text_x1=_x1(words[:paid])))
             last, wrapped = ln, False
-        elif fits and near and not starts_with_label(ln.text, TOTALS):
+        elif fits and near and carry and not starts_with_label(ln.text, TOTALS):
             if starts_with_label(ln.text, BALANCE_ROWS):
                 table.markers.append(Marker(ln, len(table.rows), figures[-1]))
             else:
                 if wrapped:  # the words above may begin this row as well as end the last
                     doubtful.append((ln, len(table.rows)))
-                prev = table.rows[-1]
-                table.rows.append(Row(prev.date_text, [t.text for t in words], placed, ln,
+                table.rows.append(Row(carry, [t.text for t in words], placed, ln,
                                       carried=True, heading=heading, text_x1=_x1(words)))
             last, wrapped = ln, False
         elif figures and near and starts_with_label(ln.text, BALANCE_ROWS):
@@ -170,12 +174,12 @@ def _rows(lines: list[Line], kept: set[int], table: Table) -> None:
             last = ln
         elif near and not figures and ln.words[0].x0 < desc_x0 - 4 and _only_dates(ln, fmt):
             last = ln  # the row's value date, on a line of its own
-        elif near and not figures and n and _left_of_figures(ln, table):
+        elif near and table.rows and not figures and n and _left_of_figures(ln, table):
             more = _drop_second_date(words, fmt)
             table.rows[-1].desc.extend(t.text for t in more)
             _wraps(table.rows[-1], more[0].x1 - more[0].x0 if more else None)
             last, wrapped = ln, True  # a value date, then more description
-        elif near and not n and not figures and ln.words[0].x0 >= desc_x0 - 4 \
+        elif near and table.rows and not n and not figures and ln.words[0].x0 >= desc_x0 - 4 \
                 and _left_of_figures(ln, table):
             table.rows[-1].desc.extend(w.text for w in ln.words)
             _wraps(table.rows[-1], ln.words[0].x1 - ln.words[0].x0)

@@ -142,6 +142,19 @@ def money_rows(statement_: object) -> list[tuple[date, Decimal]]:
 
 
 @pytest.mark.parametrize("count", [3, 45])
+def test_a_dated_balance_brought_forward_is_no_transaction_and_dates_the_row_under_it(
+        count: int) -> None:
+    # Santander-like: `15th Dec Balance brought forward ... 428.15`, then rows of that day
+    # without a date of their own; `Balance carried forward` closes the table.
+    drawn = lookalike("santander-uk", count)
+    result = parse_pdf(drawn.pdf, templates=[])
+    assert result.layout == "generic"
+    assert result.validation.ok, result.validation.problems
+    assert result.statement.to_dict()["accounts"] == drawn.truth.to_dict()["accounts"]
+    assert result.readings[0].balance_rows_checked >= 2
+
+
+@pytest.mark.parametrize("count", [3, 45])
 def test_checks_dated_when_paid_and_daily_balances_without_templates(count: int) -> None:
     # Chase-like: deposits and withdrawals under headings, checks listed as number, mark,
     # date paid; a daily ending balance list; the period heads every page.
