@@ -16,6 +16,7 @@ from parsers.api import parse_pdf
 from parsers.engine import ParseOutput
 from parsers.errors import AmbiguousLayout, StatementError
 from parsers.generic import parse_generic
+from parsers.model import Statement
 from parsers.numbers import format_amount
 from parsers.validate import Validation, validate
 from tests.parsers.sheets import Cell, lines, misprinted
@@ -136,9 +137,8 @@ def lookalike(bank: str, count: int) -> Rendered:
     return LOOKALIKES[bank](Draw(random.Random(f"{bank}-{count}"), count, False, False))
 
 
-def money_rows(statement_: object) -> list[tuple[date, Decimal]]:
-    return [(t.date, t.amount) for a in statement_.accounts  # type: ignore[attr-defined]
-            for t in a.transactions]
+def money_rows(st: Statement) -> list[tuple[date, Decimal]]:
+    return [(t.date, t.amount) for a in st.accounts for t in a.transactions]
 
 
 @pytest.mark.parametrize("count", [3, 45])
