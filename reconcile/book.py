@@ -40,7 +40,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.dml import Insert
 
 from parsers.codes import VERIFIED, ReviewState
-from parsers.model import Statement, money, occurrences, transaction_ids
+from parsers.model import document_transaction_ids, money
 from reconcile.book_records import BookTransaction, StatementBalance
 from reconcile.db import (
     book_balances,
@@ -161,16 +161,16 @@ class Book:
 
     def _hold(self, c: Connection, d: Delivery) -> None:
         """Keep the statement's transactions apart and open its review."""
-        parsed = Statement.from_dict(d.statement)
-        rows = [{"decision_id": d.decision_id, "bank": parsed.bank, "txn_id": txn_id,
+        st = d.statement
+        rows = [{"decision_id": d.decision_id, "bank": st["bank"], "txn_id": txn_id,
                  "account_last4": a["account_last4"], "currency": a["currency"],
                  **{k: t[k] for k in ("date", "description", "amount", "balance")}}
-                for a, section in zip(d.statement["accounts"], parsed.accounts, strict=True)
-                for t, txn_id in zip(a["transactions"], transaction_ids(parsed.bank, section),
-                                     strict=True)]
+                for a in st["accounts"]
+                for t, (_, txn_id) in zip(a["transactions"],
+                                          document_transaction_ids(st["bank"], a), strict=True)]
         if rows:
             c.execute(insert(held_transactions), rows)
-        c.execute(insert(book_balances), _balance_rows(d.decision_id, parsed))
+        c.execute(insert(book_balances), _balance_rows(d.decision_id, st))
         open_review(c, decision_id=d.decision_id, input_sha256=d.input_sha256,
                     output_uri=d.output_uri, output_digest=d.output_digest,
                     problems=d.statement.get("validation", {}).get("problems", []),
@@ -348,16 +348,17 @@ def add_statements(c: Connection, statements: list[tuple[dict[str, Any], str]]) 
     it)."""
     rows, balances = [], []
     for statement, decision_id in statements:
-        parsed = Statement.from_dict(statement)
-        for acct, section in zip(statement["accounts"], parsed.accounts, strict=True):
-            numbered = zip(acct["transactions"], occurrences(section.transactions),
-                           transaction_ids(parsed.bank, section), strict=True)
-            rows += [{"account_last4": acct["account_last4"], "currency": acct["currency"],
-                      "date": t["date"], "description": t["description"],
-                      "amount": t["amount"], "balance": t["balance"], "occurrence": occurrence,
-                      "decision_id": decision_id, "bank": parsed.bank, "txn_id": txn_id}
-                     for t, occurrence, txn_id in numbered]
-        balances += _balance_rows(decision_id, parsed)
+        bank = statement["bank"]
+        for acct in statement["accounts"]:
+            last4, currency = acct["account_last4"], acct["currency"]
+            rows += [{"account_last4": last4, "currency": currency, "date": t["date"],
+                      "description": t["description"], "amount": t["amount"],
+                      "balance": t["balance"], "occurrence": occurrence,
+                      "decision_id": decision_id, "bank": bank, "txn_id": txn_id}
+                     for t, (occurrence, txn_id) in zip(
+                         acct["transactions"], document_transaction_ids(bank, acct),
+                         strict=True)]
+        balances += _balance_rows(decision_id, statement)
     fresh: dict[tuple[str, str], dict[str, Any]] = {}
     for r in rows:
         fresh.setdefault((r["account_last4"], r["txn_id"]), r)
@@ -389,20 +390,22 @@ def executemany(c: Connection, statement: Insert, rows: list[dict[str, Any]]) ->
     c.exec_driver_sql(str(compiled), params)
 
 
-def _balance_rows(decision_id: str, st: Statement) -> list[dict[str, Any]]:
+def _balance_rows(decision_id: str, statement: dict[str, Any]) -> list[dict[str, Any]]:
     """Each account section's period and printed balances; a period the statement does not
     print is taken from its transactions' dates."""
+    period = statement.get("period") or {}
+    printed_start, printed_end = _day(period.get("start")), _day(period.get("end"))
     rows = []
-    for acct in st.accounts:
-        dates = sorted(t.date for t in acct.transactions)
-        start = st.period_start or (dates[0] if dates else st.period_end)
-        end = st.period_end or (dates[-1] if dates else st.period_start)
-        rows.append({"decision_id": decision_id, "bank": st.bank,
-                     "account_last4": acct.account_last4, "currency": acct.currency,
+    for acct in statement["accounts"]:
+        dates = sorted(date.fromisoformat(t["date"]) for t in acct["transactions"])
+        start = printed_start or (dates[0] if dates else printed_end)
+        end = printed_end or (dates[-1] if dates else printed_start)
+        rows.append({"decision_id": decision_id, "bank": statement["bank"],
+                     "account_last4": acct["account_last4"], "currency": acct["currency"],
                      "period_start": start and start.isoformat(),
                      "period_end": end and end.isoformat(),
-                     "opening_balance": money(acct.opening_balance),
-                     "closing_balance": money(acct.closing_balance)})
+                     "opening_balance": money(Decimal(acct["opening_balance"])),
+                     "closing_balance": money(Decimal(acct["closing_balance"]))})
     return rows
 
 
