@@ -374,7 +374,8 @@ class Ledger:
         if batch_id is not None:
             q = q.where(jobs.c.batch_id == batch_id)
         with self.engine.connect() as c:
-            return [Job.from_row(r) for r in c.execute(q).mappings()]
+            result = c.execute(q)
+            return Job.from_rows(result, list(result.keys()))
 
     def attempts(self, job_id: str) -> list[Attempt]:
         with self.engine.connect() as c:
