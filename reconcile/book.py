@@ -18,6 +18,7 @@ reconciles (`release`), and a rejected statement's never do (`exclude`).
 from __future__ import annotations
 
 import json
+import operator
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -52,7 +53,7 @@ from reconcile.db import (
     reviews,
 )
 from reconcile.ledger import Ledger
-from reconcile.outputs import Found, read_outputs
+from reconcile.outputs import Found, OutputPass, Wanted
 from reconcile.records import Clock, utc_now
 from reconcile.review import open_review
 from reconcile.storage import Storage
@@ -118,22 +119,30 @@ class Book:
         return outcomes
 
     def take(self, found: list[Found], delivered: set[tuple[str, str]]) -> Counter[str]:
-        """Consume the statements of `found` not yet `delivered` (which this updates)."""
+        """Consume the statements of `found` not yet `delivered` (which this updates); their
+        bytes were read because `wanted` said so."""
         outcomes: Counter[str] = Counter()
         batch = []
         for f in found:
-            if f.statement is None:
+            digest = f.statement_digest
+            if digest is None:
                 outcomes["missing_object"] += 1
                 continue
-            data, digest = f.statement
             if (f.job.job_id, digest) in delivered:
                 continue
+            if f.statement is None:
+                raise ValueError(f"{f.job.job_id}: its statement was not read")
             delivered.add((f.job.job_id, digest))
-            batch.append(Delivery(f.job.job_id, f.job.sha256, digest, json.loads(data),
+            batch.append(Delivery(f.job.job_id, f.job.sha256, digest, json.loads(f.statement),
                                   recorded_digest=f.job.output_digest,
                                   output_uri=f.job.output_uri))
         outcomes.update(self.consume_many(batch))
         return outcomes
+
+    @staticmethod
+    def wanted(delivered: set[tuple[str, str]]) -> Wanted:
+        """What the book wants read: statements it has not been given with this digest."""
+        return lambda job, digest: (job.job_id, digest) not in delivered
 
     def _decide(self, c: Connection, d: Delivery, known: _Known) -> str:
         decided = known.by_decision.get(d.decision_id)
@@ -386,7 +395,9 @@ def executemany(c: Connection, statement: Insert, rows: list[dict[str, Any]]) ->
     compiled = statement.compile(dialect=c.dialect, column_keys=list(rows[0]))
     params: list[Any] = rows
     if compiled.positional:
-        params = [tuple(r[k] for k in compiled.positiontup or ()) for r in rows]
+        keys = list(compiled.positiontup or ())
+        pick = operator.itemgetter(*keys) if len(keys) > 1 else lambda r: (r[keys[0]],)
+        params = [pick(r) for r in rows]
     c.exec_driver_sql(str(compiled), params)
 
 
@@ -413,6 +424,8 @@ def sync(book: Book, ledger: Ledger, storage: Storage) -> Counter[str]:
     """Poll the ledger for succeeded jobs and consume each output object not yet delivered."""
     outcomes: Counter[str] = Counter()
     delivered = book.delivered()
-    for found in read_outputs(ledger.jobs(), storage, every_object=False):
+    jobs = ledger.jobs()  # before the listing: a success names objects already stored
+    listed = OutputPass(storage, ledger.engine)
+    for found in listed.read(jobs, book.wanted(delivered), every_object=False):
         outcomes += book.take(found, delivered)
     return outcomes
