@@ -38,10 +38,7 @@ def build(ledger: Ledger, storage: Storage, *, operator: str | None, queue_limit
     jobs = ledger.jobs()
     consumed, outputs = _read_outputs(book, jobs, storage, ledger.engine)
     investigations = Investigations(ledger.engine, ledger.clock)
-    opened = investigations.open_by_job()
-    for j in jobs:
-        if not j.status.terminal and j.job_id not in opened:
-            investigations.open_for(j.job_id, operator)
+    investigations.open_for_many([j.job_id for j in jobs if not j.status.terminal], operator)
     records = Records(
         jobs=jobs,
         attempt_rows={j.job_id: 0 for j in jobs} | ledger.attempt_counts(),
