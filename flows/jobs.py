@@ -188,7 +188,7 @@ def _job(ledger: Ledger, job_id: str) -> Job:
 
 
 def _run(worker: Worker, claim: Claim) -> Job:
-    job = _job(worker.ledger, claim.job_id)
+    job = claim.job or _job(worker.ledger, claim.job_id)
     if job.identities != worker.identities:
         raise ChainMismatch(f"job pinned {job.identities}, this worker runs {worker.identities}")
     data = worker.storage.read_input(job.input_uri, job.sha256)

@@ -81,6 +81,8 @@ class Claim:
     job_id: str
     owner: str
     attempt: int
+    #: the job as the claim committed it (read in the same transaction)
+    job: Job | None = dataclasses.field(default=None, compare=False, hash=False)
 
 
 class Ledger:
@@ -245,10 +247,12 @@ class Ledger:
             ).rowcount == 1
             if not won:
                 return None
-            number = c.execute(select(jobs.c.attempts).where(jobs.c.job_id == job_id)).scalar_one()
-            c.execute(insert(attempts).values(job_id=job_id, number=number, lease_owner=owner,
-                                              started_at=t, task_run_id=task_run_id))
-        return Claim(job_id, owner, number)
+            job = Job.from_row(c.execute(select(jobs).where(jobs.c.job_id == job_id))
+                               .mappings().one())
+            c.execute(insert(attempts).values(job_id=job_id, number=job.attempts,
+                                              lease_owner=owner, started_at=t,
+                                              task_run_id=task_run_id))
+        return Claim(job_id, owner, job.attempts, job)
 
     def succeed(self, claim: Claim, *, output_uri: str, output_digest: str,
                 outputs: dict[str, str], needs_review: bool, bank: str, account_last4: str,
