@@ -156,7 +156,7 @@ def _read_stamps(engine: Engine) -> dict[str, tuple[tuple[int, str | None], str]
     query = select(table.uri, table.size, table.stamp, table.sha256)
     with engine.connect() as c:
         return {uri: ((size, stamp), digest) for uri, size, stamp, digest in
-                c.execute(query).tuples()}
+                c.execute(query)}
 
 
 @dataclass
