@@ -18,14 +18,15 @@ from prefect.client.schemas.filters import DeploymentFilter, DeploymentFilterNam
 from prefect.schedules import Cron
 from prefect.utilities.asyncutils import run_coro_as_sync
 
-from deployments.settings import IMPORT, RECONCILE, RERUN, REVIEW, specs
+from deployments.settings import IMPORT, RECONCILE, RECOVER, RERUN, REVIEW, specs
 from flows.import_flow import import_batch
 from flows.reconcile_flow import reconcile
+from flows.recover import recover_batches
 from flows.rerun_flow import rerun_failed
 from flows.review_flow import review_statement
 
-FLOWS = {IMPORT: import_batch, RECONCILE: reconcile, RERUN: rerun_failed,
-         REVIEW: review_statement}
+FLOWS = {IMPORT: import_batch, RECONCILE: reconcile, RECOVER: recover_batches,
+         RERUN: rerun_failed, REVIEW: review_statement}
 
 
 def runner_deployments() -> list[Any]:
