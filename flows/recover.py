@@ -13,6 +13,7 @@ that crashed (`flow_run_id`), named, tagged and linked like the run it continues
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
@@ -30,6 +31,8 @@ from flows.lineage import banks, mark_run
 from flows.logs import to_run_logs
 from flows.notify import notify_ended
 from reconcile.recovery import Swept, abandoned_batches, sweep
+
+log = logging.getLogger("stmtflow")
 
 
 def sweep_and_notify(settings: Settings) -> Swept:
@@ -51,6 +54,8 @@ def recover(settings: Settings, batch_ids: list[str] | None = None) -> dict[str,
     for batch_id in batch_ids:
         state = resume_batch(batch_id, return_state=True)
         resumed[batch_id] = state.name
+        if not state.is_completed():
+            log.warning("batch %s: %s", batch_id, state.message)
     return {"reclaimed": swept.reclaimed, "expired": swept.expired,
             "crashed_flow_runs": crashed, "resumed": resumed}
 
