@@ -15,6 +15,7 @@ from typing import Any
 from prefect import get_client
 from prefect import serve as prefect_serve
 from prefect.client.schemas.filters import DeploymentFilter, DeploymentFilterName
+from prefect.client.schemas.objects import ConcurrencyLimitConfig
 from prefect.schedules import Cron
 from prefect.utilities.asyncutils import run_coro_as_sync
 
@@ -33,7 +34,11 @@ def runner_deployments() -> list[Any]:
     return [FLOWS[s["entrypoint"]].to_deployment(
         name=s["name"], description=s["description"], parameters=s["parameters"],
         tags=s["tags"], schedules=[Cron(x["cron"], timezone=x["timezone"])
-                                   for x in s["schedules"]])
+                                   for x in s["schedules"]],
+        concurrency_limit=ConcurrencyLimitConfig(
+            limit=s["concurrency_limit"]["limit"],
+            collision_strategy=s["concurrency_limit"]["collision_strategy"])
+        if "concurrency_limit" in s else None)
             for s in specs()]
 
 

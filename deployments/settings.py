@@ -71,6 +71,8 @@ def specs(config: dict[str, Any] | None = None,
         "parameters": {"source": b.inbox, "bank": b.id},
         "schedules": [{"cron": b.cron, "timezone": b.timezone}],
         "tags": [f"bank:{b.id}", "import"],
+        # one import per bank at a time: a run due while another runs waits its turn
+        "concurrency_limit": {"limit": 1, "collision_strategy": "ENQUEUE"},
         "work_pool": pool(),
     } for b in banks(config, in_force)]
     out.append({

@@ -182,6 +182,9 @@ def test_setup_deploys_everything_and_a_worker_imports_an_inbox(
             assert d.pull_steps == PULL  # no path of this checkout: any worker's own
             assert [(s.schedule.cron, s.schedule.timezone) for s in d.schedules] == [
                 (s["cron"], s["timezone"]) for s in spec["schedules"]]
+            limit = d.global_concurrency_limit  # one import per bank at a time
+            assert (limit.limit if limit else None) == (
+                1 if spec["name"].startswith("import-") else None)
         assert len(zombies) == 1 and len(alerts) == 1 and len(recovery) == 1
         assert alerts[0].trigger.expect == {"stmtflow.alert.*"}
         # a crashed batch run starts the `recover` deployment with the run's id
