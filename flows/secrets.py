@@ -36,6 +36,7 @@ _PAGE = 200
 def server_secrets() -> dict[str, Any]:
     """Every `stmtflow-*` Secret block's value by name; none without a Prefect server."""
     from prefect.client.orchestration import get_client
+    from prefect.exceptions import ObjectNotFound
     from prefect.settings import PREFECT_API_URL
 
     if not PREFECT_API_URL.value():
@@ -44,8 +45,11 @@ def server_secrets() -> dict[str, Any]:
     with get_client(sync_client=True) as client:
         offset = 0
         while True:
-            page = client.read_block_documents_by_type("secret", offset=offset, limit=_PAGE,
-                                                       include_secrets=True)
+            try:
+                page = client.read_block_documents_by_type("secret", offset=offset,
+                                                           limit=_PAGE, include_secrets=True)
+            except ObjectNotFound:  # a server without the Secret block type: no secrets
+                return found
             found.update((d.name, (d.data or {}).get("value")) for d in page
                          if d.name and d.name.startswith("stmtflow-"))
             if len(page) < _PAGE:
