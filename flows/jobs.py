@@ -71,7 +71,8 @@ class Worker:
     def from_settings(cls, settings: Settings) -> Worker:
         parser = Parser.from_settings(settings)
         return cls(settings.ledger(), settings.storage(),
-                   parser.in_workers(settings.parse_workers), parser.identities(),
+                   parser.in_workers(settings.parse_workers, settings.passwords_for),
+                   parser.identities(),
                    functools.partial(notify_ended, settings), tuple(channels(settings)))
 
     def ended(self, job: Job) -> None:

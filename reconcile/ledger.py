@@ -431,6 +431,13 @@ class Ledger:
             first = row.first()
         return Batch.from_row(first) if first else None
 
+    def batch_of_run(self, flow_run_id: str) -> Batch | None:
+        """The batch a flow run last took (`take_batch`), if any."""
+        with self.engine.connect() as c:
+            first = c.execute(select(batches).where(
+                batches.c.flow_run_id == flow_run_id)).mappings().first()
+        return Batch.from_row(first) if first else None
+
     def reruns_of(self, job_id: str) -> list[str]:
         with self.engine.connect() as c:
             return [r for (r,) in c.execute(select(jobs.c.job_id).where(

@@ -36,6 +36,9 @@ PREFECT_DEFAULTS = {
     "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "90",
     "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
     "PREFECT_LOGGING_LEVEL": "WARNING",
+    # runs from the command line and from `serve` send heartbeats as deployments' runs do,
+    # so the zombie automation covers them too
+    "PREFECT_FLOWS_HEARTBEAT_FREQUENCY": "60",
 }
 
 
