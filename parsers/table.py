@@ -22,12 +22,14 @@ import itertools
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from decimal import Decimal
 
 from parsers.dates import parse_date
 from parsers.lexicon import words as lexicon
 from parsers.lines import Line
 from parsers.model import mask_digits
 from parsers.numbers import CURRENCY_PATTERN, LOCALES, Amount, read_amount
+from parsers.reader import Word
 from parsers.template import NUMBER_ROLES, Column, Template, header_words
 from parsers.trust import Doubt, dates_pinned, ordinal_look_alike, word_vouched
 from parsers.vocabulary import (
@@ -62,6 +64,9 @@ class Token:
     amount: Amount | None = None
     #: The least OCR confidence of its words; None on a text page.
     conf: float | None = None
+    #: An OCR figure whose punctuation is broken (`372:52`, `102.95.`, `8,470.36:Cr`), read
+    #: the one way its digits allow: never taken unless the running balance pins it.
+    loose: bool = False
 
     @property
     def centre(self) -> float:
@@ -96,10 +101,53 @@ def tokens(ln: Line, locale: str) -> list[Token]:
             i += n
             break
         else:
-            w = words[i]
-            out.append(Token(w.text, w.x0, w.x1, conf=w.conf))
-            i += 1
+            loose = _loose_token(words, i, marks)
+            out.append(loose or Token(words[i].text, words[i].x0, words[i].x1,
+                                      conf=words[i].conf))
+            i += len(loose.text.split()) if loose else 1
     return out
+
+
+def _loose_token(words: list[Word], i: int, marks: list[bool]) -> Token | None:
+    """The OCR word at `i` (with a `CR`/`DR` word after it) read as a figure whose
+    punctuation OCR broke, or None."""
+    w = words[i]
+    if w.conf is None or not any(ch.isdigit() for ch in w.text):
+        return None
+    runs = [words[i:i + 2]] if i + 1 < len(words) and marks[i + 1] else []
+    for run in (*runs, [w]):
+        text = " ".join(o.text for o in run)
+        amount = loose_amount(text)
+        if amount is not None:
+            return Token(text, run[0].x0, run[-1].x1, amount, _least(run), loose=True)
+    return None
+
+
+_BROKEN = re.compile(r"(?P<lead>[^\w]*)(?P<body>\d[\d.,:;]*\d)(?P<tail>[^\w]*)"
+                     r"(?P<suffix>[CD]R)?[^\w]*", re.IGNORECASE)
+_SPECKS = set(".,:;'\"’‘“”_~")
+_DASHES = set("-—–−")
+
+
+def loose_amount(text: str) -> Amount | None:
+    """The amount a figure with broken punctuation prints when its digits allow one reading
+    only: specks before or after it dropped, a `CR`/`DR` glued to it split off, and any of
+    `. , : ;` taken as the separator it stands for, the last group being the two decimals
+    and the others thousands (`372:52` is 372.52, `5;440.40` is 5440.40). A dash before or
+    after it might be a sign, so it is taken only beside a `CR`/`DR`; anything else (a
+    currency mark, letters, one group of digits) reads as nothing."""
+    m = _BROKEN.fullmatch("".join(text.split()))
+    if m is None:
+        return None
+    around = set(m["lead"] + m["tail"])
+    if not around <= _SPECKS | _DASHES or (around & _DASHES and not m["suffix"]):
+        return None
+    groups = re.split(r"[.,:;]", m["body"])
+    whole = groups[:-1]
+    if len(groups[-1]) != 2 or not whole or not whole[0] or (
+            len(whole) > 1 and (len(whole[0]) > 3 or any(len(g) != 3 for g in whole[1:]))):
+        return None
+    return Amount(Decimal("".join(groups)).scaleb(-2), (m["suffix"] or "").upper())
 
 
 # --- the header -------------------------------------------------------------------------
@@ -682,14 +730,22 @@ def _reading(r: Row) -> str:
 
 
 def doubts(rows: list[Row]) -> list[Doubt]:
-    """The figures of `rows` OCR read below the review confidence, the least per figure."""
+    """The figures of `rows` OCR read below the review confidence, the least per figure,
+    and those it read with broken punctuation."""
     least: dict[tuple[int, str], float] = {}
+    broken: dict[tuple[int, str], str] = {}
     for i, r in enumerate(rows):
         for role, conf in r.confs.items():
             figure = "balance" if role == "balance" else "amount"
             if role in NUMBER_ROLES and conf < OCR_REVIEW_CONFIDENCE:
                 least[i, figure] = min(least.get((i, figure), conf), conf)
-    return [Doubt(i, figure, conf) for (i, figure), conf in sorted(least.items())]
+        for role, tok in r.figures.items():
+            if tok.loose:
+                figure = "balance" if role == "balance" else "amount"
+                broken[i, figure] = tok.text
+                least.setdefault((i, figure), tok.conf if tok.conf is not None else 0.0)
+    return [Doubt(i, figure, conf, broken.get((i, figure)))
+            for (i, figure), conf in sorted(least.items())]
 
 
 def _least(words: list) -> float | None:

@@ -35,6 +35,9 @@ class Doubt:
     row: int  # from 0, in the account's transactions
     figure: str  # "amount" or "balance"
     confidence: float
+    #: The figure as printed when its punctuation is broken (`372:52`): the running balance
+    #: alone then vouches for the one reading its digits allow.
+    printed: str | None = None
 
 
 def weigh(acct: Account, doubts: list[Doubt], opening_printed: bool, closing_printed: bool,
@@ -47,7 +50,8 @@ def weigh(acct: Account, doubts: list[Doubt], opening_printed: bool, closing_pri
         t = acct.transactions[d.row]
         value = t.amount if d.figure == "amount" else t.balance
         said = (f"{where} row {d.row + 1}: {d.figure} {money(value or Decimal(0))} read by OCR "
-                f"with confidence {d.confidence:.0f}")
+                + (f"as {d.printed!r}, its punctuation broken" if d.printed else
+                   f"with confidence {d.confidence:.0f}"))
         if d.row in (amounts if d.figure == "amount" else balances):
             trusted.append(f"{said}, trusted: the running balance pins it")
         else:
