@@ -196,7 +196,7 @@ def _range_regex() -> re.Pattern[str]:
     words = sorted((w for w in (*PERIOD_TO, *PERIOD_FROM) if w.isalpha()), key=len,
                    reverse=True)
     joiner = rf"\W*(?:(?:{'|'.join(words)})\W*)?"
-    return re.compile(rf"{joiner}(?P<start>(?i:{day})){joiner}(?P<end>(?i:{day}))\W*")
+    return re.compile(rf"{joiner}(?P<start>{day}){joiner}(?P<end>{day})\W*", re.IGNORECASE)
 
 
 _RANGE = _range_regex()
