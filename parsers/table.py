@@ -31,7 +31,7 @@ from parsers.model import mask_digits
 from parsers.numbers import CURRENCY_PATTERN, LOCALES, Amount, read_amount
 from parsers.reader import Word
 from parsers.template import NUMBER_ROLES, Column, Template, header_words
-from parsers.trust import Doubt, dates_pinned, ordinal_look_alike, word_vouched
+from parsers.trust import Doubt, dates_pinned, ordinal_look_alike, run_together, word_vouched
 from parsers.vocabulary import (
     BALANCE_ROWS,
     CLOSING,
@@ -634,8 +634,8 @@ def _weigh_dates(out: TableReading) -> None:
 def _weigh_descriptions(out: TableReading, lines: list[Line]) -> None:
     """A problem for every OCR description word read below the review confidence that is no
     word the statement prints confidently elsewhere or the language knows, and for every
-    word that reads as an ordinal once its look-alike letters are digits
-    (`trust.word_vouched`)."""
+    word that reads as an ordinal once its look-alike letters are digits or is words run
+    together (`trust.py`)."""
     if not any(c is not None for r in out.rows for c in r.desc_confs):
         return
     confident = frozenset(w.text for ln in lines for w in ln.words
@@ -651,6 +651,10 @@ def _weigh_descriptions(out: TableReading, lines: list[Line]) -> None:
                                     "which may as well be an ordinal number (look-alike "
                                     "letters and digits), and no arithmetic checks a "
                                     "description")
+            elif run_together(text, words):
+                out.problems.append(f"{r.date}: OCR read the description word {text!r}, "
+                                    "which is words run together (a space OCR did not "
+                                    "see?), and no arithmetic checks a description")
             elif conf < OCR_REVIEW_CONFIDENCE:
                 (vouched if word_vouched(text, confident, words) else doubted).append(
                     (text, conf))

@@ -288,6 +288,14 @@ def test_an_ordinal_look_alike_goes_to_review_however_sure_ocr_was(teal: Templat
     assert read_table(teal, rows, END).problems == []  # a text layer is taken as printed
 
 
+def test_words_run_together_go_to_review_however_sure_ocr_was(teal: Template) -> None:
+    rows = lines((100, HEADER), (115, [(50, "2 Feb"), (95, "GYMMEMBERSHIP DUES"),
+                                       (-410, "1.00"), (-560, "99.00")]))
+    r = read_table(teal, scanned(rows, {}), END)
+    assert any("'GYMMEMBERSHIP', which is words run together" in p for p in r.problems)
+    assert read_table(teal, rows, END).problems == []
+
+
 @pytest.mark.parametrize(("printed", "value", "suffix"), [
     ("102.95.", "102.95", ""), ("372:52", "372.52", ""), ("5;440.40", "5440.40", ""),
     ("8,470.36:Cr", "8470.36", "CR"), ("—1,236,600.87 Cr", "1236600.87", "CR"),

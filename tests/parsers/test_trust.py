@@ -9,7 +9,15 @@ import pytest
 
 from parsers import lexicon
 from parsers.model import Account, Transaction
-from parsers.trust import Doubt, dates_pinned, ordinal_look_alike, pinned, weigh, word_vouched
+from parsers.trust import (
+    Doubt,
+    dates_pinned,
+    ordinal_look_alike,
+    pinned,
+    run_together,
+    weigh,
+    word_vouched,
+)
 
 D = Decimal
 
@@ -105,7 +113,12 @@ def test_a_doubtful_word_is_vouched_for_by_a_confident_read_elsewhere_or_the_lex
     assert not word_vouched("ZORBLAX", frozenset({"OTHER"}), frozenset({"COFFEE"}))
 
 
-@pytest.mark.parametrize("word", ["CORP.", ".CHECK", "REFUND’", "4410", "R2D2", "AB", "STH"])
+def test_a_two_letter_word_is_vouched_for_by_a_confident_read_elsewhere_only() -> None:
+    assert word_vouched("ON", frozenset({"ON"}), frozenset())
+    assert not word_vouched("ON", frozenset(), frozenset({"ON"}))
+
+
+@pytest.mark.parametrize("word", ["CORP.", ".CHECK", "REFUND’", "4410", "R2D2", "A", "STH"])
 def test_specks_digits_short_words_and_ordinal_look_alikes_are_never_vouched(word: str) -> None:
     assert not word_vouched(word, frozenset({word}), frozenset({word.upper()}))
 
@@ -114,3 +127,12 @@ def test_the_lexicon_is_tesseracts_english_dictionary() -> None:
     words = lexicon.words()
     assert {"BALANCE", "COFFEE", "PAYMENT"} <= words
     assert "ZORBLAX" not in words and "CL0SING" not in words
+
+
+def test_long_words_run_together_are_recognised() -> None:
+    lex = frozenset({"GYM", "MEMBERSHIP", "RENT", "PAYMENT", "OAK", "AUTO", "PAY"})
+    assert run_together("GYMMEMBERSHIP", lex) and run_together("RentPaymentOak", lex)
+    assert not run_together("AUTOPAY", lex)  # short: as often a name written as one word
+    assert not run_together("MEMBERSHIP", lex)  # a word of its own
+    assert not run_together("GYMMEMBERSHIPX", lex)  # not made of words alone
+    assert not run_together("GYM-MEMBERSHIP", lex)
