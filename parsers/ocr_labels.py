@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from parsers.dates import compile_format, fold, month_names, parse_date
-from parsers.fuzzy import distance, edits_allowed, key, near
+from parsers.fuzzy import distance, edits_allowed, key, letters, near
 from parsers.lines import Line
 from parsers.reader import Word
 from parsers.template import Template
@@ -107,7 +107,7 @@ def _snap_at(words: list[Word], start: int, labels: Sequence[str]) -> list[Word]
         text = " ".join(w.text for w in window)
         if key(text) == key(label) and _plain(text) == _plain(label):
             return words  # printed as the label is spelt: nothing to mend
-        edits = 0 if len(parts) == 1 else edits_allowed(len(key(label)))
+        edits = 0 if len(parts) == 1 else edits_allowed(letters(label))
         if near(text, label, edits):
             mended = [w._replace(text=p + _trailing(w.text)) for w, p in zip(window, parts,
                                                                              strict=True)]

@@ -87,3 +87,9 @@ def test_a_period_that_reads_already_and_a_text_page_are_left_as_printed() -> No
     assert snapped(*printed) == " ".join(printed)
     assert snapped("Statement", "Period:", "31-J", "ul-2024", conf=None) == \
         "Statement Period: 31-J ul-2024"
+
+
+def test_a_slash_read_as_a_letter_is_a_look_alike() -> None:
+    assert snapped("AIC", "No.", "XXXXXX8287") == "A/C No. XXXXXX8287"
+    assert snapped("alc", "no.", "XXXXXX7812") == "A/C No. XXXXXX7812"
+    assert snapped("ABC", "No.", "XXXXXX7812") == "ABC No. XXXXXX7812"
