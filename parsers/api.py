@@ -172,6 +172,7 @@ def _validate(out: ParseOutput, t: Template | None, ocr: bool) -> Validation:
         for acct in out.statement.accounts:
             repairs += repair_from_running_balance(acct)
     v = validate(out.statement, out.problems)
+    v.trusted += out.trusted
     for name in t.hooks if t else ():
         for acct in out.statement.accounts:
             v.problems += HOOKS[name](acct)

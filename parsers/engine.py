@@ -81,6 +81,8 @@ class AccountReading:
 class ParseOutput:
     statement: Statement
     problems: list[str] = field(default_factory=list)
+    #: What OCR read with little confidence and other evidence vouches for (`trust.py`).
+    trusted: list[str] = field(default_factory=list)
     readings: list[AccountReading] = field(default_factory=list)
     #: The table reading of each section, for `templates check`.
     tables: list[TableReading] = field(default_factory=list)
@@ -124,6 +126,7 @@ def run_template(t: Template, lines: list[Line], trace: list[TableReading] | Non
         out.readings.append(info)
         out.tables.append(reading)
         out.problems += reading.problems
+        out.trusted += reading.trusted
     return out
 
 

@@ -2,7 +2,8 @@
 
 A scanned `Closing Balance` comes back as `CLOSING BALANCF`, `Cl0sing Balance` or `Closing
 Ba1ance`. Both sides are reduced to a key (folded, letters and digits only, with the glyphs
-OCR confuses made one: `O`/`0`, `l`/`1`/`I`/`|`), then compared by edit distance: none for
+OCR confuses made one: `O`/`0`, `l`/`1`/`I`/`|`, and a slash with them: `A/C` comes back
+as `AIC`), then compared by edit distance, counted on the letters printed: none for
 short words (where one edit turns one word into another), one for words of five to eight
 letters, two from nine. Plain Levenshtein over keys of a few dozen letters, cut off as soon
 as the limit is exceeded, is all this needs: the strings are short and few, so a library
@@ -20,8 +21,15 @@ _NOT_ALNUM = re.compile(r"[\W_]+")
 
 
 def key(text: str) -> str:
-    """`text` folded, letters and digits only, look-alike glyphs made one."""
-    return _NOT_ALNUM.sub("", fold(text)).translate(_LOOK_ALIKES)
+    """`text` folded, letters and digits only, look-alike glyphs made one (a slash between
+    letters counts as one: `A/C` is read `AIC` or `AlC`)."""
+    return _NOT_ALNUM.sub("", fold(text).replace("/", "l")).translate(_LOOK_ALIKES)
+
+
+def letters(text: str) -> int:
+    """How many letters and digits `text` prints (what the edits tolerated depend on: a
+    slash folded into the key adds none)."""
+    return len(_NOT_ALNUM.sub("", fold(text)))
 
 
 def edits_allowed(length: int) -> int:
@@ -51,5 +59,5 @@ def near(text: str, phrase: str, edits: int | None = None) -> bool:
     a, b = key(text), key(phrase)
     if not a or not b:
         return False
-    limit = edits_allowed(len(b)) if edits is None else edits
+    limit = edits_allowed(letters(phrase)) if edits is None else edits
     return distance(a, b, limit) <= limit

@@ -7,7 +7,11 @@ reads like a text page. Only where labels stand: at the start of a line (or just
 row's date, where balance brought/carried forward rows print theirs), and across a table
 header (a line without figures or dates where three or more words are column labels). A single-word
 label is taken only with no edit beyond look-alike glyphs, so a description word is never
-turned into a label. Text-layer lines are left as printed.
+turned into a label. A period line whose dates OCR split or smudged (`31-J ul-2024`,
+`Period:.01-Sep-2024`, `0l-Apl-2025`) is given back its two dates when, with the spaces and
+stray punctuation between them gone, look-alike digits mended and a month abbreviation one
+edit from exactly one month, they read as a range in one of the vocabulary's dated forms.
+Text-layer lines are left as printed.
 """
 
 from __future__ import annotations
@@ -15,11 +19,23 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from parsers.fuzzy import distance, edits_allowed, key, near
+from parsers.dates import compile_format, fold, month_names, parse_date
+from parsers.fuzzy import distance, edits_allowed, key, letters, near
 from parsers.lines import Line
 from parsers.reader import Word
 from parsers.template import Template
-from parsers.vocabulary import ACCOUNT, BALANCE_ROWS, PERIOD, PERIOD_END, TOTALS
+from parsers.vocabulary import (
+    ACCOUNT,
+    BALANCE_ROWS,
+    PERIOD,
+    PERIOD_END,
+    PERIOD_FROM,
+    PERIOD_TO,
+    TOTALS,
+    UNAMBIGUOUS_DATES,
+    find_period,
+    match_label,
+)
 
 #: Words of a table header that must be column labels for the line to be read as one.
 HEADER_WORDS = 3
@@ -62,6 +78,7 @@ def snap_line(ln: Line, labels: Sequence[str], columns: frozenset[str]) -> Line:
         words = [_column_word(w, columns) for w in words]
     for start in _label_starts(words):
         words = _snap_at(words, start, labels)
+    words = mend_period(words)
     return Line(ln.page, words, ln.large) if words != ln.words else ln
 
 
@@ -90,7 +107,7 @@ def _snap_at(words: list[Word], start: int, labels: Sequence[str]) -> list[Word]
         text = " ".join(w.text for w in window)
         if key(text) == key(label) and _plain(text) == _plain(label):
             return words  # printed as the label is spelt: nothing to mend
-        edits = 0 if len(parts) == 1 else edits_allowed(len(key(label)))
+        edits = 0 if len(parts) == 1 else edits_allowed(letters(label))
         if near(text, label, edits):
             mended = [w._replace(text=p + _trailing(w.text)) for w, p in zip(window, parts,
                                                                              strict=True)]
@@ -125,3 +142,124 @@ def _trailing(text: str) -> str:
     """The punctuation a word ends with (a label's colon), kept when the word is mended."""
     m = re.search(r"[^\w]+$", text)
     return m.group(0) if m else ""
+
+
+# --- the period line --------------------------------------------------------------------
+
+#: The vocabulary's date forms with a year: the only ones a mended period is read in.
+PERIOD_FORMATS = tuple(f for f in UNAMBIGUOUS_DATES if "%Y" in f)
+_DIGIT_LOOK_ALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1"})
+
+
+def mend_period(words: list[Word]) -> list[Word]:
+    """`words` of a line that starts with a period label, with the range after the label
+    rewritten as `START to END` when only OCR's spacing, specks and look-alike glyphs kept it
+    from reading; any other line as it is."""
+    text = " ".join(w.text for w in words)
+    m = match_label(text, PERIOD, at_start=True)
+    if m is None or find_period([Line(0, words)], PERIOD_FORMATS, labelled_only=True):
+        return words
+    found = _range(text[m.end():])
+    if found is None:
+        return words
+    head, rest = _split_at(words, m.end())
+    if not rest:
+        return words
+    conf = min((w.conf for w in rest if w.conf is not None), default=None)
+    span = rest[0]._replace(x1=rest[-1].x1, conf=conf,
+                            top=min(w.top for w in rest), bottom=max(w.bottom for w in rest))
+    return [*head, span._replace(text=found[0]), span._replace(text="to"),
+            span._replace(text=found[1])]
+
+
+def _range(after: str) -> tuple[str, str] | None:
+    """(start, end) as their dates should have read, from the text after a period label."""
+    compact = _digits_mended(re.sub(r"\s+", "", after))
+    for text in (compact, _month_mended(compact)):
+        if text is None:
+            continue
+        m = _RANGE.fullmatch(text)
+        if m is None:
+            continue
+        try:
+            end = parse_date(m["end"], PERIOD_FORMATS)
+            start = parse_date(m["start"], PERIOD_FORMATS, end)
+        except ValueError:
+            continue
+        if start <= end:
+            return m["start"], m["end"]
+    return None
+
+
+def _range_regex() -> re.Pattern[str]:
+    day = "|".join(compile_format(f).pattern for f in PERIOD_FORMATS)
+    words = sorted((w for w in (*PERIOD_TO, *PERIOD_FROM) if w.isalpha()), key=len,
+                   reverse=True)
+    joiner = rf"\W*(?:(?:{'|'.join(words)})\W*)?"
+    return re.compile(rf"{joiner}(?P<start>{day}){joiner}(?P<end>{day})\W*", re.IGNORECASE)
+
+
+_RANGE = _range_regex()
+
+
+def _digits_mended(text: str) -> str:
+    """`O`, `l`, `I`, `|` read as the digit they look like where they stand beside a digit
+    and not beside a letter (`0l-Jul` -> `01-Jul`; the `l` of `Jul-2024` stays)."""
+    out = list(text)
+    for i, c in enumerate(text):
+        if c not in "OolI|":
+            continue
+        around = [text[j] for j in (i - 1, i + 1) if 0 <= j < len(text)]
+        if any(a.isdigit() for a in around) and not any(a.isalpha() for a in around):
+            out[i] = c.translate(_DIGIT_LOOK_ALIKES)
+    return "".join(out)
+
+
+def _month_mended(text: str) -> str | None:
+    """`text` with each three-letter run that is no month name replaced by the one month
+    abbreviation a single edit away; None when a run is near no month or near several."""
+    names = {n: v for n, v in month_names().items() if len(n) == 3 and n.isalpha()}
+    changed = False
+
+    def mend(m: re.Match[str]) -> str:
+        nonlocal changed
+        run = fold(m.group(0))
+        if run in names:
+            return m.group(0)
+        near_months = {names[n] for n in names if distance(run, n, 1) <= 1}
+        if len(near_months) != 1:
+            raise LookupError(run)
+        changed = True
+        number = near_months.pop()
+        return next(n for n in _ENGLISH if names.get(n) == number).title()
+
+    try:
+        mended = re.sub(r"(?<![A-Za-z])[A-Za-z]{3}(?![A-Za-z])", mend, text)
+    except LookupError:
+        return None
+    return mended if changed else None
+
+
+_ENGLISH = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
+            "dec")
+
+
+def _split_at(words: list[Word], end: int) -> tuple[list[Word], list[Word]]:
+    """(the words up to character `end` of their joined text, the words after it); a word
+    that `end` falls inside is cut there (`Period:.01-Sep-2024`)."""
+    head: list[Word] = []
+    pos = 0
+    for i, w in enumerate(words):
+        stop = pos + len(w.text)
+        if stop <= end:
+            head.append(w)
+        elif pos < end:
+            cut = end - pos
+            share = (w.x1 - w.x0) * cut / max(len(w.text), 1)
+            if w.text[:cut].strip():
+                head.append(w._replace(text=w.text[:cut].rstrip(), x1=w.x0 + share))
+            return head, [w._replace(text=w.text[cut:], x0=w.x0 + share), *words[i + 1:]]
+        else:
+            return head, words[i:]
+        pos = stop + 1
+    return head, []

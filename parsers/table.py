@@ -22,13 +22,16 @@ import itertools
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from decimal import Decimal
 
 from parsers.dates import parse_date
+from parsers.lexicon import words as lexicon
 from parsers.lines import Line
 from parsers.model import mask_digits
 from parsers.numbers import CURRENCY_PATTERN, LOCALES, Amount, read_amount
+from parsers.reader import Word
 from parsers.template import NUMBER_ROLES, Column, Template, header_words
-from parsers.trust import Doubt
+from parsers.trust import Doubt, dates_pinned, ordinal_look_alike, run_together, word_vouched
 from parsers.vocabulary import (
     BALANCE_ROWS,
     CLOSING,
@@ -61,6 +64,9 @@ class Token:
     amount: Amount | None = None
     #: The least OCR confidence of its words; None on a text page.
     conf: float | None = None
+    #: An OCR figure whose punctuation is broken (`372:52`, `102.95.`, `8,470.36:Cr`), read
+    #: the one way its digits allow: never taken unless the running balance pins it.
+    loose: bool = False
 
     @property
     def centre(self) -> float:
@@ -95,10 +101,53 @@ def tokens(ln: Line, locale: str) -> list[Token]:
             i += n
             break
         else:
-            w = words[i]
-            out.append(Token(w.text, w.x0, w.x1, conf=w.conf))
-            i += 1
+            loose = _loose_token(words, i, marks)
+            out.append(loose or Token(words[i].text, words[i].x0, words[i].x1,
+                                      conf=words[i].conf))
+            i += len(loose.text.split()) if loose else 1
     return out
+
+
+def _loose_token(words: list[Word], i: int, marks: list[bool]) -> Token | None:
+    """The OCR word at `i` (with a `CR`/`DR` word after it) read as a figure whose
+    punctuation OCR broke, or None."""
+    w = words[i]
+    if w.conf is None or not any(ch.isdigit() for ch in w.text):
+        return None
+    runs = [words[i:i + 2]] if i + 1 < len(words) and marks[i + 1] else []
+    for run in (*runs, [w]):
+        text = " ".join(o.text for o in run)
+        amount = loose_amount(text)
+        if amount is not None:
+            return Token(text, run[0].x0, run[-1].x1, amount, _least(run), loose=True)
+    return None
+
+
+_BROKEN = re.compile(r"(?P<lead>[^\w]*)(?P<body>\d[\d.,:;]*\d)(?P<tail>[^\w]*)"
+                     r"(?P<suffix>[CD]R)?[^\w]*", re.IGNORECASE)
+_SPECKS = set(".,:;'\"’‘“”_~")
+_DASHES = set("-—–−")
+
+
+def loose_amount(text: str) -> Amount | None:
+    """The amount a figure with broken punctuation prints when its digits allow one reading
+    only: specks before or after it dropped, a `CR`/`DR` glued to it split off, and any of
+    `. , : ;` taken as the separator it stands for, the last group being the two decimals
+    and the others thousands (`372:52` is 372.52, `5;440.40` is 5440.40). A dash before or
+    after it might be a sign, so it is taken only beside a `CR`/`DR`; anything else (a
+    currency mark, letters, one group of digits) reads as nothing."""
+    m = _BROKEN.fullmatch("".join(text.split()))
+    if m is None:
+        return None
+    around = set(m["lead"] + m["tail"])
+    if not around <= _SPECKS | _DASHES or (around & _DASHES and not m["suffix"]):
+        return None
+    groups = re.split(r"[.,:;]", m["body"])
+    whole = groups[:-1]
+    if len(groups[-1]) != 2 or not whole or not whole[0] or (
+            len(whole) > 1 and (len(whole[0]) > 3 or any(len(g) != 3 for g in whole[1:]))):
+        return None
+    return Amount(Decimal("".join(groups)).scaleb(-2), (m["suffix"] or "").upper())
 
 
 # --- the header -------------------------------------------------------------------------
@@ -339,6 +388,10 @@ class Row:
     sign: str | None
     #: Whether the table this row stands in prints a running balance.
     has_balance: bool
+    #: The OCR confidence of each word of `desc` (None on a text page).
+    desc_confs: list[float | None] = field(default_factory=list)
+    #: Whether the row's date was read on it (not carried from the row above).
+    dated: bool = True
 
 
 @dataclass
@@ -370,6 +423,9 @@ class TableReading:
     markers: list[Marker] = field(default_factory=list)
     totals: list[Total] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    #: Dates and description words OCR read with little confidence that other evidence
+    #: vouches for (see `trust.py`).
+    trusted: list[str] = field(default_factory=list)
     #: id(line) -> how the line was read: header, row, continuation, marker, furniture,
     #: heading, total, end, outside.
     roles: dict[int, str] = field(default_factory=dict)
@@ -501,7 +557,7 @@ def read_table(t: Template, lines: list[Line], period_end: date) -> TableReading
         if date_text and t.value_date_line and not one and not strays and last is not None \
                 and out.rows and out.rows[-1].figures:
             row = out.rows[-1]
-            row.desc += desc
+            _add_words(row, cells)
             row.lines.append(ln)
             _merge(row.confs, _confs(cells))
             note(ln, "continuation", f"the value date {date_text!r} of the row above"
@@ -520,30 +576,27 @@ def read_table(t: Template, lines: list[Line], period_end: date) -> TableReading
                 last = ln
                 continue
             out.rows.append(Row(when, desc, one, _confs(cells), [ln], sign,
-                                geometry.has_balance))
+                                geometry.has_balance, _desc_confs(cells)))
             day = when
             note(ln, "row", _reading(out.rows[-1]))
         elif one and out.rows and not out.rows[-1].figures and last is not None:
             row = out.rows[-1]
-            row.figures, row.desc = one, row.desc + desc
+            row.figures = one
+            _add_words(row, cells)
             row.lines.append(ln)
             _merge(row.confs, _confs(cells))
             note(ln, "row", "figures of the row above: " + _reading(row))
         elif one and day is not None and t.carry_date:
             out.rows.append(Row(day, desc, one, _confs(cells), [ln], sign,
-                                geometry.has_balance))
+                                geometry.has_balance, _desc_confs(cells), dated=False))
             note(ln, "row", "date of the row above: " + _reading(out.rows[-1]))
-            if _confs(cells):  # OCR may have lost or moved the date this row printed
-                out.problems.append(f"page {ln.page}: OCR read no date on a row and it took "
-                                    f"the date of the row above, which no arithmetic checks: "
-                                    f"{_row_text(ln)!r}")
         elif one:
             out.problems.append(f"page {ln.page}: a table row without a date: "
                                 f"{_row_text(ln)!r}")
             note(ln, "problem", "figures without a date")
         elif desc and out.rows and last is not None:
             row = out.rows[-1]
-            row.desc += desc
+            _add_words(row, cells)
             row.lines.append(ln)
             _merge(row.confs, _confs(cells))
             note(ln, "continuation", " ".join(desc))
@@ -552,14 +605,82 @@ def read_table(t: Template, lines: list[Line], period_end: date) -> TableReading
             continue
         last = ln
     _check_large_print(lines, out)
-    for r in out.rows:
-        for role in ("date", "description"):
-            if r.confs.get(role, 100.0) < OCR_REVIEW_CONFIDENCE:
-                out.problems.append(f"{r.date}: OCR read the {role} of this row with "
-                                    f"confidence {r.confs[role]:.0f} (below "
-                                    f"{OCR_REVIEW_CONFIDENCE:.0f}), and no arithmetic "
-                                    f"checks a {role}")
+    _weigh_dates(out)
+    _weigh_descriptions(out, lines)
     return out
+
+
+def _weigh_dates(out: TableReading) -> None:
+    """A problem for every OCR date read below the review confidence, or carried from the
+    row above, that the confidently read dates around it do not pin (`trust.dates_pinned`)."""
+    ocr = [bool(r.confs) or any(c is not None for c in r.desc_confs) for r in out.rows]
+    read = [(r.date, r.confs.get("date", 100.0) if r.dated or not o else None)
+            for r, o in zip(out.rows, ocr, strict=True)]
+    pinned = dates_pinned(read, OCR_REVIEW_CONFIDENCE)
+    for i, (r, (_, conf)) in enumerate(zip(out.rows, read, strict=True)):
+        if conf is not None and conf >= OCR_REVIEW_CONFIDENCE:
+            continue
+        said = (f"{r.date}: OCR read the date of this row with confidence {conf:.0f} (below "
+                f"{OCR_REVIEW_CONFIDENCE:.0f})" if conf is not None else
+                f"{r.date}: OCR read no date on this row and it took the date of the row above")
+        if i in pinned:
+            out.trusted.append(f"{said}, trusted: the dates read confidently before and "
+                               "after it are the same day")
+        else:
+            out.problems.append(f"{said}, and no arithmetic checks a date: "
+                                f"{_row_text(r.lines[0])!r}")
+
+
+def _weigh_descriptions(out: TableReading, lines: list[Line]) -> None:
+    """A problem for every OCR description word read below the review confidence that is no
+    word the statement prints confidently elsewhere or the language knows, and for every
+    word that reads as an ordinal once its look-alike letters are digits or is words run
+    together (`trust.py`)."""
+    if not any(c is not None for r in out.rows for c in r.desc_confs):
+        return
+    confident = frozenset(w.text for ln in lines for w in ln.words
+                          if w.conf is not None and w.conf >= OCR_REVIEW_CONFIDENCE)
+    words = lexicon()
+    for r in out.rows:
+        doubted, vouched = [], []
+        for text, conf in zip(r.desc, r.desc_confs, strict=True):
+            if conf is None:
+                continue
+            if ordinal_look_alike(text):
+                out.problems.append(f"{r.date}: OCR read the description word {text!r}, "
+                                    "which may as well be an ordinal number (look-alike "
+                                    "letters and digits), and no arithmetic checks a "
+                                    "description")
+            elif run_together(text, words):
+                out.problems.append(f"{r.date}: OCR read the description word {text!r}, "
+                                    "which is words run together (a space OCR did not "
+                                    "see?), and no arithmetic checks a description")
+            elif conf < OCR_REVIEW_CONFIDENCE:
+                (vouched if word_vouched(text, confident, words) else doubted).append(
+                    (text, conf))
+        if doubted:
+            least = min(c for _, c in doubted)
+            out.problems.append(f"{r.date}: OCR read {len(doubted)} word(s) of the "
+                                f"description of this row with confidence down to "
+                                f"{least:.0f} (below {OCR_REVIEW_CONFIDENCE:.0f}), none of "
+                                "them a word the statement prints confidently elsewhere or "
+                                "a word of the language, and no arithmetic checks a "
+                                "description")
+        if vouched:
+            out.trusted.append(f"{r.date}: {len(vouched)} description word(s) read by OCR "
+                               f"with confidence down to {min(c for _, c in vouched):.0f}, "
+                               "trusted: each is printed confidently elsewhere in the "
+                               "statement or is a word of the language")
+
+
+def _add_words(row: Row, cells: dict[str, list[Token]]) -> None:
+    """The description words of another line of `row`, with their confidences."""
+    row.desc += [tok.text for tok in cells.get("description", [])]
+    row.desc_confs += _desc_confs(cells)
+
+
+def _desc_confs(cells: dict[str, list[Token]]) -> list[float | None]:
+    return [tok.conf for tok in cells.get("description", [])]
 
 
 def _figure_below(lines: list[Line], i: int, locale: str) -> tuple[Line, Token] | None:
@@ -613,14 +734,22 @@ def _reading(r: Row) -> str:
 
 
 def doubts(rows: list[Row]) -> list[Doubt]:
-    """The figures of `rows` OCR read below the review confidence, the least per figure."""
+    """The figures of `rows` OCR read below the review confidence, the least per figure,
+    and those it read with broken punctuation."""
     least: dict[tuple[int, str], float] = {}
+    broken: dict[tuple[int, str], str] = {}
     for i, r in enumerate(rows):
         for role, conf in r.confs.items():
             figure = "balance" if role == "balance" else "amount"
             if role in NUMBER_ROLES and conf < OCR_REVIEW_CONFIDENCE:
                 least[i, figure] = min(least.get((i, figure), conf), conf)
-    return [Doubt(i, figure, conf) for (i, figure), conf in sorted(least.items())]
+        for role, tok in r.figures.items():
+            if tok.loose:
+                figure = "balance" if role == "balance" else "amount"
+                broken[i, figure] = tok.text
+                least.setdefault((i, figure), tok.conf if tok.conf is not None else 0.0)
+    return [Doubt(i, figure, conf, broken.get((i, figure)))
+            for (i, figure), conf in sorted(least.items())]
 
 
 def _least(words: list) -> float | None:

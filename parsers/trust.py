@@ -8,11 +8,22 @@ opening counts as the first), a balance followed by another printed balance or b
 printed closing balance. Two independent readings then agree on it, and a misread digit
 would have broken the chain. A figure not pinned that way (a day-end balance that sums
 several rows, a derived opening or closing balance) goes to review, and says why.
+
+No arithmetic checks a date or a description, so other evidence must: a date read with
+little confidence stands when the confidently read dates around it are its own day (and the
+table's dates are in order), a description word when it is a plain word that the statement
+prints confidently elsewhere or that is a word of the language (`lexicon.py`). A word that
+reads as an ordinal once its look-alike letters are digits (`STH` for `5TH`), or a word
+the language does not know that is words it knows run together (`GYMMEMBERSHIP`: OCR lost
+the space), is never taken, however confidently it was read.
 """
 
 from __future__ import annotations
 
+import itertools
+import re
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
 
 from parsers.model import Account, money
@@ -25,6 +36,9 @@ class Doubt:
     row: int  # from 0, in the account's transactions
     figure: str  # "amount" or "balance"
     confidence: float
+    #: The figure as printed when its punctuation is broken (`372:52`): the running balance
+    #: alone then vouches for the one reading its digits allow.
+    printed: str | None = None
 
 
 def weigh(acct: Account, doubts: list[Doubt], opening_printed: bool, closing_printed: bool,
@@ -37,7 +51,8 @@ def weigh(acct: Account, doubts: list[Doubt], opening_printed: bool, closing_pri
         t = acct.transactions[d.row]
         value = t.amount if d.figure == "amount" else t.balance
         said = (f"{where} row {d.row + 1}: {d.figure} {money(value or Decimal(0))} read by OCR "
-                f"with confidence {d.confidence:.0f}")
+                + (f"as {d.printed!r}, its punctuation broken" if d.printed else
+                   f"with confidence {d.confidence:.0f}"))
         if d.row in (amounts if d.figure == "amount" else balances):
             trusted.append(f"{said}, trusted: the running balance pins it")
         else:
@@ -85,3 +100,74 @@ def _why(acct: Account, d: Doubt, opening_printed: bool, closing_printed: bool) 
                 else "the opening balance is not printed")
     return ("the closing balance is not printed" if not closing_printed
             else "no balance is printed after it")
+
+
+# --- dates and descriptions -------------------------------------------------------------
+
+def dates_pinned(dates: list[tuple[date, float | None]], gate: float) -> set[int]:
+    """Rows whose date, read below `gate` (or not read on the row at all: `None`, a date
+    carried from the row above), the dates read confidently around it pin: the nearest such
+    date before it and the nearest after it are the row's date, and every confidently read
+    date of the table is in order (so nothing but that day fits between them)."""
+    sure = [i for i, (_, conf) in enumerate(dates) if conf is not None and conf >= gate]
+    days = [dates[i][0] for i in sure]
+    if any(a > b for a, b in itertools.pairwise(days)):
+        return set()
+    out = set()
+    for i, (day, conf) in enumerate(dates):
+        if conf is not None and conf >= gate:
+            continue
+        before = [k for k in sure if k < i]
+        after = [k for k in sure if k > i]
+        if before and after and dates[before[-1]][0] == day == dates[after[0]][0]:
+            out.add(i)
+    return out
+
+
+#: Letters OCR reads for the digit they look like, and that digit.
+_DIGIT_LIKE = {"O": "0", "I": "1", "L": "1", "Z": "2", "S": "5", "G": "6", "B": "8"}
+_ORDINAL = re.compile(r"(?P<n>[OILZSGB]+)(?P<suffix>ST|ND|RD|TH)")
+
+
+def ordinal_look_alike(word: str) -> bool:
+    """Whether `word`, its look-alike letters read as digits, is an ordinal (`STH` for
+    `5TH`, `IST` for `1ST`): a word OCR may have read either way, however sure it was."""
+    m = _ORDINAL.fullmatch(word.upper())
+    if m is None:
+        return False
+    n = int("".join(_DIGIT_LIKE[c] for c in m["n"]))
+    suffix = {1: "ST", 2: "ND", 3: "RD"}.get(n % 10 if n % 100 not in (11, 12, 13) else 0,
+                                             "TH")
+    return m["suffix"] == suffix
+
+
+def word_vouched(word: str, confident: frozenset[str], lexicon: frozenset[str]) -> bool:
+    """Whether a description word OCR read below the review confidence can stand: letters
+    only (no digit, which another digit replaces unseen, and no speck of punctuation at
+    either end, which is what OCR adds), two or more of them, not an ordinal look-alike,
+    and read confidently elsewhere in the statement, or, from three letters, a word of the
+    language (nearly every pair of letters is a word somewhere in a dictionary)."""
+    return (len(word) >= 2 and word.isalpha() and not ordinal_look_alike(word)
+            and (word in confident or (len(word) >= 3 and word.upper() in lexicon)))
+
+
+#: The shortest word a run-together word is split into (shorter ones make nearly anything
+#: look like a run of words).
+_PART = 3
+#: The shortest run-together word suspected: shorter ones are as often a name written as
+#: one word (`AUTOPAY`, `SPOTIFY`), measured on the scan corpus.
+_RUN = 10
+
+
+def run_together(word: str, lexicon: frozenset[str]) -> bool:
+    """Whether `word`, ten letters or more, is no word of `lexicon` but two or more of its
+    words of three letters or more written without a space (`GYMMEMBERSHIP`): a space OCR
+    did not see."""
+    w = word.upper()
+    if not w.isalpha() or len(w) < _RUN or w in lexicon:
+        return False
+    # ends[i]: w[:i] is a run of lexicon words
+    ends = [True] + [False] * len(w)
+    for i in range(_PART, len(w) + 1):
+        ends[i] = any(ends[j] and w[j:i] in lexicon for j in range(0, i - _PART + 1))
+    return ends[-1]

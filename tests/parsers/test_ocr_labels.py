@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from parsers.lines import Line
 from parsers.ocr_labels import snap_lines
 from parsers.reader import Word
@@ -50,3 +52,44 @@ def test_a_header_word_that_is_a_column_word_stays_as_printed() -> None:
     # `Credit` is one edit from another bank's `Credits`: it must not become that word
     assert snapped("Date", "Particulars", "Debit", "Credit", "Balance") == \
         "Date Particulars Debit Credit Balance"
+
+
+@pytest.mark.parametrize(("words", "mended"), [
+    (("Statement", "Period:", "01-Jul-2024", "to", "31-J", "ul-2024"),
+     "Statement Period: 01-Jul-2024 to 31-Jul-2024"),
+    (("Statement", "Period:.01-Sep-2024", "to", "01-Oct-2024"),
+     "Statement Period: 01-Sep-2024 to 01-Oct-2024"),
+    (("Period", ":", "01-Aug-2025.", "31-Aug-2025"), "Period : 01-Aug-2025 to 31-Aug-2025"),
+    (("Period", ":", "15-Dec-2024", "-.14-Jan-2025"), "Period : 15-Dec-2024 to 14-Jan-2025"),
+    (("Statement", "Period:", "0l-Api-2025", "to", "01-May-2025"),
+     "Statement Period: 01-Apr-2025 to 01-May-2025"),
+    (("STATEMENT", "PERIOD", "FROM", "01", "-Mar-2024", "TO", "31-Mar-2024"),
+     "STATEMENT PERIOD 01-Mar-2024 to 31-Mar-2024"),
+])
+def test_a_period_ocr_split_or_smudged_reads_as_its_two_dates(words: tuple[str, ...],
+                                                             mended: str) -> None:
+    assert snapped(*words) == mended
+
+
+@pytest.mark.parametrize("words", [
+    ("Statement", "Period:", "01-Mav-2025", "to", "31-May-2025"),  # Mar or May
+    ("Statement", "Period:", "31-Jul-2024", "to", "01-Jul-2024"),  # ends before it starts
+    ("Statement", "Period:", "01-Jul-2024", "to", "3?-Jul-2024"),
+    ("PAYMENT", "01-Jul-2024", "to", "31-J", "ul-2024"),  # no period label
+])
+def test_a_period_read_more_than_one_way_or_not_at_all_is_left_as_printed(
+        words: tuple[str, ...]) -> None:
+    assert snapped(*words) == " ".join(words)
+
+
+def test_a_period_that_reads_already_and_a_text_page_are_left_as_printed() -> None:
+    printed = ("Statement", "Period:", "01-Jul-2024", "to", "31-Jul-2024")
+    assert snapped(*printed) == " ".join(printed)
+    assert snapped("Statement", "Period:", "31-J", "ul-2024", conf=None) == \
+        "Statement Period: 31-J ul-2024"
+
+
+def test_a_slash_read_as_a_letter_is_a_look_alike() -> None:
+    assert snapped("AIC", "No.", "XXXXXX8287") == "A/C No. XXXXXX8287"
+    assert snapped("alc", "no.", "XXXXXX7812") == "A/C No. XXXXXX7812"
+    assert snapped("ABC", "No.", "XXXXXX7812") == "ABC No. XXXXXX7812"

@@ -62,10 +62,11 @@ def lower(text: str, conf: float = 35.0, nth: int = 0) -> Change:
     return change
 
 
-def misread(mapping: dict[str, str]) -> Change:
-    """Words read as `mapping` says, confidently (a glyph OCR got wrong and was sure of)."""
+def misread(mapping: dict[str, str], conf: float = 96.0) -> Change:
+    """Words read as `mapping` says, confidently unless `conf` says otherwise (a glyph OCR
+    got wrong and was sure of)."""
     def change(words: list[Word]) -> list[Word]:
-        return [w._replace(text=mapping[w.text], conf=96.0) if w.text in mapping else w
+        return [w._replace(text=mapping[w.text], conf=conf) if w.text in mapping else w
                 for w in words]
     return change
 
@@ -101,11 +102,72 @@ def test_a_low_confidence_amount_not_pinned_goes_to_review(derived: Rendered) ->
     assert not [p for p in before.validation.problems if "row 1: amount" in p]
 
 
-def test_a_low_confidence_description_goes_to_review(plain: Rendered) -> None:
-    word = plain.truth.accounts[0].transactions[1].description.split()[0]
-    r = parse(plain, lower(word, nth=0))
+def test_a_low_confidence_description_word_of_the_language_is_trusted(plain: Rendered) -> None:
+    word = plain.truth.accounts[0].transactions[2].description.split()[0]
+    r = parse(plain, lower(word))
+    assert r.validation.ok and r.statement.to_dict() == plain.truth.to_dict()
+    assert any("description word(s) read by OCR with confidence down to 35, trusted" in note
+               for note in r.validation.trusted)
+
+
+def test_a_low_confidence_description_word_with_a_speck_goes_to_review(plain: Rendered) -> None:
+    word = plain.truth.accounts[0].transactions[2].description.split()[0]
+    r = parse(plain, misread({word: word + "."}, conf=35.0))
     assert not r.validation.ok
-    assert any("description of this row with confidence 35" in p for p in r.validation.problems)
+    assert any("word(s) of the description of this row with confidence down to 35" in p
+               for p in r.validation.problems)
+
+
+def test_an_ordinal_misread_as_a_word_is_never_validated(derived: Rendered) -> None:
+    """`5TH` read as `STH` with confidence: no arithmetic checks it and it is wrong."""
+    assert "ATM WITHDRAWAL 5TH AVE" in [t.description for t in
+                                        derived.truth.accounts[0].transactions]
+    r = parse(derived, misread({"5TH": "STH"}))
+    assert not r.validation.ok
+    assert any("'STH', which may as well be an ordinal" in p for p in r.validation.problems)
+
+
+def test_a_low_confidence_date_between_two_other_days_goes_to_review(plain: Rendered) -> None:
+    txs = plain.truth.accounts[0].transactions
+    assert txs[1].date < txs[2].date < txs[3].date
+    r = parse(plain, lower(f"{txs[2].date:%d-%b-%Y}"))
+    assert not r.validation.ok
+    assert any(p.startswith(f"{txs[2].date}: OCR read the date of this row with confidence 35")
+               for p in r.validation.problems)
+
+
+def test_a_figure_with_broken_punctuation_pinned_by_the_chain_is_trusted(
+        plain: Rendered) -> None:
+    tx = plain.truth.accounts[0].transactions[2]
+    printed = figure(tx.amount)
+    r = parse(plain, misread({printed: printed.replace(".", ":")}))
+    assert r.validation.ok, r.validation.problems
+    assert r.statement.to_dict() == plain.truth.to_dict()
+    assert any(f"row 3: amount {money(tx.amount)} read by OCR as "
+               f"{printed.replace('.', ':')!r}, its punctuation broken, trusted" in note
+               for note in r.validation.trusted)
+
+
+def test_a_figure_with_broken_punctuation_the_chain_does_not_pin_goes_to_review(
+        derived: Rendered) -> None:
+    printed = figure(derived.truth.accounts[0].transactions[0].amount)
+    r = parse(derived, misread({printed: printed + "."}))
+    assert not r.validation.ok
+    assert any("row 1: amount" in p and "its punctuation broken, and the running balance does "
+               "not pin it" in p for p in r.validation.problems)
+
+
+def test_a_period_ocr_split_in_two_is_still_found(plain: Rendered) -> None:
+    end = f"{plain.truth.period_end:%d-%b-%Y}"
+
+    def change(words: list[Word]) -> list[Word]:
+        at = next(i for i, w in enumerate(words) if w.text == end)
+        w, cut = words[at], (words[at].x0 + words[at].x1) / 2
+        return [*words[:at], w._replace(text=end[:4], x1=cut - 1),
+                w._replace(text=end[4:], x0=cut + 1), *words[at + 1:]]
+    r = parse(plain, change)
+    assert r.layout == "meridian" and r.validation.ok
+    assert r.statement.to_dict() == plain.truth.to_dict()
 
 
 def test_labels_with_ocr_confusions_are_still_found(plain: Rendered) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from parsers.lines import Line
 from parsers.reader import Word
-from parsers.table import TableReading, read_table, tokens
+from parsers.table import TableReading, doubts, loose_amount, read_table, tokens
 from parsers.template import Template
 from tests.parsers.sheets import HEADER, TEAL, line, lines, template
 
@@ -233,3 +233,89 @@ def test_a_value_date_line_under_a_row_continues_it_where_the_template_says(
     assert [(row.date, row.desc) for row in r.rows] == [
         (date(2026, 2, 2), ["Lastschrift", "SPARKASSE", "MAINZ010//SPARKASSE", "Mandat:",
                             "175720"])]
+
+
+# --- OCR rows: what the evidence around a doubtful value vouches for ----------------------
+
+def scanned(rows: list[Line], low: dict[str, float]) -> list[Line]:
+    """`rows` as OCR would give them: every word read at 96 but those in `low`."""
+    return [Line(ln.page, [w._replace(conf=low.get(w.text, 96.0)) for w in ln.words])
+            for ln in rows]
+
+
+def test_a_doubtful_date_between_confident_reads_of_its_day_is_trusted(teal: Template) -> None:
+    rows = lines((100, HEADER),
+                 (115, [(50, "2 Feb"), (95, "ONE"), (-410, "1.00"), (-560, "99.00")]),
+                 (128, [(50, "3 Feb"), (95, "TWO"), (-410, "1.00"), (-560, "98.00")]),
+                 (141, [(50, "3 Febb"), (95, "THREE"), (-410, "1.00"), (-560, "97.00")]),
+                 (154, [(50, "3 Feb"), (95, "FOUR"), (-410, "1.00"), (-560, "96.00")]),
+                 (167, [(50, "4 Feb"), (95, "FIVE"), (-410, "1.00"), (-560, "95.00")]))
+    rows[3] = Line(1, [w._replace(text="Feb") if w.text == "Febb" else w for w in rows[3].words])
+    low = scanned(rows, {})
+    low[3] = Line(1, [w._replace(conf=41.0) if w.text == "3" else w for w in low[3].words])
+    r = read_table(teal, low, END)
+    assert not [p for p in r.problems if "date" in p], r.problems
+    assert len(r.trusted) == 1 and "2026-02-03: OCR read the date" in r.trusted[0]
+    # the same doubt beside another day (3 Feb may be a misread 4 Feb): review
+    low[4] = Line(1, [w._replace(text="4") if w.text == "3" else w for w in low[4].words])
+    r = read_table(teal, low, END)
+    assert any("2026-02-03: OCR read the date of this row with confidence 41" in p
+               for p in r.problems)
+
+
+def test_doubtful_description_words_need_a_word_or_a_confident_read_elsewhere(
+        teal: Template) -> None:
+    rows = lines((100, HEADER),
+                 (115, [(50, "2 Feb"), (95, "COFFEE ZORBLAX"), (-410, "1.00"), (-560, "99.00")]),
+                 (128, [(50, "3 Feb"), (95, "ZORBLAX QWXV"), (-410, "1.00"), (-560, "98.00")]))
+    words_low = scanned(rows, {"COFFEE": 50.0})
+    assert read_table(teal, words_low, END).problems == []
+    words_low[1] = Line(1, [w._replace(conf=50.0) if w.text == "ZORBLAX" else w
+                            for w in words_low[1].words])
+    r = read_table(teal, words_low, END)  # the second ZORBLAX is read confidently
+    assert r.problems == [] and r.trusted[0].startswith("2026-02-02: 2 description word(s)")
+    r = read_table(teal, scanned(rows, {"ZORBLAX": 50.0}), END)  # nowhere confidently
+    assert len(r.problems) == 2 and all("1 word(s) of the description" in p for p in r.problems)
+    r = read_table(teal, scanned(rows, {"QWXV": 50.0}), END)
+    assert len(r.problems) == 1 and "1 word(s) of the description" in r.problems[0]
+
+
+def test_an_ordinal_look_alike_goes_to_review_however_sure_ocr_was(teal: Template) -> None:
+    rows = lines((100, HEADER),
+                 (115, [(50, "2 Feb"), (95, "ATM STH AVE"), (-410, "1.00"), (-560, "99.00")]))
+    r = read_table(teal, scanned(rows, {}), END)
+    assert any("'STH', which may as well be an ordinal" in p for p in r.problems)
+    assert read_table(teal, rows, END).problems == []  # a text layer is taken as printed
+
+
+def test_words_run_together_go_to_review_however_sure_ocr_was(teal: Template) -> None:
+    rows = lines((100, HEADER), (115, [(50, "2 Feb"), (95, "GYMMEMBERSHIP DUES"),
+                                       (-410, "1.00"), (-560, "99.00")]))
+    r = read_table(teal, scanned(rows, {}), END)
+    assert any("'GYMMEMBERSHIP', which is words run together" in p for p in r.problems)
+    assert read_table(teal, rows, END).problems == []
+
+
+@pytest.mark.parametrize(("printed", "value", "suffix"), [
+    ("102.95.", "102.95", ""), ("372:52", "372.52", ""), ("5;440.40", "5440.40", ""),
+    ("8,470.36:Cr", "8470.36", "CR"), ("—1,236,600.87 Cr", "1236600.87", "CR"),
+    ("“4,911.99", "4911.99", ""), ("1,301:51-Dr", "1301.51", "DR")])
+def test_a_figure_with_broken_punctuation_reads_the_one_way_its_digits_allow(
+        printed: str, value: str, suffix: str) -> None:
+    a = loose_amount(printed)
+    assert a is not None and str(a.value) == value and a.suffix == suffix
+
+
+@pytest.mark.parametrize("printed", ["-12.50", "12.50-", "$12:50", "§.85", "123456", "2,669.",
+                                     "1,23,456.00", "12:5", "11/02", "7781-ALPHA"])
+def test_a_figure_read_more_than_one_way_or_not_a_figure_reads_as_nothing(printed: str) -> None:
+    assert loose_amount(printed) is None
+
+
+def test_a_broken_figure_is_a_doubt_and_text_pages_keep_it_a_stray(teal: Template) -> None:
+    rows = lines((100, HEADER),
+                 (115, [(50, "2 Feb"), (95, "ONE"), (-410, "1:00"), (-560, "99.00")]))
+    r = read_table(teal, scanned(rows, {}), END)
+    assert figures(r) == [{"debit": "1:00", "balance": "99.00"}] and r.problems == []
+    assert [(d.row, d.figure, d.printed) for d in doubts(r.rows)] == [(0, "amount", "1:00")]
+    assert any("stands in no column" in p for p in read_table(teal, rows, END).problems)

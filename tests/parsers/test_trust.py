@@ -5,8 +5,19 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
+import pytest
+
+from parsers import lexicon
 from parsers.model import Account, Transaction
-from parsers.trust import Doubt, pinned, weigh
+from parsers.trust import (
+    Doubt,
+    dates_pinned,
+    ordinal_look_alike,
+    pinned,
+    run_together,
+    weigh,
+    word_vouched,
+)
 
 D = Decimal
 
@@ -48,3 +59,80 @@ def test_weigh_trusts_pinned_doubts_and_says_why_others_go_to_review() -> None:
                        "trusted: the running balance pins it"]
     assert problems == ["account 1 row 2: amount 5.50 read by OCR with confidence 55, and the "
                         "running balance does not pin it: no balance is printed on its row"]
+
+
+def test_a_figure_with_broken_punctuation_says_how_it_was_printed() -> None:
+    acct = account(["-10.00", "5.50", "-1.00"], ["90.00", None, "94.50"])
+    problems, trusted = weigh(acct, [Doubt(0, "amount", 96.0, "10:00"),
+                                     Doubt(1, "amount", 96.0, "5.50.")], True, True, "account 1")
+    assert trusted == ["account 1 row 1: amount -10.00 read by OCR as '10:00', its punctuation "
+                       "broken, trusted: the running balance pins it"]
+    assert problems[0].startswith("account 1 row 2: amount 5.50 read by OCR as '5.50.', its "
+                                  "punctuation broken, and the running balance does not pin it")
+
+
+# --- dates and description words ---------------------------------------------------------
+
+DAY, NEXT = date(2026, 1, 5), date(2026, 1, 6)
+
+
+def test_a_doubtful_date_between_two_confident_reads_of_its_day_is_pinned() -> None:
+    dates = [(DAY, 95.0), (DAY, 40.0), (DAY, None), (DAY, 96.0), (NEXT, 97.0)]
+    assert dates_pinned(dates, 90.0) == {1, 2}
+
+
+def test_a_doubtful_date_between_two_different_days_is_not_pinned() -> None:
+    """06 Jan read as 05 Jan (a 6 taken for a 5) fits the order just as well."""
+    assert dates_pinned([(DAY, 95.0), (DAY, 40.0), (NEXT, 96.0)], 90.0) == set()
+    assert dates_pinned([(DAY, 95.0), (NEXT, 40.0), (NEXT, 96.0)], 90.0) == set()
+
+
+def test_a_doubtful_date_at_either_end_of_the_table_is_not_pinned() -> None:
+    assert dates_pinned([(DAY, 40.0), (DAY, 95.0), (DAY, 96.0)], 90.0) == set()
+    assert dates_pinned([(DAY, 95.0), (DAY, 96.0), (DAY, None)], 90.0) == set()
+
+
+def test_no_date_is_pinned_where_the_confident_dates_are_out_of_order() -> None:
+    dates = [(NEXT, 95.0), (DAY, 96.0), (DAY, 40.0), (DAY, 97.0)]
+    assert dates_pinned(dates, 90.0) == set()
+
+
+@pytest.mark.parametrize("word", ["STH", "IST", "ZND", "BOTH", "ISTH"])
+def test_ordinal_look_alikes_are_recognised(word: str) -> None:
+    assert ordinal_look_alike(word)
+
+
+@pytest.mark.parametrize("word", ["5TH", "ST", "STREET", "SND", "BST", "LOST"])
+def test_other_words_are_no_ordinal_look_alikes(word: str) -> None:
+    assert not ordinal_look_alike(word)
+
+
+def test_a_doubtful_word_is_vouched_for_by_a_confident_read_elsewhere_or_the_lexicon() -> None:
+    assert word_vouched("ZORBLAX", frozenset({"ZORBLAX"}), frozenset())
+    assert word_vouched("coffee", frozenset(), frozenset({"COFFEE"}))
+    assert not word_vouched("ZORBLAX", frozenset({"OTHER"}), frozenset({"COFFEE"}))
+
+
+def test_a_two_letter_word_is_vouched_for_by_a_confident_read_elsewhere_only() -> None:
+    assert word_vouched("ON", frozenset({"ON"}), frozenset())
+    assert not word_vouched("ON", frozenset(), frozenset({"ON"}))
+
+
+@pytest.mark.parametrize("word", ["CORP.", ".CHECK", "REFUND’", "4410", "R2D2", "A", "STH"])
+def test_specks_digits_short_words_and_ordinal_look_alikes_are_never_vouched(word: str) -> None:
+    assert not word_vouched(word, frozenset({word}), frozenset({word.upper()}))
+
+
+def test_the_lexicon_is_tesseracts_english_dictionary() -> None:
+    words = lexicon.words()
+    assert {"BALANCE", "COFFEE", "PAYMENT"} <= words
+    assert "ZORBLAX" not in words and "CL0SING" not in words
+
+
+def test_long_words_run_together_are_recognised() -> None:
+    lex = frozenset({"GYM", "MEMBERSHIP", "RENT", "PAYMENT", "OAK", "AUTO", "PAY"})
+    assert run_together("GYMMEMBERSHIP", lex) and run_together("RentPaymentOak", lex)
+    assert not run_together("AUTOPAY", lex)  # short: as often a name written as one word
+    assert not run_together("MEMBERSHIP", lex)  # a word of its own
+    assert not run_together("GYMMEMBERSHIPX", lex)  # not made of words alone
+    assert not run_together("GYM-MEMBERSHIP", lex)
