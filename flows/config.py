@@ -20,6 +20,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
+from flows import crashpoint
 from parsers.limits import Limits
 from reconcile.db import make_engine
 from reconcile.ledger import Ledger
@@ -60,6 +61,8 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     #: the Prefect UI that status links to: Prefect's `PREFECT_UI_URL`, else its API's host
     ui_url: str | None = None
+    #: fault tests only: the point where the process kills itself (`flows.crashpoint`)
+    crash_at: str | None = None
     #: where the ledger, the book and the reports read the time (tests move it)
     clock: Clock = field(default=utc_now, compare=False)
 
@@ -95,6 +98,7 @@ class Settings:
             limits=Limits.from_variables(env),
             ui_url=env.get("PREFECT_UI_URL") or (
                 env.get("PREFECT_API_URL", "").removesuffix("/api") or None),
+            crash_at=crashpoint.check(env.get("STMTFLOW_CRASH_AT")),
         )
 
     def fs_options(self, url: str) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from flows import crashpoint
 from flows.config import Settings
 from flows.lease import kept
 from flows.notify import notify_ended
@@ -63,13 +64,15 @@ class Worker:
     identities: Identities
     #: notify(job_id) once a job has ended; never changes its outcome
     notify: Callable[[str], None]
+    #: fault tests only: where this process kills itself (`flows.crashpoint`)
+    crash_at: str | None = None
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Worker:
         parser = Parser.from_settings(settings)
         return cls(settings.ledger(), settings.storage(),
                    parser.in_workers(settings.parse_workers), parser.identities(),
-                   functools.partial(notify_ended, settings))
+                   functools.partial(notify_ended, settings), settings.crash_at)
 
 
 @dataclass(frozen=True)
@@ -105,7 +108,9 @@ def accept_batch(settings: Settings, batch_id: str, sources: list[str], bank: st
     for source in sources:
         options = settings.fs_options(source)
         root = source_root(source, options)
-        for uri in list_sources(source, options):
+        uris = list_sources(source, options)
+        crashpoint.reached(settings.crash_at, "listing")
+        for uri in uris:
             try:
                 data = read_checked(uri, root, max_bytes=settings.limits.max_bytes,
                                     follow_links=follow_links, options=options)
@@ -119,6 +124,7 @@ def accept_batch(settings: Settings, batch_id: str, sources: list[str], bank: st
                 move_accepted(uri, root, data, after_import, options,
                               settings.fs_options(after_import.removeprefix(MOVE)))
             accepted.append(Accepted(job.job_id, uri, job.submitted_at))
+            crashpoint.reached(settings.crash_at, "acceptance")
     ledger.accepted(batch_id)
     return accepted
 
@@ -169,6 +175,7 @@ def process_job(worker: Worker, job_id: str, task_run_id: str | None = None) -> 
         if _record_failure(worker.ledger, claim, exc):
             worker.notify(job_id)
         raise
+    crashpoint.reached(worker.crash_at, "succeeded")
     worker.notify(job_id)
     return record
 
@@ -185,11 +192,13 @@ def _run(worker: Worker, claim: Claim) -> Job:
     if job.identities != worker.identities:
         raise ChainMismatch(f"job pinned {job.identities}, this worker runs {worker.identities}")
     data = worker.storage.read_input(job.input_uri, job.sha256)
+    crashpoint.reached(worker.crash_at, "parse")
     result = worker.parse(data, job.bank_hint)
     files = output_files(result, job)
     # this attempt's own key: a stale attempt never writes over the objects a success names
     prefix = f"results/{job.job_id}/{claim.attempt}-{claim.owner.rsplit(':', 1)[-1]}"
     digests = worker.storage.write_outputs(prefix, files, token="write")
+    crashpoint.reached(worker.crash_at, "written")
     won = worker.ledger.succeed(
         claim, output_uri=worker.storage.uri(f"{prefix}/statement.json"),
         output_digest=digests["statement.json"], outputs=digests,

@@ -1,0 +1,121 @@
+"""kill -9 of an import at each point that matters, then recovery: nothing lost, nothing twice.
+
+The import is the real CLI in its own process, killed by SIGKILL at a named point
+(`flows.crashpoint`); the recovery is `stmtflow recover --batch` (its function) against the
+same real Prefect server, SQLite ledger and storage. Afterwards every file of the source has
+one terminal job, each job's attempts are exactly its attempt rows (a killed attempt counts,
+as `crashed`), no job succeeded twice, every ended job was notified once, and the batch's
+state is what its jobs say.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_crash_recovery import after_lease
+
+from corpus import generate
+from flows.config import Settings
+from flows.crashpoint import POINTS
+from flows.import_flow import WARNINGS
+from flows.recover import recover
+from parsers.codes import BatchState, Outcome, Status
+from reconcile.outputs import check_outputs
+from reconcile.records import Job
+
+#: two banks drawn with a text layer (fast to read), and one file that is no PDF
+BANKS = ("bluebird", "northwind")
+#: where each point kills: the acceptance point after the second file of four
+SPECS = {p: p for p in POINTS} | {"acceptance": "acceptance:2"}
+
+
+def killed_import(folder: Path, spec: str) -> None:
+    """`stmtflow import FOLDER` in its own process, which kills itself at `spec`."""
+    from prefect.settings import PREFECT_API_URL
+
+    env = {**os.environ, "PREFECT_API_URL": str(PREFECT_API_URL.value()),
+           "STMTFLOW_CRASH_AT": spec}
+    done = subprocess.run([sys.executable, "-m", "flows.cli", "import", str(folder)], env=env,
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == -signal.SIGKILL, (done.returncode, done.stderr[-2000:])
+
+
+def notified_jobs(settings: Settings) -> set[str]:
+    from sqlalchemy import select
+
+    from reconcile.db import notifications
+
+    with settings.engine().connect() as c:
+        return {r for (r,) in c.execute(select(notifications.c.job_id).where(
+            notifications.c.delivered_at.is_not(None)))}
+
+
+def at_the_kill(point: str, settings: Settings, batch_id: str, jobs: list[Job]) -> None:
+    """What the ledger shows when the process died: the seam hit where it says."""
+    batch = settings.ledger().batch(batch_id)
+    assert batch is not None and batch.state == BatchState.PROCESSING
+    accepted = batch.accepted_at is not None
+    status = {j.status for j in jobs}
+    if point == "listing":
+        assert (jobs, accepted) == ([], False)
+    elif point == "acceptance":
+        assert (len(jobs), status, accepted) == (2, {Status.QUEUED}, False)
+    elif point in ("parse", "written"):
+        assert accepted and Status.PROCESSING in status
+    elif point == "succeeded":
+        succeeded = {j.job_id for j in jobs if j.status == Status.SUCCEEDED}
+        assert accepted and succeeded and not succeeded & notified_jobs(settings)
+    else:
+        assert accepted and all(j.status.terminal for j in jobs)
+
+
+@pytest.mark.parametrize("point", POINTS)
+def test_a_batch_killed_at_any_point_is_recovered_exactly(
+        point: str, stmtflow_home: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STMTFLOW_PARSE_WORKERS", "0")  # the parse pool is not under test
+    monkeypatch.setenv("STMTFLOW_LEASE_SECONDS", "5")
+    folder = tmp_path / "inbox"
+    samples = generate(folder, BANKS, 3, seed=13, bad=("not-a-pdf",))
+    settings = Settings.from_env()
+
+    killed_import(folder, SPECS[point])
+
+    ledger = settings.ledger()
+    batch_id = ledger.latest_batch()
+    assert batch_id is not None
+    before = {j.source_uri: j for j in ledger.jobs(batch_id)}
+    at_the_kill(point, settings, batch_id, list(before.values()))
+
+    result = recover(after_lease(settings), [batch_id])  # the dead run's leases ran out
+
+    assert result["resumed"] == {batch_id: WARNINGS}
+    jobs = ledger.jobs(batch_id)
+    # every file of the source accounted for, each as it should end
+    assert sorted(j.source_uri for j in jobs) == sorted(str(s.pdf) for s in samples)
+    expected = {str(s.pdf): s.reason for s in samples}
+    for j in jobs:
+        reason = expected[j.source_uri]
+        assert (j.status, j.reason) == ((Status.SUCCEEDED, None) if reason is None else
+                                        (Status.FAILED, reason)), j
+    # attempts exact: the killed attempt counts once, as crashed; nothing ran twice to success
+    for j in jobs:
+        outcomes = [a.outcome for a in ledger.attempts(j.job_id)]
+        was = before.get(j.source_uri)
+        killed = was is not None and was.status == Status.PROCESSING
+        assert outcomes == [Outcome.CRASHED] * killed + [
+            Outcome.SUCCEEDED if j.status == Status.SUCCEEDED else Outcome.FAILED], (j, outcomes)
+        assert j.attempts == len(outcomes)
+        if was is not None and was.status.terminal:
+            assert j == was, "a job that had ended changed"
+    assert check_outputs(jobs, settings.storage())["ok"]
+    # every ended job notified, the one whose notification the kill cut off included
+    assert notified_jobs(settings) == {j.job_id for j in jobs}
+    batch = ledger.batch(batch_id)
+    assert batch is not None and batch.accepted_at is not None
+    assert batch.state == BatchState.COMPLETED_WITH_WARNINGS
