@@ -3,7 +3,9 @@
 A real worker cannot be made to die at an exact line, so the places where dying matters
 most call `reached(spec, point)`; `spec` is `STMTFLOW_CRASH_AT` (`Settings.crash_at`), unset
 in production. `POINT` kills at the first arrival, `POINT:N` at the N-th, with SIGKILL: no
-handler, no `finally`, no flush, the same as `kill -9`.
+handler, no `finally`, no flush, the same as `kill -9`. Prefixed `stop:` the process stops
+itself instead (SIGSTOP, every thread at once, lease renewal included), as a paused VM or a
+debugger would, until someone sends SIGCONT.
 
 The points, in the order a batch passes them: `listing` (the source listed, nothing of it
 accepted), `acceptance` (a file enveloped, the source not yet fully accepted), `parse` (the
@@ -19,6 +21,7 @@ import signal
 import threading
 from collections import Counter
 
+STOP = "stop:"
 POINTS = ("listing", "acceptance", "parse", "written", "succeeded", "close")
 
 _arrivals: Counter[str] = Counter()
@@ -26,25 +29,36 @@ _lock = threading.Lock()
 
 
 def reached(spec: str | None, point: str) -> None:
-    """Kill this process with SIGKILL when `spec` names `point` and its count is reached."""
+    """Kill (or stop) this process when `spec` names `point` and its count is reached."""
     if not spec:
         return
-    name, _, nth = spec.partition(":")
+    sig, name, nth = _parse(spec)
     if name != point:
         return
     with _lock:
         _arrivals[point] += 1
-        due = _arrivals[point] == int(nth or 1)
+        due = _arrivals[point] == nth
     if due:
-        os.kill(os.getpid(), signal.SIGKILL)
+        os.kill(os.getpid(), sig)
 
 
 def check(spec: str | None) -> str | None:
     """`spec` as `Settings` keeps it, refused early when it names no point."""
     if not spec:
         return None
-    name, _, nth = spec.partition(":")
-    if name not in POINTS or (nth and not (nth.isdigit() and int(nth) > 0)):
-        raise ValueError(f"STMTFLOW_CRASH_AT must be one of {', '.join(POINTS)}, optionally "
-                         f"followed by :N, not {spec!r}")
+    try:
+        _parse(spec)
+    except ValueError:
+        raise ValueError(f"STMTFLOW_CRASH_AT must be [stop:]POINT[:N] with POINT one of "
+                         f"{', '.join(POINTS)}, not {spec!r}") from None
     return spec
+
+
+def _parse(spec: str) -> tuple[signal.Signals, str, int]:
+    sig = signal.SIGKILL
+    if spec.startswith(STOP):
+        sig, spec = signal.SIGSTOP, spec[len(STOP):]
+    name, _, nth = spec.partition(":")
+    if name not in POINTS or int(nth or 1) < 1:
+        raise ValueError(spec)
+    return sig, name, int(nth or 1)

@@ -14,6 +14,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -26,7 +27,8 @@ from flows.import_flow import WARNINGS
 from flows.recover import recover
 from parsers.codes import BatchState, Outcome, Status
 from reconcile.outputs import check_outputs
-from reconcile.records import Job
+from reconcile.records import Job, utc_now
+from reconcile.storage import sha256
 
 #: two banks drawn with a text layer (fast to read), and one file that is no PDF
 BANKS = ("bluebird", "northwind")
@@ -119,3 +121,75 @@ def test_a_batch_killed_at_any_point_is_recovered_exactly(
     batch = ledger.batch(batch_id)
     assert batch is not None and batch.accepted_at is not None
     assert batch.state == BatchState.COMPLETED_WITH_WARNINGS
+
+
+def stored(root: Path) -> dict[str, tuple[str, int]]:
+    """Every object of local storage: key -> (sha256, mtime in ns)."""
+    return {p.relative_to(root).as_posix(): (sha256(p.read_bytes()), p.stat().st_mtime_ns)
+            for p in root.rglob("*") if p.is_file()}
+
+
+def stopped(pid: int) -> bool:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "T"
+
+
+def test_a_worker_stopped_past_its_lease_changes_nothing_when_it_wakes(
+        stmtflow_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from prefect.settings import PREFECT_API_URL
+
+    monkeypatch.setenv("STMTFLOW_PARSE_WORKERS", "0")
+    monkeypatch.setenv("STMTFLOW_LEASE_SECONDS", "3")
+    # one file at a time: a second thread stopped inside a ledger transaction would hold
+    # SQLite's write lock, which stops everyone (no lease helps), not only the stale worker
+    monkeypatch.setenv("STMTFLOW_WORKERS", "1")
+    folder = tmp_path / "inbox"
+    generate(folder, BANKS, 3, seed=17, bad=("not-a-pdf",))
+    settings = Settings.from_env()
+    env = {**os.environ, "PREFECT_API_URL": str(PREFECT_API_URL.value()),
+           "STMTFLOW_CRASH_AT": "stop:parse"}
+    stale = subprocess.Popen([sys.executable, "-m", "flows.cli", "import", str(folder)],
+                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while not stopped(stale.pid):
+            assert stale.poll() is None, "the import ended before it reached the parse"
+            time.sleep(0.2)
+        ledger = settings.ledger()
+        batch_id = ledger.latest_batch()
+        assert batch_id is not None
+        held = [j for j in ledger.jobs(batch_id) if j.status == Status.PROCESSING]
+        assert held
+        while any(j.lease_until is None or j.lease_until >= utc_now() for j in held):
+            time.sleep(0.2)  # the stopped worker renews nothing: its leases run out
+
+        result = recover(settings)  # a batch with a job reclaimed from a dead lease
+
+        assert result["resumed"] == {batch_id: WARNINGS}
+        jobs, batch = ledger.jobs(batch_id), ledger.batch(batch_id)
+        assert batch is not None and batch.state == BatchState.COMPLETED_WITH_WARNINGS
+        assert all(j.status.terminal for j in jobs)
+        attempts = {j.job_id: ledger.attempts(j.job_id) for j in jobs}
+        objects = stored(stmtflow_home / "storage")
+        sent = notified_jobs(settings)
+
+        os.kill(stale.pid, signal.SIGCONT)
+        stale.wait(timeout=300)
+    finally:
+        if stale.poll() is None:
+            stale.kill()
+            stale.wait()
+
+    assert ledger.jobs(batch_id) == jobs
+    assert {j.job_id: ledger.attempts(j.job_id) for j in jobs} == attempts
+    assert ledger.batch(batch_id) == batch
+    assert notified_jobs(settings) == sent
+    after = stored(stmtflow_home / "storage")
+    assert {k: v for k, v in after.items() if k in objects} == objects
+    # what the stale attempt wrote lies under its own attempt's key, named by no success
+    named = {j.output_uri.rsplit("/", 1)[0] for j in jobs if j.output_uri}
+    stale_prefixes = {f"results/{j.job_id}/1-" for j in held}
+    written = set(after) - set(objects)
+    assert written, "the stale worker woke and ran its attempt to the end"
+    for key in written:
+        assert any(key.startswith(p) for p in stale_prefixes), key
+        assert not any(key.startswith(settings.storage().key(n)) for n in named), key
+    assert check_outputs(jobs, settings.storage())["ok"]
