@@ -42,7 +42,7 @@ class Settings:
     queue_limit: timedelta = timedelta(hours=24)
     lease: timedelta = timedelta(minutes=10)
     #: the delay before a transient failure's first retry; later ones back off from it
-    retry_seconds: float = 15.0
+    retry_seconds: float = 20.0
     webhook_url: str | None = None
     operator: str | None = None
     capacity: int = 500
@@ -83,7 +83,7 @@ class Settings:
             parse_workers=int(env.get("STMTFLOW_PARSE_WORKERS", os.cpu_count() or 2)),
             queue_limit=timedelta(hours=float(env.get("STMTFLOW_QUEUE_LIMIT_HOURS", 24))),
             lease=timedelta(seconds=float(env.get("STMTFLOW_LEASE_SECONDS", 600))),
-            retry_seconds=float(env.get("STMTFLOW_RETRY_SECONDS", 15)),
+            retry_seconds=float(env.get("STMTFLOW_RETRY_SECONDS", 20)),
             webhook_url=env.get("STMTFLOW_WEBHOOK_URL") or None,
             operator=env.get("STMTFLOW_OPERATOR") or None,
             capacity=int(env.get("STMTFLOW_CAPACITY", 500)),

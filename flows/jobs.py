@@ -164,6 +164,10 @@ def process_job(worker: Worker, job_id: str, task_run_id: str | None = None) -> 
     """
     owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
     claim = worker.ledger.claim(job_id, owner, task_run_id)
+    if claim is None and _took_back(worker.ledger, job_id, task_run_id):
+        claim = worker.ledger.claim(job_id, owner, task_run_id)
+        if claim is None:  # that was its last attempt: taking it back ended the job
+            worker.notify(job_id)
     if claim is None:
         return _unclaimed(worker, job_id)
     try:
@@ -227,6 +231,25 @@ def _record_failure(ledger: Ledger, claim: Claim, exc: BaseException) -> bool:
     log.log(logging.ERROR if unclassified else logging.WARNING, "job %s attempt %d: %s (%s)",
             claim.job_id, claim.attempt, c.reason, c.error_class, exc_info=unclassified)
     return terminal
+
+
+def _took_back(ledger: Ledger, job_id: str, task_run_id: str | None) -> bool:
+    """Take back a job that an earlier try of this very task run left PROCESSING because it
+    could not record how its attempt ended (the ledger was unreachable then).
+
+    Tries of one task run follow one another, so that try is over: its attempt counts, as
+    `crashed`, and the job need not wait for a lease or a sweep.
+    """
+    if task_run_id is None:
+        return False
+    job = ledger.job(job_id)
+    if job is None or job.status != Status.PROCESSING or job.lease_owner is None:
+        return False
+    held = ledger.attempts(job_id)
+    if not held or held[-1].task_run_id != task_run_id:
+        return False
+    return ledger.reclaim_held(job_id, job.lease_owner, "an earlier try of this task could "
+                               "not record how its attempt ended")
 
 
 def _unclaimed(worker: Worker, job_id: str) -> Job:
