@@ -143,7 +143,7 @@ def test_a_worker_stopped_past_its_lease_changes_nothing_when_it_wakes(
     # SQLite's write lock, which stops everyone (no lease helps), not only the stale worker
     monkeypatch.setenv("STMTFLOW_WORKERS", "1")
     folder = tmp_path / "inbox"
-    generate(folder, BANKS, 3, seed=17, bad=("not-a-pdf",))
+    generate(folder, BANKS, 3, seed=17)  # all good: the stopped parse is one that writes
     settings = Settings.from_env()
     env = {**os.environ, "PREFECT_API_URL": str(PREFECT_API_URL.value()),
            "STMTFLOW_CRASH_AT": "stop:parse"}
@@ -163,9 +163,9 @@ def test_a_worker_stopped_past_its_lease_changes_nothing_when_it_wakes(
 
         result = recover(settings)  # a batch with a job reclaimed from a dead lease
 
-        assert result["resumed"] == {batch_id: WARNINGS}
+        assert result["resumed"] == {batch_id: "Completed"}
         jobs, batch = ledger.jobs(batch_id), ledger.batch(batch_id)
-        assert batch is not None and batch.state == BatchState.COMPLETED_WITH_WARNINGS
+        assert batch is not None and batch.state == BatchState.COMPLETED
         assert all(j.status.terminal for j in jobs)
         attempts = {j.job_id: ledger.attempts(j.job_id) for j in jobs}
         objects = stored(stmtflow_home / "storage")
