@@ -1,11 +1,12 @@
 """kill -9 of an import at each point that matters, then recovery: nothing lost, nothing twice.
 
 The import is the real CLI in its own process, killed by SIGKILL at a named point
-(`flows.crashpoint`); the recovery is `stmtflow recover --batch` (its function) against the
-same real Prefect server, SQLite ledger and storage. Afterwards every file of the source has
-one terminal job, each job's attempts are exactly its attempt rows (a killed attempt counts,
-as `crashed`), no job succeeded twice, every ended job was notified once, and the batch's
-state is what its jobs say.
+(`flows.crashpoint`); the recovery is `stmtflow recover --batch` (its function) or, for some
+points, a Retry of the killed flow run (what the UI's Retry sets, then the same flow run run
+again by Prefect's engine), against the same real Prefect server, SQLite ledger and storage.
+Afterwards every file of the source has one terminal job, each job's attempts are exactly its
+attempt rows (a killed attempt counts, as `crashed`), no job succeeded twice, every ended job
+was notified once, and the batch's state is what its jobs say.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_crash_recovery import after_lease
@@ -23,7 +25,7 @@ from test_crash_recovery import after_lease
 from corpus import generate
 from flows.config import Settings
 from flows.crashpoint import POINTS
-from flows.import_flow import WARNINGS
+from flows.import_flow import WARNINGS, import_batch
 from flows.recover import recover
 from parsers.codes import BatchState, Outcome, Status
 from reconcile.outputs import check_outputs
@@ -76,9 +78,32 @@ def at_the_kill(point: str, settings: Settings, batch_id: str, jobs: list[Job]) 
         assert accepted and all(j.status.terminal for j in jobs)
 
 
-@pytest.mark.parametrize("point", POINTS)
+def retried() -> Any:
+    """Retry the newest import run, killed while Running: the UI's Retry, then the run."""
+    from prefect import get_client
+    from prefect.client.schemas.filters import FlowFilter, FlowFilterName
+    from prefect.client.schemas.sorting import FlowRunSort
+    from prefect.flow_engine import run_flow
+    from prefect.states import AwaitingRetry
+    from prefect.utilities.asyncutils import run_coro_as_sync
+
+    async def again() -> Any:
+        async with get_client() as client:
+            [run] = await client.read_flow_runs(
+                flow_filter=FlowFilter(name=FlowFilterName(any_=["import-batch"])),
+                sort=FlowRunSort.START_TIME_DESC, limit=1)
+            assert run.state is not None and run.state.is_running()
+            await client.set_flow_run_state(run.id, AwaitingRetry(), force=True)
+            return await client.read_flow_run(run.id)
+
+    run = run_coro_as_sync(again())
+    return run_flow(import_batch, flow_run=run, parameters=run.parameters, return_type="state")
+
+
+@pytest.mark.parametrize(("point", "recovery"), [(p, "recover") for p in POINTS] + [
+    ("acceptance", "retry"), ("written", "retry")])
 def test_a_batch_killed_at_any_point_is_recovered_exactly(
-        point: str, stmtflow_home: Path, tmp_path: Path,
+        point: str, recovery: str, stmtflow_home: Path, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("STMTFLOW_PARSE_WORKERS", "0")  # the parse pool is not under test
     monkeypatch.setenv("STMTFLOW_LEASE_SECONDS", "5")
@@ -94,9 +119,11 @@ def test_a_batch_killed_at_any_point_is_recovered_exactly(
     before = {j.source_uri: j for j in ledger.jobs(batch_id)}
     at_the_kill(point, settings, batch_id, list(before.values()))
 
-    result = recover(after_lease(settings), [batch_id])  # the dead run's leases ran out
+    if recovery == "retry":
+        assert retried().name == WARNINGS
+    else:  # the dead run's leases ran out
+        assert recover(after_lease(settings), [batch_id])["resumed"] == {batch_id: WARNINGS}
 
-    assert result["resumed"] == {batch_id: WARNINGS}
     jobs = ledger.jobs(batch_id)
     # every file of the source accounted for, each as it should end
     assert sorted(j.source_uri for j in jobs) == sorted(str(s.pdf) for s in samples)
