@@ -49,7 +49,7 @@ demo: $(STAMP) tesseract
 test: $(STAMP) tesseract hledger postgres
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 bench: $(STAMP) tesseract
 	$(BIN)/python -m benchmarks

@@ -4,10 +4,11 @@ On the varied corpus every born-digital statement of the reference layouts (the 
 layout aside) is parsed with no template at all, so the generic reader reads all of them;
 its outcomes are those of `accuracy.py` (exact here means validated with every account equal
 to the truth: the bank is `generic`). With `--realworld DIR`, every PDF of DIR is read the
-same way and reported per file: validated or flagged (needs review) or refused with its
-reason; where DIR holds an expected output beside the file (`NAME-expected.json` in stan's
-form, `NAME.expected.csv` of date, description, amount, balance), a validated statement is
-compared with it on dates, amounts and (where both print one) balances: exact or wrong.
+same way and reported per file, then counted: validated or flagged (needs review) or refused
+with its reason; where DIR holds an expected output beside the file (`NAME-expected.json` in
+stan's form, `NAME.expected.csv` of date, description, amount, balance), a validated
+statement is compared with it on dates, amounts and (where both print one) balances: exact
+or wrong (`validated` alone is a statement with nothing to compare with).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import csv
 import json
 import time
+from collections import Counter
 from decimal import Decimal
 from pathlib import Path
 
@@ -87,6 +89,9 @@ def realworld(folder: Path) -> dict[str, str]:
             out[pdf.name] = "exact" if _agrees(_money(r), expected) else "wrong"
     for name, outcome in out.items():
         print(f"{name:<56} {outcome}")
+    kinds = Counter(o.split(" ")[0].rstrip(":") for o in out.values())
+    print(f"\n{len(out)} files: " + ", ".join(f"{kinds[k]} {k}" for k in
+                                             ("exact", "validated", "flagged", "refused", "wrong")))
     return out
 
 

@@ -6,9 +6,10 @@ with its own transactions and one overlapping the previous statement of its acco
 needing review. Each round copies the untouched ledger, then times
 
 - the **first pass**: the sweep and the report, the book taking in every statement;
-- the **steady pass**: the same again, nothing new;
-- the **floor**: reading and hashing every output object once, which any pass must do to
-  check them;
+- the **steady pass**: the same again, nothing new (the listing vouches for every object, so
+  none is read);
+- the **floor**: reading and hashing every output object once, which the first pass must do
+  to check them;
 - the **per-statement baseline**: the book taking in the first `sample` statements one
   transaction each, against the same statements in one batch.
 

@@ -20,9 +20,10 @@ def _simple_pdf(text: str = "Statement") -> bytes:
     return buf.getvalue()
 
 
-def encrypted() -> bytes:
-    w = pypdf.PdfWriter(clone_from=pypdf.PdfReader(io.BytesIO(_simple_pdf())))
-    w.encrypt(user_password="s3cret", owner_password="owner", algorithm="AES-128")
+def encrypted(data: bytes | None = None, password: str = "s3cret") -> bytes:
+    """`data` (a one-line PDF by default) locked with `password`, as banks send them."""
+    w = pypdf.PdfWriter(clone_from=pypdf.PdfReader(io.BytesIO(data or _simple_pdf())))
+    w.encrypt(user_password=password, owner_password="owner", algorithm="AES-128")
     out = io.BytesIO()
     w.write(out)
     return out.getvalue()

@@ -15,24 +15,30 @@ from typing import Any
 from prefect import get_client
 from prefect import serve as prefect_serve
 from prefect.client.schemas.filters import DeploymentFilter, DeploymentFilterName
+from prefect.client.schemas.objects import ConcurrencyLimitConfig
 from prefect.schedules import Cron
 from prefect.utilities.asyncutils import run_coro_as_sync
 
-from deployments.settings import IMPORT, RECONCILE, RERUN, REVIEW, specs
+from deployments.settings import IMPORT, RECONCILE, RECOVER, RERUN, REVIEW, specs
 from flows.import_flow import import_batch
 from flows.reconcile_flow import reconcile
+from flows.recover import recover_batches
 from flows.rerun_flow import rerun_failed
 from flows.review_flow import review_statement
 
-FLOWS = {IMPORT: import_batch, RECONCILE: reconcile, RERUN: rerun_failed,
-         REVIEW: review_statement}
+FLOWS = {IMPORT: import_batch, RECONCILE: reconcile, RECOVER: recover_batches,
+         RERUN: rerun_failed, REVIEW: review_statement}
 
 
 def runner_deployments() -> list[Any]:
     return [FLOWS[s["entrypoint"]].to_deployment(
         name=s["name"], description=s["description"], parameters=s["parameters"],
         tags=s["tags"], schedules=[Cron(x["cron"], timezone=x["timezone"])
-                                   for x in s["schedules"]])
+                                   for x in s["schedules"]],
+        concurrency_limit=ConcurrencyLimitConfig(
+            limit=s["concurrency_limit"]["limit"],
+            collision_strategy=s["concurrency_limit"]["collision_strategy"])
+        if "concurrency_limit" in s else None)
             for s in specs()]
 
 

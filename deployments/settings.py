@@ -25,6 +25,7 @@ IMPORT = "flows/import_flow.py:import_batch"
 RECONCILE = "flows/reconcile_flow.py:reconcile"
 RERUN = "flows/rerun_flow.py:rerun_failed"
 REVIEW = "flows/review_flow.py:review_statement"
+RECOVER = "flows/recover.py:recover_batches"
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,8 @@ def banks(config: dict[str, Any] | None = None,
 
 def specs(config: dict[str, Any] | None = None,
           in_force: Collection[str] | None = None) -> list[dict[str, Any]]:
-    """Every deployment: one import per bank, the reconciliation, rerun-failed and review."""
+    """Every deployment: one import per bank, the reconciliation, recovery, rerun-failed and
+    review."""
     config = config or load()
     defaults = config["defaults"]
 
@@ -69,6 +71,8 @@ def specs(config: dict[str, Any] | None = None,
         "parameters": {"source": b.inbox, "bank": b.id},
         "schedules": [{"cron": b.cron, "timezone": b.timezone}],
         "tags": [f"bank:{b.id}", "import"],
+        # one import per bank at a time: a run due while another runs waits its turn
+        "concurrency_limit": {"limit": 1, "collision_strategy": "ENQUEUE"},
         "work_pool": pool(),
     } for b in banks(config, in_force)]
     out.append({
@@ -79,6 +83,17 @@ def specs(config: dict[str, Any] | None = None,
         "schedules": [{"cron": config["reconcile"]["cron"],
                        "timezone": config["reconcile"]["timezone"]}],
         "tags": ["reconcile"],
+        "work_pool": pool(),
+    })
+    out.append({
+        "name": "recover",
+        "description": "Reclaim dead workers' jobs and finish the batches they left (every "
+                       "abandoned batch, or the batch of the crashed run flow_run_id)",
+        "entrypoint": RECOVER,
+        "parameters": {},
+        "schedules": [{"cron": config["recover"]["cron"],
+                       "timezone": config["recover"]["timezone"]}],
+        "tags": ["recover"],
         "work_pool": pool(),
     })
     out.append({

@@ -47,7 +47,9 @@ log = logging.getLogger(__name__)
 class StatementImporter(beangulp.Importer):
     def __init__(self, accounts: str | Path | None = None, bank: str | None = None,
                  settings: Settings | None = None) -> None:
-        self.parser = Parser.from_settings(settings or Settings.from_env())
+        settings = settings or Settings.from_env()
+        self.parser = Parser.from_settings(settings)
+        self.passwords = settings.passwords_for(bank)
         if bank is not None and bank not in self.parser.banks:
             raise ValueError(f"unknown bank {bank!r}; known banks: "
                              f"{', '.join(self.parser.banks)}")
@@ -127,7 +129,7 @@ class StatementImporter(beangulp.Importer):
             f.seek(0)
             pdf = f.read()
         try:
-            return self.parser.parse(pdf, bank=self.bank)
+            return self.parser.parse(pdf, bank=self.bank, passwords=self.passwords)
         except StatementError as exc:
             log.debug("%s: not identified (%s)", _shown(filepath), exc.reason)
             return None

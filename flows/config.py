@@ -1,7 +1,9 @@
 """Configuration: every `STMTFLOW_*` variable read once, at the edge, into `Settings`.
 
 The README's Configuration table is the one list of variables (Prefect's own are Prefect's;
-only where the UI is, for links, is read here). Entry points (the CLI, a
+only where the UI is, for links, is read here). On a Prefect server, Secret blocks stand in
+for the variables that carry secrets (`flows/secrets.py`; a variable that is set wins).
+Entry points (the CLI, a
 flow run, a task run on a worker) call `Settings.from_env()`; everything below them takes
 `Settings`, or the parts it builds (ledger, storage, templates, page reader, limits), as
 arguments. Nothing reads the environment when a module is imported.
@@ -21,6 +23,14 @@ from typing import Any
 from sqlalchemy import Engine
 
 from flows import crashpoint
+from flows.secrets import (
+    ALERT_WEBHOOK,
+    DATABASE_URL,
+    WEBHOOK_URL,
+    passwords_by_bank,
+    s3_credentials,
+    server_secrets,
+)
 from parsers.limits import Limits
 from reconcile.db import make_engine
 from reconcile.ledger import Ledger
@@ -36,6 +46,10 @@ class Settings:
     database_url: str
     storage_url: str
     s3_endpoint: str | None = None
+    #: S3 access key and secret from the `stmtflow-s3-credentials` block (else boto's own
+    #: chain: `AWS_*` variables, profiles, instance roles)
+    s3_key: str | None = field(default=None, repr=False)
+    s3_secret: str | None = field(default=None, repr=False)
     workers: int = 2
     #: parse processes under hard limits; 0 parses in the calling thread (for debugging)
     parse_workers: int = 2
@@ -63,12 +77,20 @@ class Settings:
     ui_url: str | None = None
     #: fault tests only: the point where the process kills itself (`flows.crashpoint`)
     crash_at: str | None = None
+    #: bank -> the candidate passwords of its password-protected statements
+    pdf_passwords: Mapping[str, tuple[str, ...]] = field(default_factory=dict, repr=False,
+                                                          compare=False)
     #: where the ledger, the book and the reports read the time (tests move it)
     clock: Clock = field(default=utc_now, compare=False)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """The process environment and, on a Prefect server, the Secret blocks; a mapping
+        given here is read alone."""
+        secrets = server_secrets() if env is None else {}
         env = os.environ if env is None else env
+        s3 = s3_credentials(secrets)
+        given_keys = "AWS_ACCESS_KEY_ID" in env
         home = Path(env.get("STMTFLOW_HOME", ".stmtflow")).absolute()
         task_runner = env.get("STMTFLOW_TASK_RUNNER", "threads")
         if task_runner not in TASK_RUNNERS:
@@ -76,37 +98,54 @@ class Settings:
                              f"not {task_runner!r}")
         return cls(
             home=home,
-            database_url=env.get("STMTFLOW_DATABASE_URL", f"sqlite:///{home}/ledger.db"),
+            database_url=(env.get("STMTFLOW_DATABASE_URL") or secrets.get(DATABASE_URL)
+                          or f"sqlite:///{home}/ledger.db"),
             storage_url=env.get("STMTFLOW_STORAGE", str(home / "storage")),
-            s3_endpoint=env.get("STMTFLOW_S3_ENDPOINT") or None,
+            s3_endpoint=env.get("STMTFLOW_S3_ENDPOINT") or s3.get("endpoint_url"),
+            s3_key=None if given_keys else s3.get("key"),
+            s3_secret=None if given_keys else s3.get("secret"),
             workers=int(env.get("STMTFLOW_WORKERS", os.cpu_count() or 2)),
             parse_workers=int(env.get("STMTFLOW_PARSE_WORKERS", os.cpu_count() or 2)),
             queue_limit=timedelta(hours=float(env.get("STMTFLOW_QUEUE_LIMIT_HOURS", 24))),
             lease=timedelta(seconds=float(env.get("STMTFLOW_LEASE_SECONDS", 600))),
             retry_seconds=float(env.get("STMTFLOW_RETRY_SECONDS", 20)),
-            webhook_url=env.get("STMTFLOW_WEBHOOK_URL") or None,
+            webhook_url=env.get("STMTFLOW_WEBHOOK_URL") or secrets.get(WEBHOOK_URL) or None,
             operator=env.get("STMTFLOW_OPERATOR") or None,
             capacity=int(env.get("STMTFLOW_CAPACITY", 500)),
             task_runner=task_runner,
             dask_address=env.get("STMTFLOW_DASK_ADDRESS") or None,
-            alert_webhook=env.get("STMTFLOW_ALERT_WEBHOOK") or None,
+            alert_webhook=(env.get("STMTFLOW_ALERT_WEBHOOK") or secrets.get(ALERT_WEBHOOK)
+                           or None),
             review_alert=timedelta(hours=float(env.get("STMTFLOW_REVIEW_ALERT_HOURS", 48))),
             reader=env.get("STMTFLOW_READER", "pdfium"),
             template_dirs=tuple(Path(p) for p in env.get("STMTFLOW_TEMPLATES", "").split(
                 os.pathsep) if p),
             builtin_templates=_flag(env, "STMTFLOW_BUILTIN_TEMPLATES", True),
             limits=Limits.from_variables(env),
+            pdf_passwords=passwords_by_bank(secrets, env.get("STMTFLOW_PDF_PASSWORDS")),
             ui_url=env.get("PREFECT_UI_URL") or (
                 env.get("PREFECT_API_URL", "").removesuffix("/api") or None),
             crash_at=crashpoint.check(env.get("STMTFLOW_CRASH_AT")),
         )
 
     def fs_options(self, url: str) -> dict[str, Any]:
-        """fsspec options for `url`: the S3 endpoint for `s3://`, nothing otherwise."""
-        if url.startswith("s3://") and self.s3_endpoint:
-            return {"client_kwargs": {"endpoint_url": self.s3_endpoint},
-                    "skip_instance_cache": True}
-        return {}
+        """fsspec options for `url`: the S3 endpoint and credentials for `s3://`, nothing
+        otherwise."""
+        if not url.startswith("s3://"):
+            return {}
+        options: dict[str, Any] = {}
+        if self.s3_endpoint:
+            options["client_kwargs"] = {"endpoint_url": self.s3_endpoint}
+        if self.s3_key and self.s3_secret:
+            options.update(key=self.s3_key, secret=self.s3_secret)
+        return {**options, "skip_instance_cache": True} if options else {}
+
+    def passwords_for(self, bank: str | None) -> tuple[str, ...]:
+        """Candidate passwords for a statement of `bank`; every bank's when it is unknown
+        (a locked file's bank cannot be read before it is opened)."""
+        if bank is not None:
+            return self.pdf_passwords.get(bank, ())
+        return tuple(dict.fromkeys(p for ps in self.pdf_passwords.values() for p in ps))
 
     def engine(self) -> Engine:
         return _engine(self.database_url, self.home)

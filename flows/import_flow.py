@@ -119,13 +119,14 @@ def run_batch(settings: Settings, batch_id: str) -> State:
     """
     ledger = settings.ledger()
     this_run = str(flow_run.id) if flow_run.id else None
+    batch = ledger.batch(batch_id)
+    previous_run = batch.flow_run_id if batch else None
     if this_run:
-        batch = ledger.batch(batch_id)
         kind = "rerun" if batch is not None and batch.rerun_of else "resume"
         mark_run(this_run, {f"bank:{b}" for b in banks(ledger, batch_id)},
                  continued_run(ledger, batch_id, this_run), kind, settings.ui_url)
     epoch = ledger.take_batch(batch_id, this_run)
-    for job_id in reclaim_from_dead_runs(ledger, batch_id, this_run):
+    for job_id in reclaim_from_dead_runs(ledger, batch_id, this_run, previous_run):
         notify_ended(settings, job_id)  # only a job reclaimed on its last attempt ended
     rows = ledger.jobs(batch_id)
     progress = create_progress_artifact(0.0, key=f"progress-{batch_id}".lower(),

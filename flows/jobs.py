@@ -20,7 +20,7 @@ from datetime import datetime
 from flows import crashpoint
 from flows.config import Settings
 from flows.lease import kept
-from flows.notify import notify_ended
+from flows.notify import channels, notify_ended
 from flows.outputs import output_files
 from flows.parser import Parse, Parser
 from flows.taxonomy import (
@@ -62,8 +62,11 @@ class Worker:
     parse: Parse
     #: the identities this worker runs: a job pinned to others is refused
     identities: Identities
-    #: notify(job_id) once a job has ended; never changes its outcome
-    notify: Callable[[str], None]
+    #: notify(job) once a job has ended (its record when the transition that ended it also
+    #: wrote the notifications it owes on `channels`, else its id); never changes its outcome
+    notify: Callable[[str | Job], None]
+    #: the notification channels a job's terminal transition writes its owed rows for
+    channels: tuple[str, ...] = ()
     #: fault tests only: where this process kills itself (`flows.crashpoint`)
     crash_at: str | None = None
 
@@ -71,8 +74,14 @@ class Worker:
     def from_settings(cls, settings: Settings) -> Worker:
         parser = Parser.from_settings(settings)
         return cls(settings.ledger(), settings.storage(),
-                   parser.in_workers(settings.parse_workers), parser.identities(),
-                   functools.partial(notify_ended, settings), settings.crash_at)
+                   parser.in_workers(settings.parse_workers, settings.passwords_for),
+                   parser.identities(),
+                   functools.partial(notify_ended, settings), tuple(channels(settings)),
+                   settings.crash_at)
+
+    def ended(self, job: Job) -> None:
+        """Notify for `job`, which this worker's transition just ended."""
+        self.notify(job if self.channels else job.job_id)
 
 
 @dataclass(frozen=True)
@@ -176,11 +185,11 @@ def process_job(worker: Worker, job_id: str, task_run_id: str | None = None) -> 
     except LeaseLost:
         raise
     except Exception as exc:
-        if _record_failure(worker.ledger, claim, exc):
-            worker.notify(job_id)
+        if (ended := _record_failure(worker, claim, exc)) is not None:
+            worker.ended(ended)
         raise
     crashpoint.reached(worker.crash_at, "succeeded")
-    worker.notify(job_id)
+    worker.ended(record)
     return record
 
 
@@ -192,7 +201,7 @@ def _job(ledger: Ledger, job_id: str) -> Job:
 
 
 def _run(worker: Worker, claim: Claim) -> Job:
-    job = _job(worker.ledger, claim.job_id)
+    job = claim.job or _job(worker.ledger, claim.job_id)
     if job.identities != worker.identities:
         raise ChainMismatch(f"job pinned {job.identities}, this worker runs {worker.identities}")
     data = worker.storage.read_input(job.input_uri, job.sha256)
@@ -203,30 +212,33 @@ def _run(worker: Worker, claim: Claim) -> Job:
     prefix = f"results/{job.job_id}/{claim.attempt}-{claim.owner.rsplit(':', 1)[-1]}"
     digests = worker.storage.write_outputs(prefix, files, token="write")
     crashpoint.reached(worker.crash_at, "written")
-    won = worker.ledger.succeed(
+    record = worker.ledger.succeed(
         claim, output_uri=worker.storage.uri(f"{prefix}/statement.json"),
         output_digest=digests["statement.json"], outputs=digests,
         needs_review=not result.validation.ok, bank=result.statement.bank,
         account_last4=",".join(a.account_last4 for a in result.statement.accounts),
-        transactions=result.statement.transaction_count)
-    if not won:
+        transactions=result.statement.transaction_count, notify=worker.channels)
+    if record is None:
         raise LeaseLost(f"{job.job_id}: the lease was taken over; nothing committed")
     _log_success(job.job_id, claim.attempt, result)
-    return _job(worker.ledger, job.job_id)
+    return record
 
 
-def _record_failure(ledger: Ledger, claim: Claim, exc: BaseException) -> bool:
-    """Record the attempt's failure; True when it ended the job (and this worker won)."""
+def _record_failure(worker: Worker, claim: Claim, exc: BaseException) -> Job | None:
+    """Record the attempt's failure; the job's record when that ended it (and this worker
+    won)."""
+    ledger = worker.ledger
     c = classify(exc)
     message = f"{type(exc).__name__}: {exc}"[:2000]
-    terminal = False
+    terminal = None
     if c.transient and claim.attempt < MAX_ATTEMPTS:
         ledger.retry(claim, c.reason, message)
     elif c.transient:
         terminal = ledger.fail(claim, ErrorClass.TRANSIENT, Reason.RETRIES_EXHAUSTED,
-                               f"{c.reason}: {message}")
+                               f"{c.reason}: {message}", notify=worker.channels)
     else:
-        terminal = ledger.fail(claim, ErrorClass.DETERMINISTIC, c.reason, message)
+        terminal = ledger.fail(claim, ErrorClass.DETERMINISTIC, c.reason, message,
+                               notify=worker.channels)
     unclassified = c.reason == Reason.UNCLASSIFIED
     log.log(logging.ERROR if unclassified else logging.WARNING, "job %s attempt %d: %s (%s)",
             claim.job_id, claim.attempt, c.reason, c.error_class, exc_info=unclassified)

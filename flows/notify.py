@@ -32,22 +32,27 @@ def channels(settings: Settings) -> list[str]:
     return ["event", "webhook"] if settings.webhook_url else ["event"]
 
 
-def notify(settings: Settings, job: Job) -> None:
+def notify(settings: Settings, job: Job, expected: bool = False) -> None:
+    """Deliver `job`'s notification on every channel; `expected`: the ledger already holds
+    the rows it is owed (the transition that ended it wrote them)."""
     store = Notifications(settings.engine(), settings.clock)
-    store.expect(job.job_id, channels(settings))
+    if not expected:
+        store.expect(job.job_id, channels(settings))
     for channel in channels(settings):
         _deliver_once(settings, store, job, channel)
 
 
-def notify_ended(settings: Settings, job_id: str) -> None:
-    """Notify for a job that just ended; a failure here never changes the outcome."""
-    job = settings.ledger().job(job_id)
-    if job is None or not job.status.terminal:
+def notify_ended(settings: Settings, job: str | Job) -> None:
+    """Notify for a job that just ended (its id, or its record as its transition committed
+    it, the notifications it owes written with it); a failure here never changes the
+    outcome."""
+    record = job if isinstance(job, Job) else settings.ledger().job(job)
+    if record is None or not record.status.terminal:
         return
     try:
-        notify(settings, job)
+        notify(settings, record, expected=isinstance(job, Job))
     except Exception as exc:
-        log.warning("job %s: notification not recorded: %s", job_id, exc)
+        log.warning("job %s: notification not recorded: %s", record.job_id, exc)
 
 
 def deliver_pending(settings: Settings) -> int:

@@ -12,12 +12,13 @@ from __future__ import annotations
 import atexit
 import functools
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from flows.config import Settings
 from parsers.api import ParseResult, chain_revision, page_reader, parse_pdf
+from parsers.errors import EncryptedPdf
 from parsers.limits import Limits
 from parsers.ocr import engine_identity
 from parsers.pool import ParsePool
@@ -28,6 +29,8 @@ from reconcile.records import Identities
 
 #: parse(data, bank hint) -> what the statement says, or a `StatementError`
 Parse = Callable[[bytes, str | None], ParseResult]
+#: passwords(bank hint) -> the candidate passwords of a locked statement
+Passwords = Callable[[str | None], Sequence[str]]
 
 
 @dataclass(frozen=True)
@@ -47,14 +50,29 @@ class Parser:
         """The banks the templates in force describe."""
         return sorted(t.bank for t in self.templates)
 
-    def parse(self, data: bytes, bank: str | None = None,
-              limits: Limits | None = None) -> ParseResult:
+    def parse(self, data: bytes, bank: str | None = None, limits: Limits | None = None,
+              passwords: Sequence[str] = ()) -> ParseResult:
         return parse_pdf(data, bank=bank, templates=self.templates, reader=self.reader,
-                         limits=limits or self.limits)
+                         limits=limits or self.limits, passwords=passwords)
 
-    def in_workers(self, workers: int) -> Parse:
-        """`parse`, run in this process's parse workers (0: in the calling thread)."""
-        return _pool(self, workers).parse
+    def in_workers(self, workers: int, passwords: Passwords = lambda bank: ()) -> Parse:
+        """`parse`, run in this process's parse workers (0: in the calling thread).
+
+        A password-protected file is parsed once more with `passwords(bank)`, so that a
+        password travels to a parse process only for a file that needs one.
+        """
+        pool = _pool(self, workers)
+
+        def parse(data: bytes, bank: str | None) -> ParseResult:
+            try:
+                return pool.parse(data, bank)
+            except EncryptedPdf:
+                candidates = passwords(bank)
+                if not candidates:
+                    raise
+            return pool.parse(data, bank, candidates)
+
+        return parse
 
     def identities(self) -> Identities:
         """What a job accepted now pins, and what a worker must run to take it."""

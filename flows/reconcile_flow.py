@@ -29,6 +29,7 @@ from flows.logs import to_run_logs
 from flows.notify import deliver_pending
 from flows.recover import sweep_and_notify
 from flows.review_flow import start_review_runs
+from parsers.codes import Status
 from reconcile import report as reports
 
 #: task runs per page of an answer (Prefect's API gives 200 at most by default)
@@ -62,9 +63,15 @@ def build_report(settings: Settings, completed: set[str]) -> dict[str, Any]:
 
 
 def completed_tasks(settings: Settings, page: int = PAGE) -> set[str]:
-    """Jobs whose latest attempt was made by a task run that completed."""
-    by_run = {a.task_run_id: job_id for job_id, a in settings.ledger().last_attempts().items()
-              if a.task_run_id}
+    """Jobs whose latest attempt was made by a task run that completed.
+
+    Only jobs the ledger does not hold as succeeded (or duplicate) are asked about: a
+    completed task run contradicts only those, so a pass over a large ledger of successes
+    asks the API about the few that matter, not every task run ever made.
+    """
+    ledger = settings.ledger()
+    by_run = {a.task_run_id: job_id for job_id, a in ledger.last_attempts(
+        unless=(Status.SUCCEEDED, Status.DUPLICATE)).items() if a.task_run_id}
     if not by_run:
         return set()
     runs = run_coro_as_sync(read_task_runs([UUID(r) for r in by_run], page)) or []

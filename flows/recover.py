@@ -6,21 +6,34 @@ Reclaiming is the ledger's guarded `reclaim` (the dead attempt counts), run by t
 over commits nothing. Flow runs the dead worker left `Running` are set to `Crashed` here as
 well as by the zombie automation `stmtflow setup` creates, because the automation needs
 heartbeats, which only runs from deployments send.
+
+`recover_batches` is the same as a flow, deployed as `recover`: on a schedule it resumes
+every abandoned batch, and the automation `stmtflow setup` creates runs it for each batch run
+that crashed (`flow_run_id`), named, tagged and linked like the run it continues.
 """
 
 from __future__ import annotations
 
+import logging
+from datetime import UTC, datetime
 from typing import Any
+from uuid import UUID
 
-from prefect import get_client
+from prefect import flow, get_client, get_run_logger
 from prefect.client.schemas.objects import StateType
-from prefect.states import Crashed
+from prefect.exceptions import ObjectNotFound
+from prefect.runtime import flow_run
+from prefect.states import Completed, Crashed, Failed, State
 from prefect.utilities.asyncutils import run_coro_as_sync
 
 from flows.config import Settings
-from flows.import_flow import resume_batch
+from flows.import_flow import WARNINGS, resume_batch
+from flows.lineage import banks, mark_run
+from flows.logs import to_run_logs
 from flows.notify import deliver_pending, notify_ended
 from reconcile.recovery import Swept, abandoned_batches, sweep
+
+log = logging.getLogger("stmtflow")
 
 
 def sweep_and_notify(settings: Settings) -> Swept:
@@ -43,6 +56,8 @@ def recover(settings: Settings, batch_ids: list[str] | None = None) -> dict[str,
     for batch_id in batch_ids:
         state = resume_batch(batch_id, return_state=True)
         resumed[batch_id] = state.name
+        if not state.is_completed():
+            log.warning("batch %s: %s", batch_id, state.message)
     return {"reclaimed": swept.reclaimed, "expired": swept.expired,
             "crashed_flow_runs": crashed, "resumed": resumed,
             "notified": deliver_pending(settings)}
@@ -66,3 +81,68 @@ def _crash_if_running(settings: Settings, batch_id: str) -> bool:
             return True
 
     return bool(run_coro_as_sync(crash()))
+
+
+#: the flows whose runs are batch runs: a crash of one is recovered by the `recover` deployment
+BATCH_FLOWS = ("import-batch", "resume-batch", "rerun-failed")
+RUN_PREFIX = "prefect.flow-run."
+
+
+def recovery_run_name() -> str:
+    """`recover-<the crashed run's name>`, or `recover-<date>` for a scheduled sweep."""
+    crashed = flow_run.parameters.get("flow_run_id")
+    if not crashed:
+        return f"recover-{datetime.now(UTC):%Y-%m-%d}"
+    try:
+        with get_client(sync_client=True) as client:
+            return f"recover-{client.read_flow_run(UUID(crashed.removeprefix(RUN_PREFIX))).name}"
+    except (ValueError, ObjectNotFound):
+        return "recover-unknown-run"
+
+
+@flow(name="recover", flow_run_name=recovery_run_name, log_prints=True)
+def recover_batches(flow_run_id: str | None = None) -> State:
+    """Reclaim the jobs of dead workers and finish the batches they left.
+
+    Args:
+        flow_run_id: the batch run that crashed, whose batch to finish (the automation on a
+            Crashed batch run fills it in; `prefect.flow-run.<id>` or the bare id). Empty:
+            every abandoned batch.
+    """
+    to_run_logs()
+    settings = Settings.from_env()
+    logger = get_run_logger()
+    batch_ids = None
+    if flow_run_id:
+        crashed = flow_run_id.removeprefix(RUN_PREFIX)
+        state = _state_of(crashed)
+        if state != StateType.CRASHED:  # retried meanwhile (the UI's Retry): its own to finish
+            return Completed(message=f"flow run {crashed} is {state and state.value}: left "
+                                     "to it")
+        batch = settings.ledger().batch_of_run(crashed)
+        if batch is None:
+            return Completed(message=f"flow run {crashed} took no batch: nothing to recover")
+        batch_ids = [batch.batch_id]
+        _continue(settings, crashed, batch.batch_id)
+    result = recover(settings, batch_ids)
+    if batch_ids:  # the banks its files turned out to be
+        mark_run(str(flow_run.id), {f"bank:{b}" for b in banks(settings.ledger(), batch_ids[0])},
+                 None, "", settings.ui_url)
+    logger.info("reclaimed %d job(s), expired %d; resumed %s", len(result["reclaimed"]),
+                len(result["expired"]), result["resumed"] or "no batch")
+    unfinished = {b: s for b, s in result["resumed"].items() if s not in ("Completed", WARNINGS)}
+    if unfinished:
+        return Failed(message=f"batches not finished: {unfinished}", data=result)
+    return Completed(message=f"resumed {result['resumed'] or 'no batch'}", data=result)
+
+
+def _state_of(run_id: str) -> StateType | None:
+    with get_client(sync_client=True) as client:
+        state = client.read_flow_run(UUID(run_id)).state
+    return state.type if state else None
+
+
+def _continue(settings: Settings, crashed: str, batch_id: str) -> None:
+    """Tag this run with the batch's banks and `recover`, and link to the crashed run."""
+    mark_run(str(flow_run.id), {f"bank:{b}" for b in banks(settings.ledger(), batch_id)},
+             crashed, "recover", settings.ui_url)

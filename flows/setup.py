@@ -1,8 +1,9 @@
 """`stmtflow setup`: make a Prefect server ready to run stmtflow.
 
 Creates the process work pool, deploys every deployment of prefect.yaml (`prefect deploy
---all`), and creates the automations: flow runs whose heartbeats stop are marked Crashed,
-and, with an alert webhook, every `stmtflow.alert.*` event becomes a notification.
+--all`), and creates the automations: flow runs whose heartbeats stop are marked Crashed, a
+batch run that crashed is recovered by a run of the `recover` deployment, and, with an alert
+webhook, every `stmtflow.alert.*` event becomes a notification.
 
 Safe to run again: the pool is kept, deployments and the alert block are updated in place
 (by name), and an automation that exists is left alone when nothing about it changed, and
@@ -17,6 +18,7 @@ import sys
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import yaml
 from prefect import get_client
@@ -24,14 +26,19 @@ from prefect.automations import Automation
 from prefect.client.schemas.actions import DeploymentUpdate, WorkPoolCreate
 from prefect.client.schemas.filters import WorkPoolFilter, WorkPoolFilterName
 from prefect.client.schemas.objects import StateType
-from prefect.events.actions import ChangeFlowRunState, SendNotification
+from prefect.events.actions import ChangeFlowRunState, RunDeployment, SendNotification
 from prefect.events.schemas.automations import EventTrigger, Posture
 from prefect.events.schemas.events import ResourceSpecification
 from prefect.exceptions import ObjectAlreadyExists, ObjectNotFound
 from prefect.utilities.asyncutils import run_coro_as_sync
 
+from flows.recover import BATCH_FLOWS
+
 ZOMBIES = "stmtflow: crash zombie flow runs"
 ALERTS = "stmtflow: alerts to notifications"
+RECOVERY = "stmtflow: recover crashed batches"
+#: the deployment the recovery automation runs (`flow name/deployment name`)
+RECOVER_DEPLOYMENT = "recover/recover"
 #: the project directory: prefect.yaml and the flows' entrypoints are relative to it
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -46,7 +53,9 @@ def setup(alert_webhook: str | None = None, project: Path = PROJECT) -> dict[str
                            f"{deployed.stderr[-2000:]}")
     run_coro_as_sync(_pull_as_written(pool, yaml.safe_load(
         (project / "prefect.yaml").read_text()).get("pull") or []))
-    automations = {ZOMBIES: _upsert(zombie_automation())}
+    automations = {ZOMBIES: _upsert(zombie_automation()),
+                   RECOVERY: _upsert(recovery_automation(run_coro_as_sync(_deployment_id(
+                       RECOVER_DEPLOYMENT))))}
     if alert_webhook:
         automations[ALERTS] = _upsert(alert_automation(alert_webhook))
     return {"work_pool": pool, "work_pool_created": created_pool,
@@ -106,6 +115,30 @@ def zombie_automation() -> Automation:
         actions=[ChangeFlowRunState(state=StateType.CRASHED,
                                     message="no heartbeat for 3 minutes: its worker is gone")],
     )
+
+
+def recovery_automation(deployment_id: UUID) -> Automation:
+    """A batch run (import, resume, rerun) that crashed starts a `recover` run for it at once.
+
+    The run gets the crashed run's id (`{{ event.resource.id }}`), finishes its batch, and is
+    named, tagged and linked like it; a Retry of the crashed run before then is left alone.
+    """
+    return Automation(
+        name=RECOVERY,
+        trigger=EventTrigger(
+            expect={"prefect.flow-run.Crashed"},
+            match=ResourceSpecification({"prefect.resource.id": "prefect.flow-run.*"}),
+            match_related=ResourceSpecification({"prefect.resource.role": "flow",
+                                                 "prefect.resource.name": list(BATCH_FLOWS)}),
+            posture=Posture.Reactive, threshold=1, within=timedelta(0)),
+        actions=[RunDeployment(source="selected", deployment_id=deployment_id,
+                               parameters={"flow_run_id": "{{ event.resource.id }}"})],
+    )
+
+
+async def _deployment_id(name: str) -> UUID:
+    async with get_client() as client:
+        return (await client.read_deployment_by_name(name)).id
 
 
 def alert_automation(webhook: str) -> Automation:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from parsers.model import Statement, mask_account
 from parsers.ocr import ocr_page
 from parsers.ocr_labels import snap_lines
 from parsers.pdfium_reader import PdfiumReader
-from parsers.preflight import check_bytes, inspect_streams
+from parsers.preflight import check_bytes, inspect_streams, unlock
 from parsers.reader import CID, PageReader, PdfplumberReader
 from parsers.table import TableReading
 from parsers.template import Template, load_templates
@@ -77,15 +78,18 @@ def parse_pdf(
     templates: list[Template] | None = None,
     reader: PageReader | None = None,
     limits: Limits | None = None,
+    passwords: Sequence[str] = (),
 ) -> ParseResult:
     """Parse `data`; raise a `StatementError` with a reason code when it cannot be read.
 
     Configuration is the caller's: without arguments, the built-in templates, the PDFium
-    reader and the default limits.
+    reader and the default limits. `passwords` are the candidates for a password-protected
+    file (its bank's); without one that fits, such a file is `encrypted`.
     """
     limits = limits or Limits()
     templates = load_templates() if templates is None else templates
     check_bytes(data, limits)
+    data = unlock(data, passwords)
     damaged = inspect_streams(data, limits)
     reader = reader or page_reader()
     with data_loss() as lost:

@@ -104,13 +104,8 @@ def occurrences(transactions: Sequence[Transaction]) -> list[int]:
     Two equal coffees on one day are two transactions (occurrences 1 and 2), and the same
     coffee read again from an overlapping statement is occurrence 1 again.
     """
-    seen: Counter[tuple[date, str, Decimal]] = Counter()
-    numbers = []
-    for t in transactions:
-        key = (t.date, _plain(t.description), t.amount)
-        seen[key] += 1
-        numbers.append(seen[key])
-    return numbers
+    return _numbered([(t.date.isoformat(), _plain(t.description), money(t.amount))
+                      for t in transactions])
 
 
 def transaction_id(bank: str, account_last4: str, currency: str, t: Transaction,
@@ -121,16 +116,45 @@ def transaction_id(bank: str, account_last4: str, currency: str, t: Transaction,
     within the day: the same transaction read from two overlapping statements, or imported
     twice, has the same id. The running balance and the job are left out on purpose.
     """
-    identity = [TXN_ID_RECIPE, bank, account_last4, currency, t.date.isoformat(),
-                _plain(t.description), money(t.amount), str(occurrence)]
-    return hashlib.sha256("\x1f".join(identity).encode()).hexdigest()[:32]
+    return _digest(bank, account_last4, currency,
+                   (t.date.isoformat(), _plain(t.description), money(t.amount)), occurrence)
 
 
 def transaction_ids(bank: str, account: Account) -> list[str]:
     """The ids of an account section's transactions, in their order."""
-    return [transaction_id(bank, account.account_last4, account.currency, t, n)
-            for t, n in zip(account.transactions, occurrences(account.transactions),
-                            strict=True)]
+    keys = [(t.date.isoformat(), _plain(t.description), money(t.amount))
+            for t in account.transactions]
+    return [_digest(bank, account.account_last4, account.currency, k, n)
+            for k, n in zip(keys, _numbered(keys), strict=True)]
+
+
+def document_transaction_ids(bank: str, account: dict[str, Any]) -> list[tuple[int, str]]:
+    """(occurrence, id) of each transaction of a document's account section (the JSON form
+    `Account.to_dict` writes), the same as `occurrences` and `transaction_ids` of the parsed
+    section, without building it: what the book computes for every statement it takes in."""
+    keys = [(date.fromisoformat(t["date"]).isoformat(), _plain(t["description"]),
+             money(Decimal(t["amount"]))) for t in account["transactions"]]
+    numbers = _numbered(keys)
+    return [(n, _digest(bank, account["account_last4"], account["currency"], k, n))
+            for k, n in zip(keys, numbers, strict=True)]
+
+
+def _numbered(keys: list[tuple[str, str, str]]) -> list[int]:
+    """Each key's occurrence among the equal keys before it, from 1."""
+    seen: Counter[tuple[str, str, str]] = Counter()
+    numbers = []
+    for key in keys:
+        seen[key] += 1
+        numbers.append(seen[key])
+    return numbers
+
+
+def _digest(bank: str, account_last4: str, currency: str, key: tuple[str, str, str],
+            occurrence: int) -> str:
+    """The recipe: (ISO date, folded description, `money` amount) of `key`, hashed with the
+    bank, account, currency and occurrence."""
+    identity = [TXN_ID_RECIPE, bank, account_last4, currency, *key, str(occurrence)]
+    return hashlib.sha256("\x1f".join(identity).encode()).hexdigest()[:32]
 
 
 def _plain(description: str) -> str:

@@ -163,6 +163,31 @@ def find_amounts(text: str, locale: str = "en") -> list[tuple[Amount, int, int]]
     return out
 
 
+_SLIPPED = re.compile(r"(?<![\d.,'])(\d{1,3}(?:[.,]\d{3})*)[.,](\d{2})(?![\d.,'])")
+
+
+def read_slipped_amount(text: str, locale: str = "en") -> Amount | None:
+    """The one amount `text` prints with its decimal mark slipped to the other one
+    (`2.853.82` or `40,000,00` where `2.853,82` and `40,000.00` were meant): every group but
+    the last three digits long, the last two. Such a figure is a typing slip on the page, and
+    reading it is a guess that only an independent check (the balance equation) may confirm;
+    None when `text` reads as printed, or reads no way at all."""
+    if _exact_or_none(text, locale) is not None:
+        return None
+    loc = LOCALES[locale]
+    body = _SLIPPED.sub(lambda m: m.group(1).replace(".", "").replace(",", "")
+                        + loc.decimal + m.group(2), text)
+    return None if body == text else _exact_or_none(body, locale)
+
+
+def _exact_or_none(text: str, locale: str) -> Amount | None:
+    """`read_amount`, None where it refuses."""
+    try:
+        return read_amount(text, locale)
+    except ValueError:
+        return None
+
+
 def format_amount(value: Decimal, locale: str = "en", *, group: bool = True) -> str:
     """Print an unsigned amount the way a statement in `locale` does (`1,234.56` / `1.234,56`)."""
     loc = LOCALES[locale]

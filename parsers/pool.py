@@ -41,7 +41,7 @@ import signal
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -49,8 +49,9 @@ from parsers.api import ParseResult, parse_pdf
 from parsers.errors import ParserCrashed, ParseTimeout, TooLarge
 from parsers.limits import Limits
 
-#: What a worker runs: `target(data, bank=..., limits=...)`, `parse_pdf` or anything with its
-#: signature and its configuration bound (picklable: it is sent to each worker once).
+#: What a worker runs: `target(data, bank=..., limits=..., passwords=...)`, `parse_pdf` or
+#: anything with its signature and its configuration bound (picklable: it is sent to each
+#: worker once).
 Target = Callable[..., ParseResult]
 #: Extra wall time over the per-file budget before the caller kills the worker.
 GRACE_SECONDS = 1.0
@@ -83,16 +84,18 @@ class ParsePool:
         self._lock = threading.Lock()
         self._closed = False
 
-    def parse(self, data: bytes, bank: str | None = None) -> ParseResult:
-        """`parse_pdf(data, bank=bank)` in a worker; raises what it raises, or a limit's error."""
+    def parse(self, data: bytes, bank: str | None = None,
+              passwords: Sequence[str] = ()) -> ParseResult:
+        """`parse_pdf(data, bank=bank, passwords=passwords)` in a worker; raises what it
+        raises, or a limit's error."""
         if self._closed:
             raise RuntimeError("the parse pool is closed")
         if self.workers == 0 or multiprocessing.current_process().daemon:
             # A daemonic process (a Dask worker, say) may not start children: parse here.
-            return self._target(data, bank=bank, limits=self.limits)
+            return self._target(data, bank=bank, limits=self.limits, passwords=passwords)
         crash = ""
         for _ in range(2):
-            outcome = self._run(data, {"bank": bank})
+            outcome = self._run(data, {"bank": bank, "passwords": tuple(passwords)})
             if not isinstance(outcome, _Crash):
                 return outcome
             crash = outcome.how

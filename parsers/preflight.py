@@ -7,13 +7,18 @@ is lost); then the document PDFium opens for the reader (`open_document`: a pass
 broken structure, too many pages). pypdfium2 opens a document in about a millisecond and
 tells a password apart from a broken structure, so every deterministic "this file is not a
 readable statement" reason is decided here, once, with its own code.
+
+A password-protected file is opened by `unlock` with the caller's candidate passwords
+right after `check_bytes`, and read from then on as the plain PDF PDFium writes back.
 """
 
 from __future__ import annotations
 
+import io
 import re
 import struct
 import zlib
+from collections.abc import Sequence
 
 import numpy as np
 import pypdfium2 as pdfium
@@ -21,6 +26,7 @@ import pypdfium2.raw as pdfium_c
 
 from parsers.errors import CorruptPdf, EmptyFile, EncryptedPdf, NotPdf, TooLarge, TruncatedPdf
 from parsers.limits import Limits
+from parsers.pdfium import LOCK
 
 _STREAM = re.compile(rb">>\s*stream(?:\r\n|\n|\r)")
 _LENGTH = re.compile(rb"/Length\s+(\d+)(?!\s+\d+\s+R)")
@@ -42,6 +48,37 @@ def check_bytes(data: bytes, limits: Limits) -> None:
         raise NotPdf("the file does not start with a PDF header")
     if b"%%EOF" not in data[-2048:]:
         raise TruncatedPdf("the file ends before the PDF end-of-file marker")
+
+
+def unlock(data: bytes, passwords: Sequence[str]) -> bytes:
+    """`data` as a plain PDF: unchanged when no password locks it, else opened with the
+    first of `passwords` that fits and written back without its encryption.
+
+    No password is ever part of an error or a message: a file none of them opens is
+    `encrypted`, saying only how many were tried.
+    """
+    if not passwords:
+        return data
+    with LOCK:
+        try:
+            pdfium.PdfDocument(data).close()
+            return data
+        except pdfium.PdfiumError as exc:
+            if exc.err_code not in (pdfium_c.FPDF_ERR_PASSWORD, pdfium_c.FPDF_ERR_SECURITY):
+                return data  # not a password: `open_document` classifies it
+        for password in passwords:
+            try:
+                doc = pdfium.PdfDocument(data, password=password)
+            except pdfium.PdfiumError:
+                continue
+            try:
+                plain = io.BytesIO()
+                doc.save(plain, flags=pdfium_c.FPDF_REMOVE_SECURITY)
+                return plain.getvalue()
+            finally:
+                doc.close()
+    raise EncryptedPdf(f"the PDF is password-protected and none of the {len(passwords)} "
+                       "password(s) configured for it opens it")
 
 
 def open_document(data: bytes, limits: Limits) -> pdfium.PdfDocument:

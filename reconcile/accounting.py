@@ -41,7 +41,7 @@ class Records:
     consumer: dict[str, Any] = field(default_factory=dict)
     #: decision ids the book imported
     imported: set[str] = field(default_factory=set)
-    #: jobs whose latest Prefect task run completed
+    #: jobs whose latest Prefect task run completed (only those not succeeded need be known)
     completed_tasks: set[str] = field(default_factory=set)
     reviews: list[Review] = field(default_factory=list)
     #: an open review older than this is overdue (and raises an alert)

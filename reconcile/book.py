@@ -18,6 +18,7 @@ reconciles (`release`), and a rejected statement's never do (`exclude`).
 from __future__ import annotations
 
 import json
+import operator
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -40,7 +41,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.dml import Insert
 
 from parsers.codes import VERIFIED, ReviewState
-from parsers.model import Statement, money, occurrences, transaction_ids
+from parsers.model import document_transaction_ids, money
 from reconcile.book_records import BookTransaction, StatementBalance
 from reconcile.db import (
     book_balances,
@@ -52,7 +53,7 @@ from reconcile.db import (
     reviews,
 )
 from reconcile.ledger import Ledger
-from reconcile.outputs import Found, read_outputs
+from reconcile.outputs import Found, OutputPass, Wanted
 from reconcile.records import Clock, utc_now
 from reconcile.review import open_review
 from reconcile.storage import Storage
@@ -118,22 +119,30 @@ class Book:
         return outcomes
 
     def take(self, found: list[Found], delivered: set[tuple[str, str]]) -> Counter[str]:
-        """Consume the statements of `found` not yet `delivered` (which this updates)."""
+        """Consume the statements of `found` not yet `delivered` (which this updates); their
+        bytes were read because `wanted` said so."""
         outcomes: Counter[str] = Counter()
         batch = []
         for f in found:
-            if f.statement is None:
+            digest = f.statement_digest
+            if digest is None:
                 outcomes["missing_object"] += 1
                 continue
-            data, digest = f.statement
             if (f.job.job_id, digest) in delivered:
                 continue
+            if f.statement is None:
+                raise ValueError(f"{f.job.job_id}: its statement was not read")
             delivered.add((f.job.job_id, digest))
-            batch.append(Delivery(f.job.job_id, f.job.sha256, digest, json.loads(data),
+            batch.append(Delivery(f.job.job_id, f.job.sha256, digest, json.loads(f.statement),
                                   recorded_digest=f.job.output_digest,
                                   output_uri=f.job.output_uri))
         outcomes.update(self.consume_many(batch))
         return outcomes
+
+    @staticmethod
+    def wanted(delivered: set[tuple[str, str]]) -> Wanted:
+        """What the book wants read: statements it has not been given with this digest."""
+        return lambda job, digest: (job.job_id, digest) not in delivered
 
     def _decide(self, c: Connection, d: Delivery, known: _Known) -> str:
         decided = known.by_decision.get(d.decision_id)
@@ -161,16 +170,16 @@ class Book:
 
     def _hold(self, c: Connection, d: Delivery) -> None:
         """Keep the statement's transactions apart and open its review."""
-        parsed = Statement.from_dict(d.statement)
-        rows = [{"decision_id": d.decision_id, "bank": parsed.bank, "txn_id": txn_id,
+        st = d.statement
+        rows = [{"decision_id": d.decision_id, "bank": st["bank"], "txn_id": txn_id,
                  "account_last4": a["account_last4"], "currency": a["currency"],
                  **{k: t[k] for k in ("date", "description", "amount", "balance")}}
-                for a, section in zip(d.statement["accounts"], parsed.accounts, strict=True)
-                for t, txn_id in zip(a["transactions"], transaction_ids(parsed.bank, section),
-                                     strict=True)]
+                for a in st["accounts"]
+                for t, (_, txn_id) in zip(a["transactions"],
+                                          document_transaction_ids(st["bank"], a), strict=True)]
         if rows:
             c.execute(insert(held_transactions), rows)
-        c.execute(insert(book_balances), _balance_rows(d.decision_id, parsed))
+        c.execute(insert(book_balances), _balance_rows(d.decision_id, st))
         open_review(c, decision_id=d.decision_id, input_sha256=d.input_sha256,
                     output_uri=d.output_uri, output_digest=d.output_digest,
                     problems=d.statement.get("validation", {}).get("problems", []),
@@ -348,16 +357,17 @@ def add_statements(c: Connection, statements: list[tuple[dict[str, Any], str]]) 
     it)."""
     rows, balances = [], []
     for statement, decision_id in statements:
-        parsed = Statement.from_dict(statement)
-        for acct, section in zip(statement["accounts"], parsed.accounts, strict=True):
-            numbered = zip(acct["transactions"], occurrences(section.transactions),
-                           transaction_ids(parsed.bank, section), strict=True)
-            rows += [{"account_last4": acct["account_last4"], "currency": acct["currency"],
-                      "date": t["date"], "description": t["description"],
-                      "amount": t["amount"], "balance": t["balance"], "occurrence": occurrence,
-                      "decision_id": decision_id, "bank": parsed.bank, "txn_id": txn_id}
-                     for t, occurrence, txn_id in numbered]
-        balances += _balance_rows(decision_id, parsed)
+        bank = statement["bank"]
+        for acct in statement["accounts"]:
+            last4, currency = acct["account_last4"], acct["currency"]
+            rows += [{"account_last4": last4, "currency": currency, "date": t["date"],
+                      "description": t["description"], "amount": t["amount"],
+                      "balance": t["balance"], "occurrence": occurrence,
+                      "decision_id": decision_id, "bank": bank, "txn_id": txn_id}
+                     for t, (occurrence, txn_id) in zip(
+                         acct["transactions"], document_transaction_ids(bank, acct),
+                         strict=True)]
+        balances += _balance_rows(decision_id, statement)
     fresh: dict[tuple[str, str], dict[str, Any]] = {}
     for r in rows:
         fresh.setdefault((r["account_last4"], r["txn_id"]), r)
@@ -385,24 +395,28 @@ def executemany(c: Connection, statement: Insert, rows: list[dict[str, Any]]) ->
     compiled = statement.compile(dialect=c.dialect, column_keys=list(rows[0]))
     params: list[Any] = rows
     if compiled.positional:
-        params = [tuple(r[k] for k in compiled.positiontup or ()) for r in rows]
+        keys = list(compiled.positiontup or ())
+        pick = operator.itemgetter(*keys) if len(keys) > 1 else lambda r: (r[keys[0]],)
+        params = [pick(r) for r in rows]
     c.exec_driver_sql(str(compiled), params)
 
 
-def _balance_rows(decision_id: str, st: Statement) -> list[dict[str, Any]]:
+def _balance_rows(decision_id: str, statement: dict[str, Any]) -> list[dict[str, Any]]:
     """Each account section's period and printed balances; a period the statement does not
     print is taken from its transactions' dates."""
+    period = statement.get("period") or {}
+    printed_start, printed_end = _day(period.get("start")), _day(period.get("end"))
     rows = []
-    for acct in st.accounts:
-        dates = sorted(t.date for t in acct.transactions)
-        start = st.period_start or (dates[0] if dates else st.period_end)
-        end = st.period_end or (dates[-1] if dates else st.period_start)
-        rows.append({"decision_id": decision_id, "bank": st.bank,
-                     "account_last4": acct.account_last4, "currency": acct.currency,
+    for acct in statement["accounts"]:
+        dates = sorted(date.fromisoformat(t["date"]) for t in acct["transactions"])
+        start = printed_start or (dates[0] if dates else printed_end)
+        end = printed_end or (dates[-1] if dates else printed_start)
+        rows.append({"decision_id": decision_id, "bank": statement["bank"],
+                     "account_last4": acct["account_last4"], "currency": acct["currency"],
                      "period_start": start and start.isoformat(),
                      "period_end": end and end.isoformat(),
-                     "opening_balance": money(acct.opening_balance),
-                     "closing_balance": money(acct.closing_balance)})
+                     "opening_balance": money(Decimal(acct["opening_balance"])),
+                     "closing_balance": money(Decimal(acct["closing_balance"]))})
     return rows
 
 
@@ -410,6 +424,8 @@ def sync(book: Book, ledger: Ledger, storage: Storage) -> Counter[str]:
     """Poll the ledger for succeeded jobs and consume each output object not yet delivered."""
     outcomes: Counter[str] = Counter()
     delivered = book.delivered()
-    for found in read_outputs(ledger.jobs(), storage, every_object=False):
+    jobs = ledger.jobs()  # before the listing: a success names objects already stored
+    listed = OutputPass(storage, ledger.engine)
+    for found in listed.read(jobs, book.wanted(delivered), every_object=False):
         outcomes += book.take(found, delivered)
     return outcomes

@@ -18,15 +18,15 @@ class Investigations:
         self.engine = engine
         self.clock = clock
 
-    def open_for(self, job_id: str, owner: str | None) -> Investigation:
-        """The job's open investigation, opened now if it has none."""
-        current = self.open_by_job().get(job_id)
-        if current is not None:
-            return current
-        with self.engine.begin() as c:
-            c.execute(insert(investigations).values(job_id=job_id, owner=owner,
-                                                    opened_at=self.clock()))
-        return self.open_by_job()[job_id]
+    def open_for_many(self, job_ids: list[str], owner: str | None) -> None:
+        """Open an investigation for every job of `job_ids` that has none open, in one read
+        and one insert (a pass may find many unfinished jobs)."""
+        opened = self.open_by_job()
+        fresh = [j for j in dict.fromkeys(job_ids) if j not in opened]
+        if fresh:
+            with self.engine.begin() as c:
+                c.execute(insert(investigations), [
+                    {"job_id": j, "owner": owner, "opened_at": self.clock()} for j in fresh])
 
     def assign(self, investigation_id: int, owner: str) -> bool:
         with self.engine.begin() as c:

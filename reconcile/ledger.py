@@ -1,9 +1,10 @@
 """The job ledger: every job status change is one guarded UPDATE here, checked by row count.
 
 No other module writes a job's status. Each transition is named after what it does and
-returns whether it won: the database is the lock, so two claimants can race and exactly one
-wins, and a worker whose lease was taken over commits nothing (its guarded update matches
-zero rows). Reads return records (`reconcile/records.py`), never rows.
+returns whether it won (a finish returns the job as it committed it, or None): the database
+is the lock, so two claimants can race and exactly one wins, and a worker whose lease was
+taken over commits nothing (its guarded update matches zero rows). Reads return records
+(`reconcile/records.py`), never rows.
 
 A job's life (the guard of each transition in brackets)::
 
@@ -41,6 +42,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import uuid
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -49,7 +51,7 @@ from sqlalchemy import Connection, Engine, and_, func, insert, or_, select, upda
 from sqlalchemy.exc import IntegrityError
 
 from parsers.codes import BatchState, ErrorClass, Outcome, Reason, Status
-from reconcile.db import attempts, batches, input_claims, jobs
+from reconcile.db import attempts, batches, input_claims, jobs, notifications
 from reconcile.records import Attempt, Batch, Clock, Identities, Job, utc_now
 
 MAX_ATTEMPTS = 3
@@ -79,6 +81,8 @@ class Claim:
     job_id: str
     owner: str
     attempt: int
+    #: the job as the claim committed it (read in the same transaction)
+    job: Job | None = dataclasses.field(default=None, compare=False, hash=False)
 
 
 class Ledger:
@@ -243,33 +247,39 @@ class Ledger:
             ).rowcount == 1
             if not won:
                 return None
-            number = c.execute(select(jobs.c.attempts).where(jobs.c.job_id == job_id)).scalar_one()
-            c.execute(insert(attempts).values(job_id=job_id, number=number, lease_owner=owner,
-                                              started_at=t, task_run_id=task_run_id))
-        return Claim(job_id, owner, number)
+            job = Job.from_row(c.execute(select(jobs).where(jobs.c.job_id == job_id))
+                               .mappings().one())
+            c.execute(insert(attempts).values(job_id=job_id, number=job.attempts,
+                                              lease_owner=owner, started_at=t,
+                                              task_run_id=task_run_id))
+        return Claim(job_id, owner, job.attempts, job)
 
     def succeed(self, claim: Claim, *, output_uri: str, output_digest: str,
                 outputs: dict[str, str], needs_review: bool, bank: str, account_last4: str,
-                transactions: int) -> bool:
+                transactions: int, notify: Sequence[str] = ()) -> Job | None:
         """PROCESSING -> SUCCEEDED with the verified output's record, under the claim."""
         return self._finish(claim, Status.SUCCEEDED, Outcome.SUCCEEDED, None, None, None, dict(
             output_uri=output_uri, output_digest=output_digest, outputs=json.dumps(outputs),
             needs_review=needs_review, bank=bank, account_last4=account_last4,
-            transactions=transactions))
+            transactions=transactions), notify)
 
-    def fail(self, claim: Claim, error_class: ErrorClass, reason: Reason, message: str) -> bool:
+    def fail(self, claim: Claim, error_class: ErrorClass, reason: Reason, message: str,
+             notify: Sequence[str] = ()) -> Job | None:
         """PROCESSING -> FAILED, under the claim."""
         return self._finish(claim, Status.FAILED, Outcome.FAILED, error_class, reason, message,
-                            {})
+                            {}, notify)
 
-    def retry(self, claim: Claim, reason: Reason, message: str) -> bool:
+    def retry(self, claim: Claim, reason: Reason, message: str) -> Job | None:
         """PROCESSING -> RETRYING after a transient failure (the attempt is over, not the job)."""
         return self._finish(claim, Status.RETRYING, Outcome.RETRY, ErrorClass.TRANSIENT, reason,
-                            message, {})
+                            message, {}, ())
 
     def _finish(self, claim: Claim, status: Status, outcome: Outcome,
                 error_class: ErrorClass | None, reason: Reason | None, message: str | None,
-                extra: dict[str, Any]) -> bool:
+                extra: dict[str, Any], notify: Sequence[str]) -> Job | None:
+        """The transition, the attempt's end, the notifications a terminal job now owes (on
+        each channel of `notify`) and the job as committed, in one transaction; None when
+        the guarded update lost (nothing is written)."""
         t = self.clock()
         terminal = {"finished_at": t} if status.terminal else {}
         with self.engine.begin() as c:
@@ -281,10 +291,16 @@ class Ledger:
                         message=message, lease_owner=None, lease_until=None,
                         **terminal, **extra)
             ).rowcount == 1
-            if won:
-                self._end_attempt(c, claim.job_id, claim.attempt, t, outcome, error_class,
-                                  reason, message)
-        return won
+            if not won:
+                return None
+            self._end_attempt(c, claim.job_id, claim.attempt, t, outcome, error_class,
+                              reason, message)
+            if notify and status.terminal:  # a job turns terminal once: no row is there yet
+                c.execute(insert(notifications), [
+                    {"job_id": claim.job_id, "channel": ch, "attempts": 0, "created_at": t}
+                    for ch in notify])
+            row = c.execute(select(jobs).where(jobs.c.job_id == claim.job_id)).mappings().one()
+            return Job.from_row(row)
 
     def expire(self, job_id: str | None = None) -> list[str]:
         """QUEUED past its expiry -> EXPIRED (never processed); returns the jobs expired."""
@@ -374,7 +390,8 @@ class Ledger:
         if batch_id is not None:
             q = q.where(jobs.c.batch_id == batch_id)
         with self.engine.connect() as c:
-            return [Job.from_row(r) for r in c.execute(q).mappings()]
+            result = c.execute(q)
+            return Job.from_rows(result, list(result.keys()))
 
     def attempts(self, job_id: str) -> list[Attempt]:
         with self.engine.connect() as c:
@@ -387,14 +404,17 @@ class Ledger:
             return dict(c.execute(select(attempts.c.job_id, func.count()).group_by(
                 attempts.c.job_id)).all())
 
-    def last_attempts(self) -> dict[str, Attempt]:
-        """Each job's latest attempt, in one query."""
+    def last_attempts(self, unless: Collection[Status] = ()) -> dict[str, Attempt]:
+        """Each job's latest attempt, in one query; of jobs in a status of `unless`, none."""
         latest = select(attempts.c.job_id, func.max(attempts.c.number).label("number")).group_by(
             attempts.c.job_id).subquery()
+        q = select(attempts).join(latest, and_(
+            attempts.c.job_id == latest.c.job_id, attempts.c.number == latest.c.number))
+        if unless:
+            q = q.join(jobs, jobs.c.job_id == attempts.c.job_id).where(
+                jobs.c.status.not_in([s.value for s in unless]))
         with self.engine.connect() as c:
-            rows = c.execute(select(attempts).join(latest, and_(
-                attempts.c.job_id == latest.c.job_id, attempts.c.number == latest.c.number)))
-            return {r["job_id"]: Attempt.from_row(r) for r in rows.mappings()}
+            return {r["job_id"]: Attempt.from_row(r) for r in c.execute(q).mappings()}
 
     def held(self, batch_id: str) -> list[tuple[Job, Attempt]]:
         """The batch's PROCESSING jobs, each with the attempt that holds its lease."""
@@ -409,6 +429,13 @@ class Ledger:
         with self.engine.connect() as c:
             row = c.execute(select(batches).where(batches.c.batch_id == batch_id)).mappings()
             first = row.first()
+        return Batch.from_row(first) if first else None
+
+    def batch_of_run(self, flow_run_id: str) -> Batch | None:
+        """The batch a flow run last took (`take_batch`), if any."""
+        with self.engine.connect() as c:
+            first = c.execute(select(batches).where(
+                batches.c.flow_run_id == flow_run_id)).mappings().first()
         return Batch.from_row(first) if first else None
 
     def reruns_of(self, job_id: str) -> list[str]:

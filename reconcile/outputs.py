@@ -3,23 +3,33 @@
 A success whose object is missing or differs from the recorded digest, and an object under
 `results/` that no succeeded job claims, are each listed by job id.
 
-Result storage is read once per pass (`read_outputs`, in chunks, several objects at a time):
-the digests found serve both this check and the book (`reconcile.book`), which takes in
-the statements it has not been given yet from the same bytes.
+A pass lists result storage once (`OutputPass`). An object the listing shows with the size
+and stamp it had when its bytes were last hashed (`output_stamps`) keeps that digest; only
+new or changed objects are read, in chunks, several at a time, and hashed. The digests
+serve both this check and the book (`reconcile.book`), which takes in, from the same
+bytes, the statements it has not been given yet: a statement is read whenever the book
+wants it, whatever its stamp says.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import Engine, select
+from sqlalchemy.dialects import postgresql, sqlite
+
 from parsers.codes import Status
+from reconcile.db import output_stamps
 from reconcile.records import Job
 from reconcile.storage import Storage
 
 #: succeeded jobs whose objects are read (and held in memory) together
 CHUNK = 500
+#: threads reading objects
+THREADS = 8
 
 
 @dataclass(frozen=True)
@@ -29,8 +39,14 @@ class Found:
     job: Job
     #: object name -> sha256 of the stored object, None when it is missing
     digests: dict[str, str | None]
-    #: the statement document (`output_uri`): its bytes and digest, None when missing
-    statement: tuple[bytes, str] | None
+    #: the sha256 of the statement document (`output_uri`), None when it is missing
+    statement_digest: str | None
+    #: its bytes, when they were read (only when the pass was asked for them)
+    statement: bytes | None = None
+
+
+#: (job, digest of its statement document) -> whether the caller wants the document's bytes
+Wanted = Callable[[Job, str], bool]
 
 
 def recorded(job: Job) -> dict[str, str | None]:
@@ -38,33 +54,114 @@ def recorded(job: Job) -> dict[str, str | None]:
     return dict(job.outputs) or {"statement.json": job.output_digest}
 
 
-def read_outputs(jobs: list[Job], storage: Storage, chunk: int = CHUNK,
-                 every_object: bool = True) -> Iterator[list[Found]]:
-    """Every succeeded job's objects, each read once, `chunk` jobs at a time (only the
-    statement documents unless `every_object`)."""
-    succeeded = [j for j in jobs if j.status == Status.SUCCEEDED and j.output_uri]
-    for start in range(0, len(succeeded), chunk):
-        part = succeeded[start:start + chunk]
+class OutputPass:
+    """One listing of result storage, and the digests it lets a pass know without reading."""
+
+    def __init__(self, storage: Storage, engine: Engine | None = None) -> None:
+        self.storage = storage
+        self.engine = engine
+        self.listing = storage.list_objects("results")
+        self.known = _read_stamps(engine) if engine is not None else {}
+        self.read_objects = 0
+
+    def read(self, jobs: list[Job], wanted: Wanted = lambda job, digest: False,
+             every_object: bool = True, chunk: int = CHUNK) -> Iterator[list[Found]]:
+        """Every succeeded job's objects (only the statement documents unless
+        `every_object`), `chunk` jobs at a time; objects read are remembered with their
+        listing (`output_stamps`) chunk by chunk."""
+        succeeded = [j for j in jobs if j.status == Status.SUCCEEDED and j.output_uri]
+        with ThreadPoolExecutor(THREADS) as pool:
+            for start in range(0, len(succeeded), chunk):
+                yield self._chunk(succeeded[start:start + chunk], wanted, every_object, pool)
+
+    def _chunk(self, part: list[Job], wanted: Wanted, every_object: bool,
+               pool: ThreadPoolExecutor) -> list[Found]:
         uris = {j.job_id: {name: f"{_prefix(j)}/{name}" for name in recorded(j)}
                 if every_object else {} for j in part}
-        read = storage.read_many([u for names in uris.values() for u in names.values()]
-                                 + [j.output_uri for j in part if j.output_uri])
-        yield [Found(j, {name: _digest(read[uri]) for name, uri in uris[j.job_id].items()},
-                     read[j.output_uri] if j.output_uri else None)
-               for j in part]
+        digests = {uri: self._digest(uri) for names in uris.values() for uri in names.values()}
+        for j in part:
+            if j.output_uri not in digests:
+                digests[j.output_uri] = self._digest(j.output_uri)
+        unknown = [uri for uri, d in digests.items() if d is _UNREAD]
+        wanted_bytes = [j.output_uri for j in part if isinstance(digests[j.output_uri], str)
+                        and wanted(j, digests[j.output_uri])]
+        read = self.storage.read_many(unknown + wanted_bytes, THREADS, pool)
+        self.read_objects += len(read)
+        self._remember({uri: got[1] for uri, got in read.items() if got is not None})
+        for uri, got in read.items():
+            digests[uri] = None if got is None else got[1]
+        return [Found(j, {name: _digest_or_none(digests[uri])
+                          for name, uri in uris[j.job_id].items()},
+                      _digest_or_none(digests[j.output_uri]),
+                      _bytes(read.get(j.output_uri or "")))
+                for j in part]
+
+    def _digest(self, uri: str | None) -> str | object | None:
+        """The object's digest by its listing: None when it is not listed, `_UNREAD` when it
+        must be read (new, changed, or a store whose listing has no stamp)."""
+        listed = self.listing.get(uri or "")
+        if listed is None:
+            return None
+        known = self.known.get(uri or "")
+        if listed.stamp is None or known is None or known[0] != listed:
+            return _UNREAD
+        return known[1]
+
+    def _remember(self, digests: dict[str, str]) -> None:
+        rows = [{"uri": uri, "size": self.listing[uri].size, "stamp": self.listing[uri].stamp,
+                 "sha256": digest} for uri, digest in digests.items()
+                if uri in self.listing and self.listing[uri].stamp is not None]
+        for r in rows:
+            self.known[r["uri"]] = (tuple(self.listing[r["uri"]]), r["sha256"])
+        if rows and self.engine is not None:
+            with self.engine.begin() as c:
+                upsert = _insert(c.dialect.name)
+                c.execute(upsert.on_conflict_do_update(
+                    index_elements=["uri"], set_={k: getattr(upsert.excluded, k)
+                                                  for k in ("size", "stamp", "sha256")}), rows)
+
+    def job_ids(self) -> set[str]:
+        """The names directly under `results/`: the job ids that have objects."""
+        head = self.storage.uri("results") + "/"
+        return {uri[len(head):].split("/", 1)[0] for uri in self.listing}
 
 
-def _digest(found: tuple[bytes, str] | None) -> str | None:
-    return None if found is None else found[1]
+#: a digest the listing cannot give: the object must be read
+_UNREAD = object()
+
+
+def _digest_or_none(d: str | object | None) -> str | None:
+    return d if isinstance(d, str) else None
+
+
+def _bytes(found: tuple[bytes, str] | None) -> bytes | None:
+    return None if found is None else found[0]
 
 
 def _prefix(job: Job) -> str:
     return (job.output_uri or "").rsplit("/", 1)[0]
 
 
+def _insert(dialect: str) -> Any:
+    inserts = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
+    if dialect not in inserts:
+        raise NotImplementedError(f"the ledger runs on SQLite or PostgreSQL, not {dialect}")
+    return inserts[dialect](output_stamps)
+
+
+def _read_stamps(engine: Engine) -> dict[str, tuple[tuple[int, str | None], str]]:
+    """uri -> ((size, stamp), sha256) of every object hashed before: plain tuples, equal to
+    a `Listed` of the same values, read without building a row object each."""
+    table = output_stamps.c
+    query = select(table.uri, table.size, table.stamp, table.sha256)
+    with engine.connect() as c:
+        return {uri: ((size, stamp), digest) for uri, size, stamp, digest in
+                c.execute(query)}
+
+
 @dataclass
 class OutputCheck:
-    """The check, fed the chunks `read_outputs` yields."""
+    """The check, fed the chunks `OutputPass.read` yields."""
 
     missing: list[dict[str, str]] = field(default_factory=list)
     mismatch: list[dict[str, str]] = field(default_factory=list)
@@ -78,9 +175,9 @@ class OutputCheck:
                 elif stored != digest:
                     self.mismatch.append({"job_id": f.job.job_id, "object": name})
 
-    def result(self, jobs: list[Job], storage: Storage) -> dict[str, Any]:
+    def result(self, jobs: list[Job], listed: OutputPass) -> dict[str, Any]:
         succeeded = {j.job_id for j in jobs if j.status == Status.SUCCEEDED}
-        orphans = sorted(set(storage.list_keys("results")) - succeeded)
+        orphans = sorted(listed.job_ids() - succeeded)
         return {
             "checked": len(succeeded),
             "missing_object": self.missing,
@@ -90,8 +187,11 @@ class OutputCheck:
         }
 
 
-def check_outputs(jobs: list[Job], storage: Storage) -> dict[str, Any]:
+def check_outputs(jobs: list[Job], storage: Storage,
+                  engine: Engine | None = None) -> dict[str, Any]:
+    """The check alone (every object read unless `engine` holds their stamps)."""
+    listed = OutputPass(storage, engine)
     check = OutputCheck()
-    for part in read_outputs(jobs, storage):
+    for part in listed.read(jobs):
         check.add(part)
-    return check.result(jobs, storage)
+    return check.result(jobs, listed)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Self
@@ -66,6 +66,68 @@ def _from_row(cls: type[Any], row: Mapping[str, Any],
     return values
 
 
+def _from_rows(cls: type[Any], result: Iterable[Sequence[Any]], keys: Sequence[str],
+               convert: Mapping[str, Callable[[Any], Any]]) -> Iterator[Any]:
+    """`cls` of every row of a result with columns `keys`, as `_from_row` makes each: which
+    column feeds which field, and which fields need converting, is worked out once, not per
+    row and column (a reconciliation pass reads every job)."""
+    wanted = set(_names(cls))
+    names = [k for k in keys if k in wanted]
+    at = [i for i, k in enumerate(keys) if k in wanted]
+    fixes = [(n, convert[n]) for n in names if n in convert]
+    fixes += [(n, _aware) for n in names if n in _times(cls) and n not in convert]
+    defaults = _defaults(cls, names)
+    every = len(at) == len(keys)
+    for row in result:
+        if not every:
+            whole = tuple(row)
+            row = [whole[i] for i in at]
+        values = dict(zip(names, row, strict=True))
+        for name, fix in fixes:
+            value = values[name]
+            if value is not None:
+                values[name] = fix(value)
+        if defaults is None:
+            yield cls(**values)
+            continue
+        # what the frozen dataclass's __init__ would set, without its setattr per field
+        record = object.__new__(cls)
+        record.__dict__.update(defaults, **values)
+        yield record
+
+
+def _defaults(cls: type[Any], present: list[str]) -> dict[str, Any] | None:
+    """The plain defaults of the fields of `cls` not in `present`; None when a missing field
+    has none (or a factory), or `cls` checks its values after init, so that only `__init__`
+    can make it."""
+    if hasattr(cls, "__post_init__"):
+        return None
+    defaults = {}
+    for f in dataclasses.fields(cls):
+        if f.name in present:
+            continue
+        if f.default is dataclasses.MISSING:
+            return None
+        defaults[f.name] = f.default
+    return defaults
+
+
+@functools.cache
+def _times(cls: type[Any]) -> frozenset[str]:
+    """The fields of `cls` that hold a time."""
+    return frozenset(f.name for f in dataclasses.fields(cls) if "datetime" in str(f.type))
+
+
+def _aware(value: datetime) -> datetime:
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+#: how a job's columns become its fields (the rest are taken as they are)
+_JOB_COLUMNS: Mapping[str, Callable[[Any], Any]] = {
+    "status": Status, "error_class": ErrorClass, "reason": Reason, "outputs": json.loads,
+    "needs_review": bool}
+
+
 @dataclass(frozen=True)
 class Job:
     """A job's envelope (immutable after acceptance) and its lifecycle columns."""
@@ -105,9 +167,12 @@ class Job:
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> Self:
-        return cls(**_from_row(cls, row, {
-            "status": Status, "error_class": ErrorClass, "reason": Reason,
-            "outputs": json.loads, "needs_review": bool}))
+        return cls(**_from_row(cls, row, _JOB_COLUMNS))
+
+    @classmethod
+    def from_rows(cls, result: Iterable[Sequence[Any]], keys: Sequence[str]) -> list[Self]:
+        """Every row of a result with columns `keys` (plain rows, not mappings)."""
+        return list(_from_rows(cls, result, keys, _JOB_COLUMNS))
 
     @property
     def identities(self) -> Identities:

@@ -13,13 +13,15 @@ from collections import Counter
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import Engine
+
 from parsers.codes import Status
 from reconcile.accounting import INVALID, Records, account
 from reconcile.book import Book
 from reconcile.investigations import Investigations
 from reconcile.ledger import Ledger
 from reconcile.notifications import Notifications
-from reconcile.outputs import OutputCheck, read_outputs
+from reconcile.outputs import OutputCheck, OutputPass
 from reconcile.records import Job
 from reconcile.recovery import Swept
 from reconcile.review import ReviewLog
@@ -34,12 +36,9 @@ def build(ledger: Ledger, storage: Storage, *, operator: str | None, queue_limit
           notifications_resent: int) -> dict[str, Any]:
     book = Book(ledger.engine, ledger.clock)
     jobs = ledger.jobs()
-    consumed, outputs = _read_outputs(book, jobs, storage)
+    consumed, outputs = _read_outputs(book, jobs, storage, ledger.engine)
     investigations = Investigations(ledger.engine, ledger.clock)
-    opened = investigations.open_by_job()
-    for j in jobs:
-        if not j.status.terminal and j.job_id not in opened:
-            investigations.open_for(j.job_id, operator)
+    investigations.open_for_many([j.job_id for j in jobs if not j.status.terminal], operator)
     records = Records(
         jobs=jobs,
         attempt_rows={j.job_id: 0 for j in jobs} | ledger.attempt_counts(),
@@ -62,17 +61,18 @@ def build(ledger: Ledger, storage: Storage, *, operator: str | None, queue_limit
     return report
 
 
-def _read_outputs(book: Book, jobs: list[Job], storage: Storage
+def _read_outputs(book: Book, jobs: list[Job], storage: Storage, engine: Engine
                   ) -> tuple[Counter[str], dict[str, Any]]:
-    """One read of result storage: the book takes in new statements, the check uses the
-    same digests."""
+    """One listing of result storage, and a read of what it cannot vouch for: the book takes
+    in new statements, the check uses the same digests."""
     consumed: Counter[str] = Counter()
     delivered = book.delivered()
+    listed = OutputPass(storage, engine)
     check = OutputCheck()
-    for found in read_outputs(jobs, storage):
+    for found in listed.read(jobs, book.wanted(delivered)):
         check.add(found)
         consumed += book.take(found, delivered)
-    return consumed, check.result(jobs, storage)
+    return consumed, check.result(jobs, listed)
 
 
 def queue_health(jobs: list[Job], now: datetime, queue_limit: timedelta,

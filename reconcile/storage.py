@@ -9,12 +9,16 @@ recorded for an object that is there with the bytes the ledger will name.
 from __future__ import annotations
 
 import hashlib
+import os
 import posixpath
 import uuid
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from collections.abc import Iterator
+from concurrent.futures import Executor, ThreadPoolExecutor
+from contextlib import ExitStack
+from typing import Any, NamedTuple
 
 from fsspec.core import url_to_fs
+from fsspec.implementations.local import LocalFileSystem
 
 
 class DigestMismatch(OSError):
@@ -90,10 +94,12 @@ class Storage:
             return None
         return sha256(self.fs.cat_file(path))
 
-    def read_many(self, uris: list[str], threads: int = 8) -> dict[str, tuple[bytes, str] | None]:
+    def read_many(self, uris: list[str], threads: int = 8,
+                  pool: Executor | None = None) -> dict[str, tuple[bytes, str] | None]:
         """uri -> (bytes, sha256) of each object, None when it is missing: read and hashed by
-        a few threads, each through its share in turn (a round trip each on S3; hashing lets
-        go of the GIL)."""
+        a few threads (those of `pool` when given, so that a pass reading many chunks starts
+        them once), each through its share in turn (a round trip each on S3; hashing lets go
+        of the GIL)."""
         def share(part: list[str]) -> list[tuple[bytes, str] | None]:
             found: list[tuple[bytes, str] | None] = []
             for uri in part:
@@ -106,10 +112,32 @@ class Storage:
             return found
 
         unique = list(dict.fromkeys(uris))
+        if not unique:
+            return {}
         parts = [unique[n::threads] for n in range(threads)]
-        with ThreadPoolExecutor(threads) as pool:
+        with ExitStack() as stack:
+            if pool is None:
+                pool = stack.enter_context(ThreadPoolExecutor(threads))
             return {uri: got for part, shares in zip(parts, pool.map(share, parts), strict=True)
                     for uri, got in zip(part, shares, strict=True)}
+
+    def list_objects(self, prefix: str) -> dict[str, Listed]:
+        """uri -> size and stamp of every object below `prefix`, from one listing.
+
+        The stamp changes whenever the object's bytes can have changed: inode and change
+        time on a local disk (which no one can set back), ETag and modification time on an
+        object store; None when the store gives neither, so that such objects are read.
+        """
+        base = self.path(prefix)
+        if isinstance(self.fs, LocalFileSystem):
+            head = self.uri(prefix) + "/"
+            return {head + rel: listed for rel, listed in _walk(base)}
+        if not self.fs.exists(base):
+            return {}
+        found = self.fs.find(base, detail=True)
+        return {self.uri(f"{prefix}/{path[len(base):].lstrip('/')}"): Listed(
+            int(info.get("size") or 0), _stamp(info)) for path, info in found.items()
+            if info.get("type", "file") == "file"}
 
     def list_keys(self, prefix: str) -> list[str]:
         """Names directly under `prefix` (e.g. the job ids under `results`)."""
@@ -137,6 +165,39 @@ class Storage:
         self.fs.invalidate_cache()
         if sha256(self.fs.cat_file(final)) != digest:
             raise OutputUnverified(f"{key}: committed object does not match what was written")
+
+
+class Listed(NamedTuple):
+    """An object as a listing shows it."""
+
+    size: int
+    stamp: str | None
+
+
+def _walk(top: str) -> Iterator[tuple[str, Listed]]:
+    """(path below `top`, listing) of every file below it: one scan per folder, one stat
+    per file."""
+    folders = [(top, "")]
+    while folders:
+        folder, rel = folders.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                folders.append((entry.path, f"{rel}{entry.name}/"))
+            elif entry.is_file(follow_symlinks=False):
+                st = entry.stat(follow_symlinks=False)
+                yield f"{rel}{entry.name}", Listed(
+                    st.st_size, f"{st.st_ino}:{st.st_mtime_ns}:{st.st_ctime_ns}")
+
+
+def _stamp(info: dict[str, Any]) -> str | None:
+    """What in an object store's listing changes when the object is written again."""
+    parts = [str(info[k]) for k in ("ETag", "etag", "LastModified", "last_modified", "mtime",
+                                    "VersionId") if info.get(k) is not None]
+    return ":".join(parts) or None
 
 
 def list_sources(source: str, options: dict[str, Any] | None = None) -> list[str]:

@@ -26,6 +26,8 @@ from flows.cli.operate import (
     cmd_setup,
 )
 from flows.cli.review import add_parser as add_review_parser
+from flows.cli.server import add_parser as add_server_parser
+from flows.cli.server import api_url
 from flows.cli.suggest import cmd_templates_suggest
 from flows.cli.templates import cmd_templates_check, cmd_templates_list
 
@@ -34,6 +36,9 @@ PREFECT_DEFAULTS = {
     "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "90",
     "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
     "PREFECT_LOGGING_LEVEL": "WARNING",
+    # runs from the command line and from `serve` send heartbeats as deployments' runs do,
+    # so the zombie automation covers them too
+    "PREFECT_FLOWS_HEARTBEAT_FREQUENCY": "60",
 }
 
 
@@ -45,6 +50,9 @@ def main(argv: list[str] | None = None, extra: Sequence[Commands] = ()) -> int:
     args = parser(extra).parse_args(argv)
     for key, value in PREFECT_DEFAULTS.items():
         os.environ.setdefault(key, value)
+    if "PREFECT_API_URL" not in os.environ and args.func.__module__ != "flows.cli.server" \
+            and (running := api_url()):
+        os.environ["PREFECT_API_URL"] = running  # this home's `stmtflow server`: no start-up
     try:
         return int(args.func(args))
     except KeyboardInterrupt:
@@ -125,6 +133,7 @@ def parser(extra: Sequence[Commands] = ()) -> argparse.ArgumentParser:
     be.set_defaults(func=cmd_book_export)
 
     add_review_parser(sub)
+    add_server_parser(sub)
 
     inv = sub.add_parser("investigation", help="investigations of unresolved jobs")
     isub = inv.add_subparsers(required=True, metavar="ACTION")

@@ -220,7 +220,8 @@ def cmd_parse(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     _check_bank(settings, args.bank)
     try:
-        result = Parser.from_settings(settings).parse(args.file.read_bytes(), bank=args.bank)
+        result = Parser.from_settings(settings).parse(
+            args.file.read_bytes(), bank=args.bank, passwords=settings.passwords_for(args.bank))
     except StatementError as exc:
         if args.json:
             print(json.dumps({"error": exc.reason, "message": exc.message}))

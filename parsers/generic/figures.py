@@ -8,6 +8,7 @@ vocabulary does not know costs nothing but a few readings more.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from parsers.dates import compile_format, fold
 from parsers.generic.model import Marker, Row, Table
 from parsers.generic.words import CARD_WORDS, COLUMN_WORDS
 from parsers.lines import Line
-from parsers.numbers import Amount
+from parsers.numbers import Amount, read_slipped_amount
 from parsers.vocabulary import (
     ACCOUNT,
     CLOSING,
@@ -133,9 +134,11 @@ def line_last4(ln: Line) -> str | None:
 
 
 def printed_balances(sec: Section, table: Table
-                     ) -> tuple[Found[Amount] | None, Found[Amount] | None]:
+                     ) -> tuple[Found[Amount] | None, Found[Amount] | None, str | None]:
     """The section's opening and closing balance as labelled outside its table (a balance
-    brought forward between two of its rows is a page's, not the statement's)."""
+    brought forward between two of its rows is a page's, not the statement's), and which of
+    them, if any, was printed with a slipped decimal mark (`2.853.82`): read so only when
+    the other is printed as it should be, for the balance equation to confirm."""
     first = next(i for i, ln in enumerate(sec.lines) if ln is sec.rows[0].line)
     end = next(i for i, ln in enumerate(sec.lines) if ln is sec.rows[-1].line)
     space = [ln for i, ln in enumerate(sec.lines)
@@ -143,7 +146,14 @@ def printed_balances(sec: Section, table: Table
     read, below = amount_reader(table.locale), exact_amount_reader(table.locale)
     opening = find_labelled(space, OPENING, read, read_below=below, blockers=CLOSING)
     closing = find_labelled(space, CLOSING, read, read_below=below, blockers=OPENING)
-    return opening, closing
+    if (opening is None) == (closing is None):
+        return opening, closing, None
+    slipped = functools.partial(read_slipped_amount, locale=table.locale)
+    if opening is None:
+        opening = find_labelled(space, OPENING, slipped, blockers=CLOSING)
+        return opening, closing, None if opening is None else "opening_balance"
+    closing = find_labelled(space, CLOSING, slipped, blockers=OPENING)
+    return opening, closing, None if closing is None else "closing_balance"
 
 
 def currency(lines: list[Line], locale: str) -> str:

@@ -45,6 +45,8 @@ class Table:
     markers: list[Marker] = field(default_factory=list)
     #: lines that are rows, continuations or markers (ids): not where figures are labelled
     used: set[int] = field(default_factory=set)
+    #: (date, balance, line) of a daily balance list: the balance at the end of that day
+    days: list[tuple[str, Token, Line]] = field(default_factory=list)
     #: lines in the description's span that no row took, each with the rows above it and
     #: whether it follows a table line closely: one between two rows of a section, or
     #: right under its last, may be a lost part of a description

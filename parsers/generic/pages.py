@@ -21,9 +21,11 @@ def clean(lines: list[Line]) -> list[Line]:
     for ln in keep:
         seen.setdefault((_digitless(ln.text), round(ln.top / 3)), set()).add(ln.page)
     pages = len({ln.page for ln in keep})
+    repeated = max(2, 0.8 * pages)
     band: dict[int, tuple[float, float]] = {}
-    for ln in keep:
-        if any(lead_date(ln, f) for f in DATE_FORMATS):
+    for ln in keep:  # a page header that starts with a date (the period) is not a row
+        if len(seen[(_digitless(ln.text), round(ln.top / 3))]) < repeated \
+                and any(lead_date(ln, f) for f in DATE_FORMATS):
             top, bottom = band.get(ln.page, (ln.top, ln.bottom))
             band[ln.page] = (min(top, ln.top), max(bottom, ln.bottom))
     for ln in keep:  # the band runs on over the lines that continue its last row
@@ -31,7 +33,7 @@ def clean(lines: list[Line]) -> list[Line]:
         if bottom < ln.top <= bottom + 1.6 * max(ln.height, 1.0) + ln.height:
             band[ln.page] = (top, ln.bottom)
     return [ln for ln in keep
-            if len(seen[(_digitless(ln.text), round(ln.top / 3))]) < max(2, 0.8 * pages)
+            if len(seen[(_digitless(ln.text), round(ln.top / 3))]) < repeated
             or _within(band.get(ln.page), ln.top) or starts_with_label(ln.text, BALANCE_ROWS)]
 
 

@@ -157,7 +157,7 @@ def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: Pars
     first = ctx.table.rows.index(sec.rows[0])
     markers = [(m.before - first, signed(m.value.amount, ctx.card)) for m in sec.markers
                if m.value.amount is not None]
-    opening_found, closing_found = printed_balances(sec, ctx.table)
+    opening_found, closing_found, slipped = printed_balances(sec, ctx.table)
     opening, closing = _opening(opening_found, markers, txs, ctx.card, info)
     if closing_found is not None:
         closing = signed(closing_found.value, ctx.card)
@@ -165,6 +165,10 @@ def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: Pars
         info.derived["closing_balance"] = "the last running balance or balance row"
     if opening is None or closing is None:
         return None
+    if slipped is not None:
+        info.derived[slipped] = ("a figure printed with a slipped decimal mark, read as "
+                                 f"{money(opening if slipped == 'opening_balance' else closing)}"
+                                 " (the balance equation confirms it or refuses the statement)")
     where = f"account ****{last4}"
     for ln, before, near in ctx.table.strays:
         if first < before < first + len(txs) or (near and before == first + len(txs)):
@@ -176,8 +180,33 @@ def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: Pars
         if value != running:
             out.problems.append(f"{where}: a balance row says {money(value)}, the running "
                                 f"total there is {money(running)}")
+    days = _days(r, ctx, sec, end)
+    if days is None:
+        return None
+    for day, value in days:
+        running = opening + sum((t.amount for t in txs if t.date <= day), Decimal(0))
+        info.balance_rows_checked += 1
+        if value != running:
+            out.problems.append(f"{where}: the daily balance of {day} is {money(value)}, the "
+                                f"transactions up to that day give {money(running)}")
     out.readings.append(info)
     return Account(last4, ctx.currency, opening, closing, txs)
+
+
+def _days(r: Reading, ctx: Context, sec: Section, end: date | None
+          ) -> list[tuple[date, Decimal]] | None:
+    """The section's daily balances (the balance at the end of each day listed); None when
+    a day does not read in the reading's date form."""
+    mine = {id(ln) for ln in sec.lines}
+    out = []
+    for text, tok, ln in ctx.table.days:
+        if id(ln) not in mine or tok.amount is None:
+            continue
+        try:
+            out.append((parse_date(text, r.date_format, end), signed(tok.amount, ctx.card)))
+        except ValueError:
+            return None
+    return out
 
 
 def _transaction(r: Reading, ctx: Context, row: Row, end: date | None) -> Transaction | None:

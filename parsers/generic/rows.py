@@ -11,13 +11,14 @@ repeated on every page, regulatory footers and watermarks never become rows.
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections import Counter
 from datetime import date
 
-from parsers.dates import compile_format, parse_date
+from parsers.dates import compile_format, fold, parse_date
 from parsers.generic.model import Marker, Row, Table
-from parsers.generic.words import SIGN_HEADINGS
+from parsers.generic.words import DAILY_HEADINGS, HEADER_WORDS, SIGN_HEADINGS
 from parsers.lines import Line
 from parsers.table import Token, tokens
 from parsers.vocabulary import BALANCE_ROWS, TOTALS, is_heading, starts_with_label
@@ -74,9 +75,11 @@ def find_table(lines: list[Line], kept: list[Line]) -> Table | None:
     formats = [f for f in DATE_FORMATS if counts[f] == top]
     with_year = [f for f in formats if compile_format(f).has_year]
     formats = with_year or formats
-    edges = [t.x1 for ln in lines if lead_date(ln, formats[0])
-             for t in trailing(tokens(ln, locale))[1]]
-    columns = _columns(edges, len([ln for ln in lines if lead_date(ln, formats[0])]))
+    # a line of dates and figures only (a daily balance list) is no row, whatever its heading
+    dated = [ln for ln in lines
+             if lead_date(ln, formats[0]) and not _day_pairs(ln, formats[0], locale)]
+    edges = [t.x1 for ln in dated for t in trailing(tokens(ln, locale))[1]]
+    columns = _columns(edges, len(dated))
     table = Table(locale, tuple(formats), columns)
     _rows(everything, {id(ln) for ln in kept}, table)
     return table if table.rows else None
@@ -108,15 +111,29 @@ def _rows(lines: list[Line], kept: set[int], table: Table) -> None:
     heading: str | None = None
     wrapped = False
     doubtful: list[tuple[Line, int]] = []
+    daily = False
+    carry: str | None = None  # the date a row without one of its own takes
     for ln in lines:
         near = last is not None and _follows(last, ln)
         sign = next((s for s, labels in SIGN_HEADINGS.items() if is_heading(ln.text, labels)),
                     None)
         if sign is not None:
-            heading, last = sign, None
+            heading, last, daily = sign, None, False
             continue
-        if id(ln) not in kept:
-            if near and table.rows and ln.words[0].x0 >= desc_x0 - 4:
+        if is_heading(ln.text, DAILY_HEADINGS):
+            heading, last, daily = None, None, True
+            continue
+        if daily and id(ln) in kept:
+            pairs = _day_pairs(ln, fmt, table.locale)
+            if pairs:
+                table.days.extend((d, t, ln) for d, t in pairs)
+                table.used.add(id(ln))
+                continue
+            if _is_header(ln):
+                continue
+            daily = False
+        if id(ln) not in kept:  # a page header over the next page continues no row
+            if near and ln.page == last.page and table.rows and ln.words[0].x0 >= desc_x0 - 4:
                 table.strays.append((ln, len(table.rows), True))
             continue
         n = lead_date(ln, fmt)
@@ -126,21 +143,30 @@ def _rows(lines: list[Line], kept: set[int], table: Table) -> None:
         fits = bool(figures) and len(placed) == len(figures)
         if figures and not fits:  # figures outside the columns are words (`5,90EUR` fee)
             words, figures = words + figures, []
-        if n and fits:
-            date_text = " ".join(w.text for w in ln.words[:n])
+        if n and fits and starts_with_label(" ".join(t.text for t in words), BALANCE_ROWS):
+            # a dated balance brought/carried forward: checked, never a transaction
+            table.markers.append(Marker(ln, len(table.rows), figures[-1]))
+            last, carry = ln, " ".join(w.text for w in ln.words[:n])
+        elif n and fits:
+            date_text = carry = " ".join(w.text for w in ln.words[:n])
             text = _drop_second_date(words, fmt)
             table.rows.append(Row(date_text, [t.text for t in text], placed, ln,
                                   heading=heading, text_x1=_x1(text)))
             desc_x0 = text[0].x0 if text else ln.words[n].x0
             last, wrapped = ln, False
-        elif fits and near and not starts_with_label(ln.text, TOTALS):
+        elif fits and not n and (paid := _paid_date(words, fmt)) is not None:
+            # a check's row: its number (and a mark), then the date it was paid
+            table.rows.append(Row(" ".join(t.text for t in words[paid:]),
+                                  [t.text for t in words[:paid]], placed, ln, heading=heading,
+                                  text_x1=_x1(words[:paid])))
+            last, wrapped = ln, False
+        elif fits and near and carry and not starts_with_label(ln.text, TOTALS):
             if starts_with_label(ln.text, BALANCE_ROWS):
                 table.markers.append(Marker(ln, len(table.rows), figures[-1]))
             else:
                 if wrapped:  # the words above may begin this row as well as end the last
                     doubtful.append((ln, len(table.rows)))
-                prev = table.rows[-1]
-                table.rows.append(Row(prev.date_text, [t.text for t in words], placed, ln,
+                table.rows.append(Row(carry, [t.text for t in words], placed, ln,
                                       carried=True, heading=heading, text_x1=_x1(words)))
             last, wrapped = ln, False
         elif figures and near and starts_with_label(ln.text, BALANCE_ROWS):
@@ -148,12 +174,12 @@ def _rows(lines: list[Line], kept: set[int], table: Table) -> None:
             last = ln
         elif near and not figures and ln.words[0].x0 < desc_x0 - 4 and _only_dates(ln, fmt):
             last = ln  # the row's value date, on a line of its own
-        elif near and not figures and n and _left_of_figures(ln, table):
+        elif near and table.rows and not figures and n and _left_of_figures(ln, table):
             more = _drop_second_date(words, fmt)
             table.rows[-1].desc.extend(t.text for t in more)
             _wraps(table.rows[-1], more[0].x1 - more[0].x0 if more else None)
             last, wrapped = ln, True  # a value date, then more description
-        elif near and not n and not figures and ln.words[0].x0 >= desc_x0 - 4 \
+        elif near and table.rows and not n and not figures and ln.words[0].x0 >= desc_x0 - 4 \
                 and _left_of_figures(ln, table):
             table.rows[-1].desc.extend(w.text for w in ln.words)
             _wraps(table.rows[-1], ln.words[0].x1 - ln.words[0].x0)
@@ -161,13 +187,60 @@ def _rows(lines: list[Line], kept: set[int], table: Table) -> None:
         else:
             if last is not None and ln.page > last.page:
                 continue  # the next page's header: the table goes on under it
-            if table.rows and not n and ln.words[0].x0 >= desc_x0 - 4 \
+            if table.rows and not n and ln.words[0].x0 >= desc_x0 - 4 and not _is_header(ln) \
                     and not starts_with_label(ln.text, (*TOTALS, *BALANCE_ROWS)):
                 table.strays.append((ln, len(table.rows), near))
             last = None
             continue
         table.used.add(id(ln))
     _doubt(table, doubtful)
+    # a page of other text between two pages of the table (terms, a form to fill in) is
+    # no part of it: only a line right under a row there may be a lost part of one
+    paged = {r.line.page for r in table.rows}
+    table.strays = [s for s in table.strays if s[2] or s[0].page in paged]
+
+
+#: A check's number, or the mark beside it (`1234`, `XXXX`, `^`, `*`).
+_REFERENCE = re.compile(r"[\dXx*#^•-]+|[^\w\s]")
+
+
+def _paid_date(words: list[Token], fmt: str) -> int | None:
+    """Where the date starts on a line of a check register (a number, a mark, then the date
+    it was paid and nothing more before the figures); None on any other line."""
+    regex = compile_format(fmt).regex
+    for i in (1, 2, 3):
+        date_text = " ".join(t.text for t in words[i:])
+        if len(words) - i > 3 or not all(_REFERENCE.fullmatch(t.text) for t in words[:i]):
+            continue
+        if regex.fullmatch(date_text):
+            try:
+                parse_date(date_text, fmt, _FAR)
+            except ValueError:
+                return None
+            return i
+    return None
+
+
+def _day_pairs(ln: Line, fmt: str, locale: str) -> list[tuple[str, Token]]:
+    """The (date, balance) pairs a line of a daily balance list prints, and nothing else;
+    empty for any other line."""
+    regex = compile_format(fmt).regex
+    toks, out, i = tokens(ln, locale), [], 0
+    while i < len(toks):
+        for n in (1, 2, 3):
+            text = " ".join(t.text for t in toks[i:i + n])
+            if i + n < len(toks) and regex.fullmatch(text) and toks[i + n].amount is not None:
+                out.append((text, toks[i + n]))
+                i += n + 1
+                break
+        else:
+            return []
+    return out
+
+
+def _is_header(ln: Line) -> bool:
+    """A line of column header words only (`DATE` over `PAID`, `Date Description Amount`)."""
+    return all(fold(w.text).strip(":$€£()*/") in HEADER_WORDS for w in ln.words)
 
 
 def _x1(words: list[Token]) -> float:

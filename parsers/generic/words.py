@@ -23,13 +23,32 @@ COLUMN_WORDS = {
 }
 #: Headings of a part of the table whose unsigned amounts are all money in, or all out.
 SIGN_HEADINGS = {
-    "credit": ("Deposits and Additions", "Deposits and Other Credits", "Deposits", "Credits",
+    "credit": ("Deposits and Additions", "Deposits and Other Credits",
+               "Deposits and Other Additions", "Deposits", "Credits",
                "Payments and Other Credits", "Payments and Credits", "Money In", "Paid In",
                "Gutschriften", "Eingänge", "Habenbuchungen", "Crédits", "Abonos", "Ingresos",
                "Bijschrijvingen"),
     "debit": ("Withdrawals and Subtractions", "Withdrawals and Other Debits", "Withdrawals",
-              "Debits", "Checks Paid", "Purchases", "Purchases and Adjustments",
-              "Fees Charged", "Fees", "Interest Charged", "Money Out", "Paid Out",
+              "Other Withdrawals, Fees & Charges", "Other Withdrawals", "Electronic Withdrawals",
+              "ATM & Debit Card Withdrawals", "Debits", "Checks Paid", "Purchases",
+              "Purchases and Adjustments", "Fees Charged", "Fees", "Interest Charged",
+              "Money Out", "Paid Out",
               "Lastschriften", "Belastungen", "Sollbuchungen", "Débits", "Cargos", "Gastos",
               "Afschrijvingen"),
 }
+#: Headings of a list of (date, balance) pairs: each the balance at the end of that day,
+#: a check on every transaction up to it, never a transaction itself.
+DAILY_HEADINGS = ("Daily Ending Balance", "Daily Ending Balances", "Daily Balance",
+                  "Daily Balances", "Daily Ledger Balance", "Daily Ledger Balances",
+                  "Daily Balance Summary", "Daily Closing Balance Summary",
+                  "Daily Closing Balance", "Täglicher Kontostand", "Tagessalden",
+                  "Soldes quotidiens", "Saldos diarios", "Dagsaldo")
+#: Words a column header line is made of (beside `COLUMN_WORDS`): a line of nothing else is
+#: a header, printed over a table or a part of it, never a lost part of a row.
+HEADER_WORDS = frozenset((
+    "date", "dates", "posted", "posting", "paid", "value", "transaction", "trans", "check",
+    "checks", "cheque", "number", "no", "no.", "#", "ref", "reference", "description",
+    "details", "particulars", "memo", "datum", "buchung", "wert", "valuta", "buchungstag",
+    "verwendungszweck", "buchungstext", "vorgang", "libelle", "operation", "valeur",
+    "fecha", "concepto", "descripcion", "omschrijving", "valutadatum", "boekdatum",
+    *COLUMN_WORDS))

@@ -152,3 +152,34 @@ def test_status_shows_no_source_path_a_duration_and_survives_a_closed_pipe(
     reader_gone.stdout.close()  # `| head` that has read all it wanted
     err = reader_gone.stderr.read().decode()
     assert reader_gone.wait(timeout=600) == 0 and not err, err
+
+
+def test_a_started_server_serves_later_commands_until_stopped(stmtflow_home: Path,
+                                                              tmp_path: Path) -> None:
+    """`stmtflow server start` once: later commands of the home run their flows on it
+    (they appear in its history), without `PREFECT_API_URL` set; `stop` ends it."""
+    import urllib.request
+
+    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
+    env["PREFECT_HOME"] = str(tmp_path / "prefect-home")
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "flows.cli", *args], capture_output=True,
+                              text=True, env=env, timeout=900, check=False)
+
+    assert run("server", "status").returncode == 1
+    started = run("server", "start")
+    try:
+        assert started.returncode == 0, started.stderr
+        url = json.loads((stmtflow_home / "server.json").read_text())["url"]
+        assert run("server", "status").stdout.strip() == f"running: {url}"
+        assert run("reconcile", "--json").returncode == 0
+        request = urllib.request.Request(f"{url}/flow_runs/filter", data=b"{}", method="POST",
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            names = [r["name"] for r in json.loads(response.read())]
+        assert any(n.startswith("reconcile-") for n in names)
+    finally:
+        stopped = run("server", "stop")
+    assert stopped.returncode == 0 and not (stmtflow_home / "server.json").exists()
+    assert run("server", "status").returncode == 1

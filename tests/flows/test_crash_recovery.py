@@ -91,3 +91,75 @@ def test_recover_leaves_a_live_batch_alone(stmtflow_home: Path, inbox) -> None:
     assert abandoned_batches(ledger.jobs(), ledger.last_attempts()) == ["b-mixed"]
     ledger.claim(live.job_id, "worker-still-running")  # its run is alive
     assert abandoned_batches(ledger.jobs(), ledger.last_attempts()) == []
+
+
+def test_the_recover_flow_finishes_the_batch_of_a_crashed_run_and_says_so(
+        stmtflow_home: Path, inbox, tmp_path: Path, faults: Faults) -> None:
+    """What the automation on a Crashed batch run starts: `recover` with the run's id, no
+    lease waited out, named, tagged and linked like the run it continues."""
+    from uuid import UUID
+
+    from prefect import get_client
+    from prefect.settings import PREFECT_API_URL
+    from prefect.states import Crashed
+    from prefect.utilities.asyncutils import run_coro_as_sync
+
+    from flows.recover import recover_batches
+
+    good = [s for s in inbox.samples if s.reason is None]
+    target = sha256(good[2].pdf.read_bytes())
+    marker = tmp_path / "reached"
+    env = {**os.environ, "PREFECT_API_URL": str(PREFECT_API_URL.value()),
+           "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
+    worker = subprocess.Popen(
+        [sys.executable, str(HERE / "crashing_worker.py"), "mid-attempt", target, str(marker),
+         "b-crashed", str(inbox.folder)], env=env, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 180
+    while not marker.exists():
+        assert worker.poll() is None, "the worker ended before reaching the crash point"
+        assert time.monotonic() < deadline, "the worker never reached the crash point"
+        time.sleep(0.1)
+    os.kill(worker.pid, signal.SIGKILL)
+    worker.wait()
+    ledger = Settings.from_env().ledger()
+    batch = ledger.batch("b-crashed")
+    assert batch is not None and batch.flow_run_id
+    crashed = batch.flow_run_id
+
+    async def crash_and_read(state: object | None) -> object:
+        async with get_client() as client:
+            if state is not None:
+                await client.set_flow_run_state(UUID(crashed), state, force=True)
+            return await client.read_flow_run(UUID(crashed))
+
+    # still Running (not yet taken for a zombie): the recovery leaves it alone
+    left = recover_batches(flow_run_id=f"prefect.flow-run.{crashed}", return_state=True)
+    assert left.is_completed() and "left to it" in left.message
+    assert ledger.job(next(j.job_id for j in ledger.jobs("b-crashed")
+                           if j.sha256 == target)).status == Status.PROCESSING
+
+    dead = run_coro_as_sync(crash_and_read(Crashed(message="no heartbeat")))
+    state = recover_batches(flow_run_id=f"prefect.flow-run.{crashed}", return_state=True)
+    assert state.is_completed(), state.message
+    assert state.result()["resumed"] == {"b-crashed": "Completed With Warnings"}
+    jobs = {j.sha256: j for j in ledger.jobs("b-crashed")}
+    assert (jobs[target].status, jobs[target].attempts) == (Status.SUCCEEDED, 2)
+    assert [a.outcome for a in ledger.attempts(jobs[target].job_id)] == [
+        Outcome.CRASHED, Outcome.SUCCEEDED]
+    assert all(j.status.terminal for j in jobs.values())
+
+    async def read_recovery() -> tuple[object, list[object]]:
+        from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterFlowRunId
+
+        async with get_client() as client:
+            run = await client.read_flow_run(state.state_details.flow_run_id)
+            links = await client.read_artifacts(artifact_filter=ArtifactFilter(
+                flow_run_id=ArtifactFilterFlowRunId(any_=[run.id])))
+            return run, links
+
+    run, links = run_coro_as_sync(read_recovery())
+    assert run.name == f"recover-{dead.name}"
+    assert "recover" in run.tags
+    assert {f"bank:{j.bank}" for j in jobs.values() if j.bank} <= set(run.tags)
+    assert any(crashed in str(a.data) for a in links)

@@ -22,7 +22,8 @@ from prefect.settings import PREFECT_API_URL, temporary_settings
 from corpus import BASIC_BAD, generate
 from deployments.settings import PREFECT_YAML, PULL, load, render_prefect_yaml, specs
 from flows.import_flow import WARNINGS
-from flows.setup import ALERTS, ZOMBIES, zombie_automation
+from flows.recover import BATCH_FLOWS
+from flows.setup import ALERTS, RECOVERY, ZOMBIES, zombie_automation
 
 ROOT = PREFECT_YAML.parent
 
@@ -157,19 +158,23 @@ def test_setup_deploys_everything_and_a_worker_imports_an_inbox(
         async with get_client() as client:
             return (await client.read_deployments(),
                     await client.read_automations_by_name(ZOMBIES),
-                    await client.read_automations_by_name(ALERTS))
+                    await client.read_automations_by_name(ALERTS),
+                    await client.read_automations_by_name(RECOVERY))
 
     first = setup()
-    assert first["automations"] == {ZOMBIES: "created", ALERTS: "created"}
+    assert first["automations"] == {ZOMBIES: "created", RECOVERY: "created",
+                                    ALERTS: "created"}
     with temporary_settings({PREFECT_API_URL: server["PREFECT_API_URL"]}):
         before = run_coro_as_sync(read())
     second = setup()  # safe to run again: everything in place, nothing deleted
-    assert second["automations"] == {ZOMBIES: "unchanged", ALERTS: "unchanged"}
+    assert second["automations"] == {ZOMBIES: "unchanged", RECOVERY: "unchanged",
+                                     ALERTS: "unchanged"}
 
     with temporary_settings({PREFECT_API_URL: server["PREFECT_API_URL"]}):
-        deployments, zombies, alerts = run_coro_as_sync(read())
+        deployments, zombies, alerts, recovery = run_coro_as_sync(read())
         assert sorted(d.id for d in deployments) == sorted(d.id for d in before[0])
-        assert [a.id for a in zombies + alerts] == [a.id for a in before[1] + before[2]]
+        assert [a.id for a in zombies + alerts + recovery] == [
+            a.id for a in before[1] + before[2] + before[3]]
         by_name = {d.name: d for d in deployments}
         for spec in specs():
             d = by_name[spec["name"]]
@@ -177,8 +182,17 @@ def test_setup_deploys_everything_and_a_worker_imports_an_inbox(
             assert d.pull_steps == PULL  # no path of this checkout: any worker's own
             assert [(s.schedule.cron, s.schedule.timezone) for s in d.schedules] == [
                 (s["cron"], s["timezone"]) for s in spec["schedules"]]
-        assert len(zombies) == 1 and len(alerts) == 1
+            limit = d.global_concurrency_limit  # one import per bank at a time
+            assert (limit.limit if limit else None) == (
+                1 if spec["name"].startswith("import-") else None)
+        assert len(zombies) == 1 and len(alerts) == 1 and len(recovery) == 1
         assert alerts[0].trigger.expect == {"stmtflow.alert.*"}
+        # a crashed batch run starts the `recover` deployment with the run's id
+        trigger, (action,) = recovery[0].trigger, recovery[0].actions
+        assert trigger.expect == {"prefect.flow-run.Crashed"}
+        assert trigger.match_related.root["prefect.resource.name"] == list(BATCH_FLOWS)
+        assert action.deployment_id == by_name["recover"].id
+        assert action.parameters == {"flow_run_id": "{{ event.resource.id }}"}
 
         served = subprocess.run([sys.executable, "-m", "deployments.cli", "serve"], env=server,
                                 cwd=ROOT, capture_output=True, text=True, timeout=120,
@@ -293,3 +307,110 @@ def test_kill_dash_nine_of_the_worker_then_retry_completes_the_same_batch(
     assert all(final[j] == ("SUCCEEDED", 2) for j in held), final
     assert sorted(s for s, _ in final.values()) == ["FAILED"] * 4 + ["SUCCEEDED"] * 4
     assert all(n == 1 for j, (_, n) in final.items() if j not in held)
+
+
+def test_kill_dash_nine_of_the_worker_then_the_automation_recovers_the_batch(
+        server: dict[str, str], tmp_path: Path) -> None:
+    """A worker and its batch run die mid-batch; once the run is Crashed (what the zombie
+    automation does), setup's recovery automation starts the `recover` deployment on its
+    own, and a new worker finishes the same batch with it: no command run, no Retry."""
+    import signal
+    import sqlite3
+
+    from prefect import get_client
+    from prefect.client.schemas.filters import (
+        DeploymentFilter,
+        DeploymentFilterName,
+        FlowRunFilter,
+        FlowRunFilterState,
+        FlowRunFilterStateType,
+    )
+    from prefect.client.schemas.objects import StateType
+    from prefect.deployments import run_deployment
+    from prefect.states import Crashed
+    from prefect.utilities.asyncutils import run_coro_as_sync
+
+    inbox = tmp_path / "inbox"
+    samples = generate(inbox, ("northwind",), 4, seed=8, bad=BASIC_BAD)
+    env = {**server, "STMTFLOW_HOME": str(tmp_path / "home"), "STMTFLOW_WORKERS": "1",
+           "PWD": str(ROOT)}
+    ledger_db = tmp_path / "home" / "ledger.db"
+
+    def query(sql: str) -> list[tuple[Any, ...]]:
+        try:
+            with sqlite3.connect(ledger_db) as db:
+                return list(db.execute(sql))
+        except sqlite3.Error:
+            return []
+
+    def worker() -> subprocess.Popen[bytes]:
+        return subprocess.Popen([sys.executable, "-m", "prefect", "worker", "start", "--pool",
+                                 "stmtflow"], env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+
+    done = subprocess.run([sys.executable, "-m", "flows.cli", "setup"], env=server, cwd=ROOT,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    with temporary_settings({PREFECT_API_URL: server["PREFECT_API_URL"]}):
+        first = worker()
+        run = run_deployment("import-batch/import-northwind",
+                             parameters={"source": str(inbox)}, timeout=0)
+        deadline = time.monotonic() + 300
+        while not ({"PROCESSING", "SUCCEEDED"} <= {s for (s,) in query(
+                "SELECT status FROM jobs")}):
+            assert time.monotonic() < deadline, "never caught mid-batch"
+            time.sleep(0.05)
+        for pid in _process_tree(first.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        first.wait()
+        held = [j for j, s in query("SELECT job_id, status FROM jobs") if s == "PROCESSING"]
+        assert held
+
+        async def crash() -> None:
+            async with get_client() as client:
+                await client.set_flow_run_state(run.id, Crashed(message="no heartbeat"),
+                                                force=True)
+
+        async def recoveries() -> list[Any]:
+            async with get_client() as client:
+                runs = await client.read_flow_runs(deployment_filter=DeploymentFilter(
+                    name=DeploymentFilterName(any_=["recover"])), flow_run_filter=FlowRunFilter(
+                    state=FlowRunFilterState(type=FlowRunFilterStateType(any_=[
+                        StateType.COMPLETED, StateType.FAILED, StateType.CRASHED]))))
+            return [r for r in runs if r.parameters.get("flow_run_id")]  # not the schedule's
+
+        async def read_run() -> Any:
+            async with get_client() as client:
+                return await client.read_flow_run(run.id)
+
+        run_coro_as_sync(crash())
+        crashed_at = time.monotonic()
+        second = worker()
+        try:
+            while not (finished := run_coro_as_sync(recoveries())):
+                assert time.monotonic() < crashed_at + 400, "no recovery run finished"
+                time.sleep(1)
+        finally:
+            second.terminate()
+            second.wait(timeout=30)
+        crashed_run = run_coro_as_sync(read_run())
+
+        async def every_run() -> list[str]:
+            async with get_client() as client:
+                return [f"{r.name}: {r.state}" for r in await client.read_flow_runs()]
+
+        runs = run_coro_as_sync(every_run())
+    print(f"Crashed to recovered: {time.monotonic() - crashed_at:.1f} s")
+    (recovery,) = finished
+    assert recovery.state.is_completed(), runs
+    assert recovery.name == f"recover-{crashed_run.name}"
+    assert {"recover", "bank:northwind"} <= set(recovery.tags)
+    batch_id = f"b-{str(run.id).replace('-', '')[:16]}"
+    assert query(f"SELECT state FROM batches WHERE batch_id = '{batch_id}'") == [
+        ("COMPLETED_WITH_WARNINGS",)]
+    final = dict(query("SELECT job_id, status || ':' || attempts FROM jobs"))
+    assert len(final) == len(samples)
+    assert all(final[j] == "SUCCEEDED:2" for j in held), final
+    assert sorted(s.split(":")[0] for s in final.values()) == ["FAILED"] * 4 + [
+        "SUCCEEDED"] * 4

@@ -128,6 +128,37 @@ def test_this_run_started_again_reclaims_what_it_held_before(batch: list[str]) -
     assert ledger.job(batch[0]).status == Status.RETRYING
 
 
+def test_a_task_run_the_server_never_heard_of_is_the_dead_previous_runs(
+        batch: list[str]) -> None:
+    """A process killed right after its claim sent no task-run event: its attempt names a
+    task run the server does not know. It is the previous run's when that run is dead and
+    the attempt began before it ended; the same unknown holder is left alone while the
+    previous run still runs, or when the attempt began after it ended."""
+    from uuid import uuid4
+
+    ledger = Settings.from_env().ledger()
+    live_run, _ = task_run_in_run(Running())
+    dead_run, _ = task_run_in_run(Crashed(message="its worker was killed"))
+    ledger.take_batch("b-retry", dead_run)
+    assert ledger.claim(batch[0], "host:4:unsent", str(uuid4())) is not None
+    assert reclaim_from_dead_runs(ledger, "b-retry", None, previous_run=live_run) == []
+    # the claim came after the dead run ended: another run's, whose events may be on the way
+    assert reclaim_from_dead_runs(ledger, "b-retry", None, previous_run=dead_run) == []
+
+    async def crash_again() -> None:  # the run ends (again) after the claim
+        async with get_client() as client:
+            await client.set_flow_run_state(UUID(dead_run), Crashed(message="again"),
+                                            force=True)
+
+    run_coro_as_sync(crash_again())
+    state = resume_batch("b-retry", return_state=True)
+    assert state.name == "Completed With Warnings", state.message
+    job = ledger.job(batch[0])
+    assert (job.status, job.attempts) == (Status.SUCCEEDED, 2)
+    assert [a.outcome for a in ledger.attempts(batch[0])] == [Outcome.CRASHED,
+                                                              Outcome.SUCCEEDED]
+
+
 def test_a_long_parse_keeps_its_lease(tmp_path: Path) -> None:
     ledger = Ledger(make_engine(f"sqlite:///{tmp_path}/ledger.db"), lease=timedelta(seconds=0.3))
     ledger.open_batch("b-long", "test", None)

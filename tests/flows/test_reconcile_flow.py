@@ -238,14 +238,20 @@ def test_task_runs_beyond_one_page_are_all_cross_checked(stmtflow_home: Path) ->
     settings = Settings.from_env()
     ledger = settings.ledger()
     ledger.open_batch("b-pages", "synthetic", None)
-    jobs = []
+    jobs, claims = [], []
     for n, run_id in enumerate(runs):
         job = ledger.accept("b-pages", source_uri=f"/in/{n}.pdf", input_uri=f"/in/{n}.pdf",
                             size=1, sha256=f"{n:064x}", bank_hint=None,
                             ids=Identities("c", "o", "p"), queue_limit=QUEUE_LIMIT)
-        assert ledger.claim(job.job_id, "bench", run_id) is not None
+        claim = ledger.claim(job.job_id, "bench", run_id)
+        assert claim is not None
+        claims.append(claim)
         jobs.append(job.job_id)
     # one question for the seven ids, its answer read in pages of three (3 + 3 + 1)
     assert len(run_coro_as_sync(read_task_runs([UUID(r) for r in runs], page=3))) == 7
     assert completed_tasks(settings, page=3) == set(jobs)
     assert completed_tasks(settings, page=2) == completed_tasks(settings) == set(jobs)
+    # a success cannot contradict its completed task run: it is not asked about
+    assert ledger.succeed(claims[0], output_uri="/out", output_digest="d", outputs={},
+                          needs_review=False, bank="x", account_last4="1234", transactions=0)
+    assert completed_tasks(settings, page=3) == set(jobs[1:])

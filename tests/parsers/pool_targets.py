@@ -22,7 +22,7 @@ from parsers.limits import Limits
 
 
 def scripted(data: bytes, bank: str | None = None, limits: Limits | None = None,
-             setting: str | None = None) -> Any:
+             setting: str | None = None, passwords: tuple[str, ...] = ()) -> Any:
     assert limits is not None
     script, _, arg = data.decode(errors="replace").partition(":")
     if script == "pid":
@@ -47,7 +47,7 @@ def scripted(data: bytes, bank: str | None = None, limits: Limits | None = None,
         return _meet(Path(arg))
     if script == "bug":
         raise KeyError("a bug of ours, deep in a parse")
-    return parse_pdf(data, bank=bank, limits=limits)
+    return parse_pdf(data, bank=bank, limits=limits, passwords=passwords)
 
 
 def _meet(folder: Path) -> int:

@@ -11,6 +11,7 @@ import io
 import textwrap
 from pathlib import Path
 
+from pypdf import PdfWriter
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -60,6 +61,22 @@ def pdf(pages: list[list[tuple[float, list[Cell]]]]) -> bytes:
         c.showPage()
     c.save()
     return buf.getvalue()
+
+
+def misprinted(pdf: bytes, old: str, new: str) -> bytes:
+    """The PDF with `old` printed as `new` wherever its pages draw it."""
+    writer = PdfWriter(clone_from=io.BytesIO(pdf))
+    found = 0
+    for page in writer.pages:
+        contents = page.get_contents()
+        data = contents.get_data()
+        found += data.count(old.encode())
+        contents.set_data(data.replace(old.encode(), new.encode()))
+        page.replace_contents(contents)
+    assert found, f"{old!r} is not drawn"
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
 
 
 def template(tmp_path: Path, toml: str, name: str = "teal.toml") -> Template:

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import random
 from datetime import date
 from decimal import Decimal
 
 import pytest
 
 from corpus import statement
+from corpus.banks import Rendered
+from corpus.lookalikes import LOOKALIKES
+from corpus.truth import Draw
 from parsers.api import parse_pdf
 from parsers.engine import ParseOutput
-from parsers.errors import AmbiguousLayout
+from parsers.errors import AmbiguousLayout, StatementError
 from parsers.generic import parse_generic
+from parsers.model import Statement
+from parsers.numbers import format_amount
 from parsers.validate import Validation, validate
-from tests.parsers.sheets import Cell, lines
+from tests.parsers.sheets import Cell, lines, misprinted
 
 DATE, DESC, COL1, COL2, BAL = 50.0, 100.0, -400.0, -480.0, -560.0
 
@@ -125,3 +131,129 @@ def test_a_statement_without_transactions() -> None:
 def test_a_statement_without_transactions_but_other_figures_is_not_read() -> None:
     head = [*HEAD, "Deposits and Additions: 25.00"]
     assert parse_generic(sheet(head, []), check) is None
+
+
+def lookalike(bank: str, count: int) -> Rendered:
+    return LOOKALIKES[bank](Draw(random.Random(f"{bank}-{count}"), count, False, False))
+
+
+def money_rows(st: Statement) -> list[tuple[date, Decimal]]:
+    return [(t.date, t.amount) for a in st.accounts for t in a.transactions]
+
+
+@pytest.mark.parametrize("count", [3, 45])
+def test_a_dated_balance_brought_forward_is_no_transaction_and_dates_the_row_under_it(
+        count: int) -> None:
+    # Santander-like: `15th Dec Balance brought forward ... 428.15`, then rows of that day
+    # without a date of their own; `Balance carried forward` closes the table.
+    drawn = lookalike("santander-uk", count)
+    result = parse_pdf(drawn.pdf, templates=[])
+    assert result.layout == "generic"
+    assert result.validation.ok, result.validation.problems
+    assert result.statement.to_dict()["accounts"] == drawn.truth.to_dict()["accounts"]
+    assert result.readings[0].balance_rows_checked >= 2
+
+
+@pytest.mark.parametrize("count", [3, 45])
+def test_checks_dated_when_paid_and_daily_balances_without_templates(count: int) -> None:
+    # Chase-like: deposits and withdrawals under headings, checks listed as number, mark,
+    # date paid; a daily ending balance list; the period heads every page.
+    drawn = lookalike("chase", count)
+    result = parse_pdf(drawn.pdf, templates=[])
+    assert result.layout == "generic"
+    assert result.validation.ok, result.validation.problems
+    assert money_rows(result.statement) == money_rows(drawn.truth)
+    got, want = result.statement.accounts[0], drawn.truth.accounts[0]
+    assert (got.opening_balance, got.closing_balance) == (want.opening_balance,
+                                                          want.closing_balance)
+    checks = [t for t in got.transactions if t.description.endswith("^")]
+    assert len(checks) == sum(t.description == "^" for t in want.transactions)
+    assert result.readings[0].balance_rows_checked > 0, "the daily balances were checked"
+
+
+def test_a_daily_balance_that_disagrees_is_never_validated() -> None:
+    drawn = lookalike("chase", 14)
+    acct = drawn.truth.accounts[0]
+    running, day_end = acct.opening_balance, {}
+    for t in sorted(acct.transactions, key=lambda t: t.date):
+        running += t.amount
+        day_end[t.date] = running
+    figure = format_amount(next(v for v in day_end.values()
+                                if v not in (acct.opening_balance, acct.closing_balance)))
+    wrong = figure[:-1] + ("1" if figure[-1] != "1" else "2")
+    try:
+        result = parse_pdf(misprinted(drawn.pdf, figure, wrong), templates=[])
+    except StatementError:
+        return
+    assert not result.validation.ok
+
+
+def test_an_opening_balance_with_a_slipped_decimal_mark_is_read_when_the_sums_prove_it(
+        ) -> None:
+    # Postbank-like: the opening balance printed `+ 6.259.91` where `+ 6.259,91` was meant.
+    drawn = lookalike("postbank", 14)
+    opening = format_amount(drawn.truth.accounts[0].opening_balance, "de")
+    result = parse_pdf(misprinted(drawn.pdf, opening, opening.replace(",", ".")),
+                       templates=[])
+    assert result.layout == "generic"
+    assert result.validation.ok, result.validation.problems
+    assert result.statement.to_dict()["accounts"] == drawn.truth.to_dict()["accounts"]
+    assert "opening_balance" in result.readings[0].derived
+    assert any("slipped decimal mark" in n for n in result.notes)
+
+
+def test_a_slipped_figure_the_sums_do_not_prove_is_never_validated() -> None:
+    drawn = lookalike("postbank", 14)
+    opening = format_amount(drawn.truth.accounts[0].opening_balance, "de")
+    wrong = opening.replace(",", ".")[:-1] + ("1" if opening[-1] != "1" else "2")
+    try:
+        result = parse_pdf(misprinted(drawn.pdf, opening, wrong), templates=[])
+    except StatementError:
+        return
+    assert not result.validation.ok
+
+
+def checking(paid: str) -> list:
+    """Three pages whose header starts with the period: deposits, a checkbook form, then a
+    check paid on `paid` (a lone `DATE` over `PAID`) and the daily ending balances."""
+    def head(page: int) -> list:
+        return lines((30, [(390, "July 1, 2026 through July 31, 2026")]),
+                     (42, [(378, "Primary Account: 00004433214321")]), page=page)
+
+    first = head(1) + lines(
+        (70, [(36, "Beginning Balance"), (-384, "$100.00")]),
+        (82, [(36, "Ending Balance"), (-384, "$130.00")]),
+        (110, [(41, "DEPOSITS AND ADDITIONS")]),
+        (122, [(41, "DATE"), (104, "DESCRIPTION"), (-540, "AMOUNT")]),
+        (134, [(41, "07/02"), (104, "Deposit"), (-540, "50.00")]),
+        (146, [(42, "Total Deposits and Additions"), (-540, "$50.00")]))
+    form = head(2) + lines(
+        (100, [(63, "1. Write in the Ending Balance shown on this statement:")]),
+        (120, [(387, "Step 2 Total: $")]),
+        (140, [(387, "Step 4 Total: - $")]), page=2)
+    last = head(3) + lines(
+        (80, [(39, "CHECKS PAID")]),
+        (92, [(414, "DATE")]),
+        (100, [(34, "CHECK NUMBER"), (129, "DESCRIPTION"), (414, "PAID"), (-540, "AMOUNT")]),
+        (112, [(34, "4711"), (129, "^"), (414, paid), (-540, "20.00")]),
+        (140, [(39, "DAILY ENDING BALANCE")]),
+        (152, [(35, "DATE"), (212, "AMOUNT"), (371, "DATE"), (508, "AMOUNT")]),
+        (164, [(35, "07/02"), (-243, "150.00"), (367, "07/14"), (-540, "130.00")]), page=3)
+    return first + form + last
+
+
+def test_a_page_of_other_text_between_table_pages_is_no_part_of_the_table() -> None:
+    out = parse_generic(checking("07/14"), check)
+    assert out is not None and check(out).ok, check(out).problems if out else None
+    txs = out.statement.accounts[0].transactions
+    assert [(t.date, t.amount, t.description) for t in txs] == [
+        (date(2026, 7, 2), Decimal("50.00"), "Deposit"),
+        (date(2026, 7, 14), Decimal("-20.00"), "4711 ^")]
+    assert out.readings[0].balance_rows_checked == 2
+
+
+def test_a_check_dated_against_the_daily_balances_is_never_validated() -> None:
+    # Paid on 07/01 the check still totals right; the 07/02 day-end balance disagrees.
+    out = parse_generic(checking("07/01"), check)
+    assert out is not None
+    assert any("daily balance of 2026-07-02" in p for p in check(out).problems)

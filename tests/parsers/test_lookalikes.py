@@ -4,12 +4,10 @@ a statement of theirs whose figures do not agree is never validated."""
 from __future__ import annotations
 
 import calendar
-import io
 import random
 from decimal import Decimal
 
 import pytest
-from pypdf import PdfWriter
 
 from corpus.banks import Rendered
 from corpus.lookalikes import LOOKALIKES
@@ -17,6 +15,7 @@ from corpus.truth import Draw
 from parsers.api import parse_pdf
 from parsers.numbers import format_amount
 from parsers.template import load_templates
+from tests.parsers.sheets import misprinted
 
 #: Transactions per statement: none, a few, a page, several pages (page breaks, headers
 #: repeated, bookings of several lines split from their page).
@@ -26,22 +25,6 @@ GERMAN = {"postbank", "ing"}
 
 def drawn(bank: str, count: int, seed: str = "") -> Rendered:
     return LOOKALIKES[bank](Draw(random.Random(f"{bank}-{count}{seed}"), count, False, False))
-
-
-def misprinted(pdf: bytes, old: str, new: str) -> bytes:
-    """The PDF with `old` printed as `new` wherever its pages draw it."""
-    writer = PdfWriter(clone_from=io.BytesIO(pdf))
-    found = 0
-    for page in writer.pages:
-        contents = page.get_contents()
-        data = contents.get_data()
-        found += data.count(old.encode())
-        contents.set_data(data.replace(old.encode(), new.encode()))
-        page.replace_contents(contents)
-    assert found, f"{old!r} is not drawn"
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
 
 
 @pytest.mark.parametrize("bank", sorted(LOOKALIKES))

@@ -11,6 +11,7 @@ from parsers.model import (
     Account,
     Statement,
     Transaction,
+    document_transaction_ids,
     mask_account,
     mask_digits,
     occurrences,
@@ -80,6 +81,25 @@ def test_equal_transactions_on_a_day_are_numbered_and_keep_their_ids_in_overlaps
                                                                              january)
     assert first[1:] == second[:2] and second[2] not in first
     assert len(set(first)) == 3
+
+
+def test_a_document_gives_the_ids_of_its_parsed_form_however_its_figures_are_written(
+        ) -> None:
+    """The book numbers and names transactions from the JSON form: equal amounts written
+    differently (`-4.5`, `-4.50`) and folded whitespace are the same transaction there too."""
+    section = {"account_last4": "1234", "currency": "USD", "opening_balance": "0",
+               "closing_balance": "0", "transactions": [
+                   {"date": "2026-01-31", "description": "COFFEE  HOUSE 123 MAIN ST",
+                    "amount": "-4.5", "balance": None},
+                   {"date": "2026-01-31", "description": "COFFEE HOUSE 123 MAIN ST",
+                    "amount": "-4.50", "balance": "1.00"},
+                   {"date": "2026-01-30", "description": "RENT", "amount": "-900",
+                    "balance": None}]}
+    parsed = Statement.from_dict({"bank": "northwind", "accounts": [section]}).accounts[0]
+    got = document_transaction_ids("northwind", section)
+    assert got == list(zip(occurrences(parsed.transactions),
+                           transaction_ids("northwind", parsed), strict=True))
+    assert [n for n, _ in got] == [1, 2, 1] and got[0][1] == coffee_id()
 
 
 def test_statement_round_trips_through_its_normalised_form() -> None:

@@ -12,6 +12,7 @@ from parsers.numbers import (
     format_amount,
     parse_amount,
     read_amount,
+    read_slipped_amount,
 )
 
 money = st.decimals(min_value=Decimal("-99999999.99"), max_value=Decimal("99999999.99"),
@@ -129,3 +130,22 @@ def test_currency_marks_agree_with_the_statement_currency() -> None:
     assert currency_agrees("$", "USD") and currency_agrees("EURO", "EUR")
     assert currency_agrees(None, "GBP")
     assert not currency_agrees("EUR", "USD") and not currency_agrees("£", "EUR")
+
+
+@pytest.mark.parametrize(("text", "locale", "value"), [
+    ("+ 2.853.82", "de", "2853.82"), ("EUR - 1.234.56", "de", "-1234.56"),
+    ("£40,000,00", "en", "40000.00"), ("44.079.83", "en", "44079.83"), ("853.82", "de", "853.82"),
+])
+def test_a_slipped_decimal_mark_is_read_as_the_decimal(text: str, locale: str,
+                                                       value: str) -> None:
+    found = read_slipped_amount(text, locale)
+    assert found is not None and found.value == Decimal(value)
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("2.853,82", "de"), ("1,234.56", "en"),  # printed right: not a slip
+    ("2.85382", "de"), ("1.2.3", "en"), ("1,234.56.78", "en"), ("12.345.6", "de"),
+    ("2.853.82 1.00", "de"), ("Seite 1.2", "de"),
+])
+def test_anything_but_one_slipped_figure_is_not_read_as_one(text: str, locale: str) -> None:
+    assert read_slipped_amount(text, locale) is None

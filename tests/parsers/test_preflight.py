@@ -84,3 +84,23 @@ def test_statement_with_a_damaged_stream_never_validates(
     assert damaged.statement.to_dict() == json.loads(sample.truth.read_text())
     assert not damaged.validation.ok
     assert any("damaged" in p for p in damaged.validation.problems)
+
+
+def test_a_locked_statement_opens_with_its_password_and_reads_as_the_plain_one(
+        tmp_path) -> None:
+    from corpus import generate
+    from corpus.bad import encrypted
+    from parsers.errors import EncryptedPdf
+
+    sample = generate(tmp_path, ("northwind",), 1, seed=3)[0]
+    plain = sample.pdf.read_bytes()
+    locked = encrypted(plain, "Nw-2026!")
+    with pytest.raises(EncryptedPdf):
+        parse_pdf(locked)
+    result = parse_pdf(locked, passwords=["wrong", "Nw-2026!"])
+    assert result.validation.ok
+    assert result.to_dict() == parse_pdf(plain).to_dict()
+    with pytest.raises(EncryptedPdf) as info:
+        parse_pdf(locked, passwords=["wrong", "also-wrong"])
+    assert "wrong" not in str(info.value)
+    assert info.value.reason == "encrypted"

@@ -15,7 +15,7 @@ from sqlalchemy import update
 from parsers.codes import ErrorClass, Outcome, Reason, Status
 from reconcile.db import jobs, make_engine
 from reconcile.ledger import MAX_ATTEMPTS, Claim, Ledger
-from reconcile.records import Identities
+from reconcile.records import Identities, Job
 
 IDS = Identities("chain-1", "tesseract:5.3.0+eng:abc", "balances-v1")
 LEASE = timedelta(minutes=5)
@@ -51,7 +51,7 @@ def accept(ledger: Ledger, n: int, batch: str = "b-1",
                           queue_limit=limit).job_id for i in range(n)]
 
 
-def succeed(ledger: Ledger, claim: Claim) -> bool:
+def succeed(ledger: Ledger, claim: Claim) -> Job | None:
     return ledger.succeed(claim, output_uri="mem://out", output_digest="d", outputs={},
                           needs_review=False, bank="x", account_last4="1234", transactions=0)
 
@@ -384,3 +384,46 @@ def test_reclaim_held_on_the_last_attempt_fails_the_job(database_url: str) -> No
     assert (record.status, record.reason, record.attempts) == (
         Status.FAILED, Reason.RETRIES_EXHAUSTED, MAX_ATTEMPTS)
     assert [a.outcome for a in ledger.attempts(job)] == [Outcome.CRASHED] * MAX_ATTEMPTS
+
+
+def test_jobs_read_in_bulk_are_the_records_read_one_by_one(database_url: str) -> None:
+    """`jobs()` builds records by a plan worked out once per result: every field, enum,
+    JSON column and time (aware UTC) must come out as `job()` makes it."""
+    clock = ManualClock()
+    ledger = new_ledger(database_url, clock)
+    done, failed, queued = accept(ledger, 3)
+    claim = ledger.claim(done, "w1", "run-1")
+    assert claim and ledger.succeed(claim, output_uri="mem://out", output_digest="d",
+                                    outputs={"statement.json": "d", "x.csv": "e"},
+                                    needs_review=True, bank="x", account_last4="1234",
+                                    transactions=3)
+    other = ledger.claim(failed, "w2")
+    assert other and ledger.fail(other, ErrorClass.DETERMINISTIC, Reason.CORRUPT, "no")
+    bulk = {j.job_id: j for j in ledger.jobs()}
+    assert bulk == {j: ledger.job(j) for j in (done, failed, queued)}
+    assert bulk[done].outputs == {"statement.json": "d", "x.csv": "e"}
+    assert bulk[done].needs_review is True and bulk[failed].reason is Reason.CORRUPT
+    assert bulk[queued].status is Status.QUEUED and bulk[done].finished_at == clock.now
+    assert all(j.submitted_at.tzinfo is not None for j in bulk.values())
+
+
+def test_a_finish_writes_the_owed_notifications_with_it_and_a_lost_one_writes_nothing(
+        database_url: str) -> None:
+    from reconcile.notifications import Notifications
+
+    ledger = new_ledger(database_url)
+    done, retried = accept(ledger, 2)
+    claim = ledger.claim(done, "w1")
+    assert claim is not None
+    record = ledger.succeed(claim, output_uri="mem://out", output_digest="d", outputs={},
+                            needs_review=False, bank="x", account_last4="1234",
+                            transactions=0, notify=("event", "webhook"))
+    assert record == ledger.job(done) and record is not None
+    assert record.status is Status.SUCCEEDED
+    assert ledger.succeed(claim, output_uri="mem://other", output_digest="e", outputs={},
+                          needs_review=False, bank="x", account_last4="1234",
+                          transactions=0, notify=("event",)) is None
+    other = ledger.claim(retried, "w2")
+    assert other and ledger.retry(other, Reason.STORAGE_UNAVAILABLE, "down")
+    store = Notifications(ledger.engine, ledger.clock)
+    assert sorted(store.pending()) == [(done, "event"), (done, "webhook")]

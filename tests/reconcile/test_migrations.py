@@ -32,6 +32,20 @@ def test_migrating_twice_is_a_no_op(database_url: str) -> None:
     assert set(metadata.tables) <= set(inspect(engine).get_table_names())
 
 
+def test_a_schema_at_the_head_revision_is_left_alone_and_one_behind_is_migrated(
+        database_url: str) -> None:
+    """`make_engine` skips Alembic only when the schema is at `HEAD`, the migrations' head."""
+    assert ScriptDirectory.from_config(_config()).get_heads() == [db.HEAD]
+    engine = create_engine(database_url)
+    assert db.revision(engine) is None
+    _upgrade(engine, "0007")
+    assert db.revision(engine) == "0007" and "output_stamps" not in inspect(
+        engine).get_table_names()
+    db.migrate(engine)
+    assert db.revision(engine) == db.HEAD
+    assert "output_stamps" in inspect(engine).get_table_names()
+
+
 def test_review_tasks_become_open_reviews_and_their_rows_leave_the_book(
         database_url: str) -> None:
     from parsers.codes import ReviewState
@@ -121,7 +135,7 @@ def test_what_succeeded_before_input_claims_is_claimed_by_the_migration(
     from reconcile.ledger import Ledger
     from reconcile.records import Identities
 
-    assert ScriptDirectory.from_config(_config()).get_heads() == ["0007"]
+    assert ScriptDirectory.from_config(_config()).get_heads() == [db.HEAD]
     engine = create_engine(database_url)
     _upgrade(engine, "0006")
     now = datetime.now(UTC)
