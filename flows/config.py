@@ -22,6 +22,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
+from flows import crashpoint
 from flows.secrets import (
     ALERT_WEBHOOK,
     DATABASE_URL,
@@ -55,7 +56,7 @@ class Settings:
     queue_limit: timedelta = timedelta(hours=24)
     lease: timedelta = timedelta(minutes=10)
     #: the delay before a transient failure's first retry; later ones back off from it
-    retry_seconds: float = 15.0
+    retry_seconds: float = 20.0
     webhook_url: str | None = None
     operator: str | None = None
     capacity: int = 500
@@ -74,6 +75,8 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     #: the Prefect UI that status links to: Prefect's `PREFECT_UI_URL`, else its API's host
     ui_url: str | None = None
+    #: fault tests only: the point where the process kills itself (`flows.crashpoint`)
+    crash_at: str | None = None
     #: bank -> the candidate passwords of its password-protected statements
     pdf_passwords: Mapping[str, tuple[str, ...]] = field(default_factory=dict, repr=False,
                                                           compare=False)
@@ -105,7 +108,7 @@ class Settings:
             parse_workers=int(env.get("STMTFLOW_PARSE_WORKERS", os.cpu_count() or 2)),
             queue_limit=timedelta(hours=float(env.get("STMTFLOW_QUEUE_LIMIT_HOURS", 24))),
             lease=timedelta(seconds=float(env.get("STMTFLOW_LEASE_SECONDS", 600))),
-            retry_seconds=float(env.get("STMTFLOW_RETRY_SECONDS", 15)),
+            retry_seconds=float(env.get("STMTFLOW_RETRY_SECONDS", 20)),
             webhook_url=env.get("STMTFLOW_WEBHOOK_URL") or secrets.get(WEBHOOK_URL) or None,
             operator=env.get("STMTFLOW_OPERATOR") or None,
             capacity=int(env.get("STMTFLOW_CAPACITY", 500)),
@@ -122,6 +125,7 @@ class Settings:
             pdf_passwords=passwords_by_bank(secrets, env.get("STMTFLOW_PDF_PASSWORDS")),
             ui_url=env.get("PREFECT_UI_URL") or (
                 env.get("PREFECT_API_URL", "").removesuffix("/api") or None),
+            crash_at=crashpoint.check(env.get("STMTFLOW_CRASH_AT")),
         )
 
     def fs_options(self, url: str) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from prefect.futures import PrefectFuture, as_completed
 from prefect.runtime import flow_run, task_run
 from prefect.states import Completed, Failed, State
 
+from flows import crashpoint
 from flows.artifacts import publish_batch_table
 from flows.config import Settings
 from flows.jobs import Worker, accept_batch, process_job, resume_acceptance
@@ -157,6 +158,7 @@ def finish_batch(settings: Settings, batch_id: str, futures: list[PrefectFuture[
     rows = ledger.jobs(batch_id)
     publish_batch_table(batch_id, rows)
     state, verdict = _verdict(ledger, batch_id, rows, task_states)
+    crashpoint.reached(settings.crash_at, "close")
     if not ledger.close_batch(batch_id, state, epoch):
         return Failed(message=f"batch {batch_id}: a later run took the batch over; this run "
                               f"leaves its state alone", data=batch_id)

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from flows import crashpoint
 from flows.config import Settings
 from flows.lease import kept
 from flows.notify import channels, notify_ended
@@ -66,6 +67,8 @@ class Worker:
     notify: Callable[[str | Job], None]
     #: the notification channels a job's terminal transition writes its owed rows for
     channels: tuple[str, ...] = ()
+    #: fault tests only: where this process kills itself (`flows.crashpoint`)
+    crash_at: str | None = None
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Worker:
@@ -73,7 +76,8 @@ class Worker:
         return cls(settings.ledger(), settings.storage(),
                    parser.in_workers(settings.parse_workers, settings.passwords_for),
                    parser.identities(),
-                   functools.partial(notify_ended, settings), tuple(channels(settings)))
+                   functools.partial(notify_ended, settings), tuple(channels(settings)),
+                   settings.crash_at)
 
     def ended(self, job: Job) -> None:
         """Notify for `job`, which this worker's transition just ended."""
@@ -113,7 +117,9 @@ def accept_batch(settings: Settings, batch_id: str, sources: list[str], bank: st
     for source in sources:
         options = settings.fs_options(source)
         root = source_root(source, options)
-        for uri in list_sources(source, options):
+        uris = list_sources(source, options)
+        crashpoint.reached(settings.crash_at, "listing")
+        for uri in uris:
             try:
                 data = read_checked(uri, root, max_bytes=settings.limits.max_bytes,
                                     follow_links=follow_links, options=options)
@@ -127,6 +133,7 @@ def accept_batch(settings: Settings, batch_id: str, sources: list[str], bank: st
                 move_accepted(uri, root, data, after_import, options,
                               settings.fs_options(after_import.removeprefix(MOVE)))
             accepted.append(Accepted(job.job_id, uri, job.submitted_at))
+            crashpoint.reached(settings.crash_at, "acceptance")
     ledger.accepted(batch_id)
     return accepted
 
@@ -166,6 +173,10 @@ def process_job(worker: Worker, job_id: str, task_run_id: str | None = None) -> 
     """
     owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
     claim = worker.ledger.claim(job_id, owner, task_run_id)
+    if claim is None and _took_back(worker.ledger, job_id, task_run_id):
+        claim = worker.ledger.claim(job_id, owner, task_run_id)
+        if claim is None:  # that was its last attempt: taking it back ended the job
+            worker.notify(job_id)
     if claim is None:
         return _unclaimed(worker, job_id)
     try:
@@ -177,6 +188,7 @@ def process_job(worker: Worker, job_id: str, task_run_id: str | None = None) -> 
         if (ended := _record_failure(worker, claim, exc)) is not None:
             worker.ended(ended)
         raise
+    crashpoint.reached(worker.crash_at, "succeeded")
     worker.ended(record)
     return record
 
@@ -193,11 +205,13 @@ def _run(worker: Worker, claim: Claim) -> Job:
     if job.identities != worker.identities:
         raise ChainMismatch(f"job pinned {job.identities}, this worker runs {worker.identities}")
     data = worker.storage.read_input(job.input_uri, job.sha256)
+    crashpoint.reached(worker.crash_at, "parse")
     result = worker.parse(data, job.bank_hint)
     files = output_files(result, job)
     # this attempt's own key: a stale attempt never writes over the objects a success names
     prefix = f"results/{job.job_id}/{claim.attempt}-{claim.owner.rsplit(':', 1)[-1]}"
     digests = worker.storage.write_outputs(prefix, files, token="write")
+    crashpoint.reached(worker.crash_at, "written")
     record = worker.ledger.succeed(
         claim, output_uri=worker.storage.uri(f"{prefix}/statement.json"),
         output_digest=digests["statement.json"], outputs=digests,
@@ -229,6 +243,25 @@ def _record_failure(worker: Worker, claim: Claim, exc: BaseException) -> Job | N
     log.log(logging.ERROR if unclassified else logging.WARNING, "job %s attempt %d: %s (%s)",
             claim.job_id, claim.attempt, c.reason, c.error_class, exc_info=unclassified)
     return terminal
+
+
+def _took_back(ledger: Ledger, job_id: str, task_run_id: str | None) -> bool:
+    """Take back a job that an earlier try of this very task run left PROCESSING because it
+    could not record how its attempt ended (the ledger was unreachable then).
+
+    Tries of one task run follow one another, so that try is over: its attempt counts, as
+    `crashed`, and the job need not wait for a lease or a sweep.
+    """
+    if task_run_id is None:
+        return False
+    job = ledger.job(job_id)
+    if job is None or job.status != Status.PROCESSING or job.lease_owner is None:
+        return False
+    held = ledger.attempts(job_id)
+    if not held or held[-1].task_run_id != task_run_id:
+        return False
+    return ledger.reclaim_held(job_id, job.lease_owner, "an earlier try of this task could "
+                               "not record how its attempt ended")
 
 
 def _unclaimed(worker: Worker, job_id: str) -> Job:

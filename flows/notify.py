@@ -56,8 +56,12 @@ def notify_ended(settings: Settings, job: str | Job) -> None:
 
 
 def deliver_pending(settings: Settings) -> int:
-    """Re-send every undelivered notification once; return how many are delivered now."""
+    """Send what is owed once: every undelivered notification, and those of jobs that ended
+    over a lease ago with none expected (the worker died right after the terminal record;
+    a live worker sends its own well within a lease). Return how many are delivered now."""
     store = Notifications(settings.engine(), settings.clock)
+    for job_id in store.owed(settings.clock() - settings.lease):
+        store.expect(job_id, channels(settings))
     ledger = settings.ledger()
     delivered = 0
     for job_id, channel in store.pending():

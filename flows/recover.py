@@ -1,4 +1,5 @@
-"""Recovery after a worker died: reclaim its jobs, mark its flow run Crashed, resume batches.
+"""Recovery after a worker died: reclaim its jobs, mark its flow run Crashed, resume batches,
+send the notifications it owed.
 
 Reclaiming is the ledger's guarded `reclaim` (the dead attempt counts), run by the one sweep
 (`reconcile.recovery`) that the reconciliation runs too; a live worker whose lease was taken
@@ -29,7 +30,7 @@ from flows.config import Settings
 from flows.import_flow import WARNINGS, resume_batch
 from flows.lineage import banks, mark_run
 from flows.logs import to_run_logs
-from flows.notify import notify_ended
+from flows.notify import deliver_pending, notify_ended
 from reconcile.recovery import Swept, abandoned_batches, sweep
 
 log = logging.getLogger("stmtflow")
@@ -44,7 +45,8 @@ def sweep_and_notify(settings: Settings) -> Swept:
 
 
 def recover(settings: Settings, batch_ids: list[str] | None = None) -> dict[str, Any]:
-    """Sweep, then resume `batch_ids` or, by default, every abandoned batch."""
+    """Sweep, resume `batch_ids` or, by default, every abandoned batch, then send the
+    notifications a dead worker owed."""
     swept = sweep_and_notify(settings)
     ledger = settings.ledger()
     if batch_ids is None:
@@ -57,7 +59,8 @@ def recover(settings: Settings, batch_ids: list[str] | None = None) -> dict[str,
         if not state.is_completed():
             log.warning("batch %s: %s", batch_id, state.message)
     return {"reclaimed": swept.reclaimed, "expired": swept.expired,
-            "crashed_flow_runs": crashed, "resumed": resumed}
+            "crashed_flow_runs": crashed, "resumed": resumed,
+            "notified": deliver_pending(settings)}
 
 
 def _crash_if_running(settings: Settings, batch_id: str) -> bool:

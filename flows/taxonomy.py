@@ -33,8 +33,9 @@ BACKOFF_JITTER = 0.5
 
 def backoff(first: float, retries: int) -> list[float]:
     """The delays before each retry: exponential from `first`, capped. With the default
-    15 s the two retries wait about 15 s and 60 s, so an outage of the database or of
-    storage of well over 30 s is outlasted within the three attempts."""
+    20 s the two retries wait about 20 s and 80 s, and even the shortest jitter draws
+    (about 0.63 of each) add up to over 60 s: an outage of the database or of storage of a
+    minute is outlasted within the three attempts."""
     return [min(BACKOFF_CAP_SECONDS, first * BACKOFF_GROWTH**k) for k in range(retries)]
 
 

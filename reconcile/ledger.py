@@ -343,11 +343,11 @@ class Ledger:
                 if self._reclaim(row.job_id, row.lease_owner, jobs.c.lease_until < t,
                                  "the worker holding the lease stopped answering")]
 
-    def reclaim_held(self, job_id: str, owner: str) -> bool:
+    def reclaim_held(self, job_id: str, owner: str,
+                     message: str = "the run holding the lease is no longer running") -> bool:
         """PROCESSING held by `owner`, whose run is known to have ended -> RETRYING, or FAILED
         after the last try, without waiting for the lease to run out; the attempt counts."""
-        return self._reclaim(job_id, owner, jobs.c.status == Status.PROCESSING,
-                             "the run holding the lease is no longer running")
+        return self._reclaim(job_id, owner, jobs.c.status == Status.PROCESSING, message)
 
     def _reclaim(self, job_id: str, owner: str, guard: Any, message: str) -> bool:
         t = self.clock()

@@ -6,12 +6,14 @@ let the reconciliation sweep re-send what was dropped and report what was delive
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Engine, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from reconcile.db import notifications
+from parsers.codes import Status
+from reconcile.db import jobs, notifications
 from reconcile.records import Clock, utc_now
 
 
@@ -39,6 +41,20 @@ class Notifications:
             c.execute(update(notifications).where(
                 notifications.c.job_id == job_id, notifications.c.channel == channel,
                 notifications.c.delivered_at.is_(None)).values(**values))
+
+    def owed(self, ended_before: datetime) -> list[str]:
+        """Jobs that ended before `ended_before` (by a run or by expiry) and owe a notification
+        nobody expected: their worker died between the terminal record and the notification.
+
+        A job refused at acceptance (no input) or a duplicate (its holder's outcome) owes none.
+        """
+        q = select(jobs.c.job_id).outerjoin(
+            notifications, notifications.c.job_id == jobs.c.job_id).where(
+            notifications.c.job_id.is_(None), jobs.c.input_uri.is_not(None),
+            jobs.c.status.in_([Status.SUCCEEDED, Status.FAILED, Status.EXPIRED]),
+            jobs.c.finished_at < ended_before).order_by(jobs.c.finished_at)
+        with self.engine.connect() as c:
+            return [r for (r,) in c.execute(q)]
 
     def pending(self) -> list[tuple[str, str]]:
         with self.engine.connect() as c:

@@ -16,7 +16,8 @@ def cmd_recover(args: argparse.Namespace) -> int:
         print(json.dumps(result, indent=1))
     else:
         print(f"reclaimed {len(result['reclaimed'])} job(s), expired {len(result['expired'])}, "
-              f"marked {len(result['crashed_flow_runs'])} flow run(s) Crashed")
+              f"marked {len(result['crashed_flow_runs'])} flow run(s) Crashed, sent "
+              f"{result['notified']} notification(s) owed")
         for batch_id, state in result["resumed"].items():
             print(f"  batch {batch_id}: {state}")
     return 0
