@@ -1,7 +1,8 @@
 """`python -m benchmarks fuzz --n 10000 --seed 1`: mutated statements through the real parser.
 
 Every mutant (`mutations.py`, drawn from `seed` and its index, so any one is made again
-with `--only`) is parsed as an import parses it: in the parse worker pool, under hard limits,
+with `--only`, and a run cut short goes on from where it stopped with `--start`) is parsed
+as an import parses it: in the parse worker pool, under hard limits,
 its failure classified by the error taxonomy. Each ends in one outcome:
 
 - **reason-code**: refused with a reason code (counted per reason); **flagged**: read,
@@ -276,10 +277,10 @@ def _within(threads: ThreadPoolExecutor, fn: Callable[[int], Outcome], indices: 
 
 def run(n: int, seed: int, base_count: int = 24, workers: int = 2, reader: str = "pdfium",
         keep: Path | None = None, only: list[int] | None = None,
-        minutes: float | None = None) -> Counter[str]:
+        minutes: float | None = None, start: int = 0) -> Counter[str]:
     base = bases(base_count, seed)
     target = functools.partial(read, templates=load_templates(), reader=page_reader(reader))
-    indices = only if only else list(range(n))
+    indices = only if only else list(range(start, n))
     print(f"fuzz: {len(indices)} mutants of {len(base)} generated statements, seed {seed}, "
           f"reader {reader}, {workers} parse workers, {LIMITS.seconds_per_file:.0f} s and "
           f"{LIMITS.max_memory >> 20} MiB per parse")
