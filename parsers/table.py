@@ -552,14 +552,17 @@ def read_table(t: Template, lines: list[Line], period_end: date) -> TableReading
             continue
         last = ln
     _check_large_print(lines, out)
-    for r in out.rows:
-        for role in ("date", "description"):
-            if r.confs.get(role, 100.0) < OCR_REVIEW_CONFIDENCE:
-                out.problems.append(f"{r.date}: OCR read the {role} of this row with "
-                                    f"confidence {r.confs[role]:.0f} (below "
-                                    f"{OCR_REVIEW_CONFIDENCE:.0f}), and no arithmetic "
-                                    f"checks a {role}")
     return out
+
+
+def unsure_words(rows: list[Row], where: str) -> list[str]:
+    """A problem for every date or description OCR read below the review confidence, the
+    row named by its number in the account (`where`), as corrections name it."""
+    return [f"{where} row {n}: OCR read the {role} of this row with confidence "
+            f"{r.confs[role]:.0f} (below {OCR_REVIEW_CONFIDENCE:.0f}), and no arithmetic "
+            f"checks a {role}"
+            for n, r in enumerate(rows, start=1) for role in ("date", "description")
+            if r.confs.get(role, 100.0) < OCR_REVIEW_CONFIDENCE]
 
 
 def _figure_below(lines: list[Line], i: int, locale: str) -> tuple[Line, Token] | None:

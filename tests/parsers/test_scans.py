@@ -105,7 +105,12 @@ def test_a_low_confidence_description_goes_to_review(plain: Rendered) -> None:
     word = plain.truth.accounts[0].transactions[1].description.split()[0]
     r = parse(plain, lower(word, nth=0))
     assert not r.validation.ok
-    assert any("description of this row with confidence 35" in p for p in r.validation.problems)
+    # named as corrections name rows (by number in the account), not by a date rows share
+    acct = plain.truth.accounts[0]
+    [named] = [re.match(rf"account 1 \(\*\*\*\*{acct.account_last4}\) row (\d+): OCR read the "
+                        "description of this row with confidence 35", p)
+               for p in r.validation.problems]
+    assert named and word in acct.transactions[int(named[1]) - 1].description
 
 
 def test_labels_with_ocr_confusions_are_still_found(plain: Rendered) -> None:
