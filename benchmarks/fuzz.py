@@ -8,7 +8,9 @@ its failure classified by the error taxonomy. Each ends in one outcome:
 - **reason-code**: refused with a reason code (counted per reason); **flagged**: read,
   not validated;
 - **crash**: an error the taxonomy calls `unclassified` (a bug to classify);
-- **hang**: the parse ran out of its time budget and was stopped (`too_slow`);
+- **hang**: the parse ran out of its time budget and was stopped (`too_slow`), twice: a
+  parse stopped once is tried again, since a loaded machine (or a worker replaced after a
+  kill, still starting) stops parses that alone finish well within the budget;
 - **validated**: then judged against what the mutated file shows. The oracle is PDFium's
   plain text of every page, read in the same worker: where the mutant's text is the
   original's, the statement must equal the original truth; where it changed (a digit edit,
@@ -134,7 +136,7 @@ def run_one(i: int, seed: int, base: list[Base], pool: ParsePool,
     b, data, names = mutant(i, seed, base)
     muts = tuple(names) or ("none",)
     try:
-        got: Reading = pool.parse(data)  # type: ignore[assignment]
+        got: Reading = _parse(pool, data)
     except Exception as exc:
         c = classify(exc)
         if isinstance(exc, ParseTimeout):
@@ -149,6 +151,14 @@ def run_one(i: int, seed: int, base: list[Base], pool: ParsePool,
     if verdict.startswith("wrong"):
         return _kept(Outcome(i, muts, "wrong", verdict), data, keep)
     return Outcome(i, muts, verdict)
+
+
+def _parse(pool: ParsePool, data: bytes) -> Reading:
+    """The parse, tried once more when stopped at its wall limit (see **hang**)."""
+    try:
+        return pool.parse(data)  # type: ignore[return-value]
+    except ParseTimeout:
+        return pool.parse(data)  # type: ignore[return-value]
 
 
 def _kept(o: Outcome, data: bytes, keep: Path | None) -> Outcome:
