@@ -84,33 +84,44 @@ def _codestream(data: bytes) -> int:
     return -1
 
 
+class _Budget:
+    """The objects (annotations included) looked at on one page, bounded."""
+
+    def __init__(self) -> None:
+        self.seen = 0
+
+    def spend(self) -> None:
+        self.seen += 1
+        if self.seen > _MOST_OBJECTS:
+            raise TooLarge(f"the page draws over {_MOST_OBJECTS} objects")
+
+
 def _images(page: pdfium_c.FPDF_PAGE) -> Iterator[pdfium_c.FPDF_PAGEOBJECT]:
     """Every image object a render of the page draws: on the page, in annotations'
     appearances, and inside their forms at any depth. An annotation's objects live as long
     as its handle, so each is walked before the handle is closed."""
-    counted = [0]
+    budget = _Budget()
     yield from _within([pdfium_c.FPDFPage_GetObject(page, i)
-                        for i in range(pdfium_c.FPDFPage_CountObjects(page))], counted)
+                        for i in range(pdfium_c.FPDFPage_CountObjects(page))], budget)
     for a in range(pdfium_c.FPDFPage_GetAnnotCount(page)):
+        budget.spend()
         annot = pdfium_c.FPDFPage_GetAnnot(page, a)
         if not annot:
             continue
         try:
             yield from _within([pdfium_c.FPDFAnnot_GetObject(annot, i)
                                 for i in range(pdfium_c.FPDFAnnot_GetObjectCount(annot))],
-                               counted)
+                               budget)
         finally:
             pdfium_c.FPDFPage_CloseAnnot(annot)
 
 
 def _within(stack: list[pdfium_c.FPDF_PAGEOBJECT],
-            counted: list[int]) -> Iterator[pdfium_c.FPDF_PAGEOBJECT]:
-    """The images among `stack` and inside its forms; `counted` bounds the page's objects."""
+            budget: _Budget) -> Iterator[pdfium_c.FPDF_PAGEOBJECT]:
+    """The images among `stack` and inside its forms."""
     while stack:
         obj = stack.pop()
-        counted[0] += 1
-        if counted[0] > _MOST_OBJECTS:
-            raise TooLarge(f"the page draws over {_MOST_OBJECTS} objects")
+        budget.spend()
         kind = pdfium_c.FPDFPageObj_GetType(obj) if obj else None
         if kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
             yield obj

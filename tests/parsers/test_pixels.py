@@ -67,3 +67,19 @@ def test_page_larger_than_the_pixel_limit_at_the_scale_is_too_large() -> None:
                 check_render(doc[0], 0, 200 / 72, Limits())
         finally:
             doc.close()
+
+
+def test_a_page_of_more_objects_than_are_looked_at_is_too_large() -> None:
+    import pypdfium2 as pdfium
+
+    from parsers.errors import TooLarge
+    from parsers.pdfium import LOCK
+    from parsers.pixels import _MOST_OBJECTS
+
+    with LOCK:
+        doc = pdfium.PdfDocument(one_page(content=b"0 0 m 1 1 l S\n" * (_MOST_OBJECTS + 1)))
+        try:
+            with pytest.raises(TooLarge, match="draws over"):
+                check_render(doc[0], 0, 1.0, Limits())
+        finally:
+            doc.close()
