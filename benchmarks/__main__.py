@@ -51,6 +51,8 @@ def main() -> None:
     ap.add_argument("--reader", default="pdfium", help="fuzz: the page reader")
     ap.add_argument("--only", type=int, nargs="+", help="fuzz: these mutant indices only")
     ap.add_argument("--minutes", type=float, help="fuzz: start no mutant after this long")
+    ap.add_argument("--start", type=int, default=0,
+                    help="fuzz: the first mutant index (a run cut short goes on from there)")
     args = ap.parse_args()
     chosen = EVERY if args.which == "all" else [args.which]
     runs = {
@@ -63,7 +65,7 @@ def main() -> None:
                                            args.keep),
         "start": lambda: start.run(args.rounds),
         "fuzz": lambda: fuzz.run(args.n, args.seed, args.base, args.workers, args.reader,
-                                 args.keep, args.only, args.minutes),
+                                 args.keep, args.only, args.minutes, args.start),
     }
     for name in chosen:
         runs[name]()

@@ -1,13 +1,16 @@
 """`python -m benchmarks fuzz --n 10000 --seed 1`: mutated statements through the real parser.
 
 Every mutant (`mutations.py`, drawn from `seed` and its index, so any one is made again
-with `--only`) is parsed as an import parses it: in the parse worker pool, under hard limits,
+with `--only`, and a run cut short goes on from where it stopped with `--start`) is parsed
+as an import parses it: in the parse worker pool, under hard limits,
 its failure classified by the error taxonomy. Each ends in one outcome:
 
 - **reason-code**: refused with a reason code (counted per reason); **flagged**: read,
   not validated;
 - **crash**: an error the taxonomy calls `unclassified` (a bug to classify);
-- **hang**: the parse ran out of its time budget and was stopped (`too_slow`);
+- **hang**: the parse ran out of its time budget and was stopped (`too_slow`), twice: a
+  parse stopped once is tried again, since a loaded machine (or a worker replaced after a
+  kill, still starting) stops parses that alone finish well within the budget;
 - **validated**: then judged against what the mutated file shows. The oracle is PDFium's
   plain text of every page, read in the same worker: where the mutant's text is the
   original's, the statement must equal the original truth; where it changed (a digit edit,
@@ -133,7 +136,7 @@ def run_one(i: int, seed: int, base: list[Base], pool: ParsePool,
     b, data, names = mutant(i, seed, base)
     muts = tuple(names) or ("none",)
     try:
-        got: Reading = pool.parse(data)  # type: ignore[assignment]
+        got: Reading = _parse(pool, data)
     except Exception as exc:
         c = classify(exc)
         if isinstance(exc, ParseTimeout):
@@ -148,6 +151,14 @@ def run_one(i: int, seed: int, base: list[Base], pool: ParsePool,
     if verdict.startswith("wrong"):
         return _kept(Outcome(i, muts, "wrong", verdict), data, keep)
     return Outcome(i, muts, verdict)
+
+
+def _parse(pool: ParsePool, data: bytes) -> Reading:
+    """The parse, tried once more when stopped at its wall limit (see **hang**)."""
+    try:
+        return pool.parse(data)  # type: ignore[return-value]
+    except ParseTimeout:
+        return pool.parse(data)  # type: ignore[return-value]
 
 
 def _kept(o: Outcome, data: bytes, keep: Path | None) -> Outcome:
@@ -276,10 +287,10 @@ def _within(threads: ThreadPoolExecutor, fn: Callable[[int], Outcome], indices: 
 
 def run(n: int, seed: int, base_count: int = 24, workers: int = 2, reader: str = "pdfium",
         keep: Path | None = None, only: list[int] | None = None,
-        minutes: float | None = None) -> Counter[str]:
+        minutes: float | None = None, start: int = 0) -> Counter[str]:
     base = bases(base_count, seed)
     target = functools.partial(read, templates=load_templates(), reader=page_reader(reader))
-    indices = only if only else list(range(n))
+    indices = only if only else list(range(start, n))
     print(f"fuzz: {len(indices)} mutants of {len(base)} generated statements, seed {seed}, "
           f"reader {reader}, {workers} parse workers, {LIMITS.seconds_per_file:.0f} s and "
           f"{LIMITS.max_memory >> 20} MiB per parse")

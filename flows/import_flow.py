@@ -9,6 +9,7 @@ unfinished jobs is not done, whatever its tasks say, and ends `Failed` with the 
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime
 from typing import Any
 
@@ -52,10 +53,13 @@ def process_file(job_id: str, name: str) -> Job:
     this task run in the attempt's row (how the reconciliation finds a job's task run).
 
     A failure of the file's own (deterministic) was logged by the worker as one warning with
-    its reason code; Prefect's ERROR line about it is left out (`flows.logs`).
+    its reason code; Prefect's ERROR line about it is left out (`flows.logs`). The record
+    returned is what Prefect stores as the result: its source is masked there, like every
+    name Prefect keeps (a file name may carry an account number).
     """
     try:
-        return process_job(Worker.from_settings(Settings.from_env()), job_id, str(task_run.id))
+        job = process_job(Worker.from_settings(Settings.from_env()), job_id, str(task_run.id))
+        return dataclasses.replace(job, source_uri=mask_digits(job.source_uri))
     except Exception as exc:
         if not classify(exc).transient:
             expected_failure(str(task_run.id))

@@ -35,7 +35,7 @@ from flows.parser import Parser
 from flows.review_evidence import Sighting, locate, picture
 from parsers.codes import ReviewState
 from parsers.model import mask_account, mask_digits
-from reconcile.corrections import AccountEvidence, RowEvidence, evidence
+from reconcile.corrections import AccountEvidence, RowEvidence, evidence, row_ref
 from reconcile.decisions import Decisions, Outcome
 from reconcile.records import Review
 
@@ -155,8 +155,12 @@ def publish_evidence(review: Review, doc: dict[str, Any], pdf: bytes, parser: Pa
     pictures = "\n\n**The rows as printed** (outlined), from the stored input\n" if shown else ""
     for r in shown:
         s = seen[(r.account, r.row)]
-        png = base64.b64encode(picture(pdf, s)).decode()
-        pictures += (f"\nAccount {r.account}, row {r.row}, page {s.page}:\n\n"
+        image = picture(pdf, s, parser.limits)
+        if image is None:
+            continue
+        png = base64.b64encode(image).decode()
+        pictures += (f"\nRow `{row_ref(r.account, r.row)}` (account {r.account} row {r.row}), "
+                     f"page {s.page}:\n\n"
                      f"![account {r.account} row {r.row}](data:image/png;base64,{png})\n")
     artifact = create_markdown_artifact(markdown=text + pictures + problems,
                                         key=artifact_key(review),
@@ -187,12 +191,13 @@ def evidence_markdown(review: Review, doc: dict[str, Any], accounts: list[Accoun
               f"{a.printed_closing}: " + ("reconciles" if a.reconciles else "**differs**")
               for a in accounts]
     if rows:
-        lines += ["", "**Rows in question** (account.row: date, amount, printed / computed "
-                      "balance, OCR confidence, description as read)", ""]
+        lines += ["", "**Rows in question** (the row as a correction names it, e.g. "
+                      "`3.amount=…`: date, amount, printed / computed balance, OCR "
+                      "confidence, description as read)", ""]
         for r in rows:
             s = seen.get((r.account, r.row))
             conf = f"OCR {s.confidence:.0f}" if s and s.confidence is not None else "no OCR"
-            lines.append(f"- **{r.account}.{r.row}**: {r.date}, {r.amount}, "
+            lines.append(f"- **{row_ref(r.account, r.row)}**: {r.date}, {r.amount}, "
                          f"{r.printed_balance or 'none printed'} / {r.computed_balance}, "
                          f"{conf}, {mask_digits(r.description)}")
     return "\n".join(lines)

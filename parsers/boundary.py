@@ -5,7 +5,8 @@ pdfminer, pdfplumber and pypdfium2 raise dozens of types on a damaged file: thei
 `MalformedPDFException`) and plain ones from deep inside (`TypeError`, `ValueError`,
 `KeyError`, `AssertionError`, `struct.error`, `zlib.error`, and `RecursionError` on objects
 that nest or refer to themselves). Each means the same thing to a statement importer: the
-file's structure cannot be read (`corrupt`; `encrypted` where the library says password).
+file's structure cannot be read (`corrupt`; `encrypted` where the library says password;
+`too_large` where Pillow refuses an image over its pixel limit, `DecompressionBombError`).
 
 Only an error raised in a library's own code is the file's fault. Where it was raised is
 read from its traceback: the innermost frame outside the standard library (a library's
@@ -29,7 +30,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 
-from parsers.errors import CorruptPdf, EncryptedPdf, StatementError
+from PIL import Image
+
+from parsers.errors import CorruptPdf, EncryptedPdf, StatementError, TooLarge
 
 #: Top-level packages whose errors are the file's fault.
 LIBRARIES = frozenset({"pdfminer", "pdfplumber", "pypdfium2", "pypdfium2_raw", "PIL"})
@@ -50,6 +53,8 @@ def library_errors(library: str) -> Iterator[None]:
         if not raised_in_library(exc):
             raise
         name = type(exc).__name__
+        if isinstance(exc, Image.DecompressionBombError):
+            raise TooLarge(f"{library}: {_short(exc)}"[:300]) from exc
         text = f"{library} cannot read the PDF ({name}: {_short(exc)})"[:300]
         if any(p in name or p in str(exc) for p in _PASSWORD):
             raise EncryptedPdf(text) from exc

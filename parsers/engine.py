@@ -24,7 +24,7 @@ from parsers.errors import TemplateFault
 from parsers.lines import Line
 from parsers.model import Account, Statement, Transaction, mask_account, mask_digits, money
 from parsers.numbers import Amount, currency_agrees, read_amount
-from parsers.table import Row, TableReading, Token, doubts, read_table, tokens
+from parsers.table import Row, TableReading, Token, doubts, read_table, tokens, weigh_ocr
 from parsers.template import Field, Template
 from parsers.trust import Doubt
 from parsers.vocabulary import (
@@ -119,7 +119,8 @@ def run_template(t: Template, lines: list[Line], trace: list[TableReading] | Non
         reading = read_table(t, sec.lines, end)
         if trace is not None:
             trace.append(reading)
-        acct, info = _account(t, sec, preamble, reading, out.problems)
+        acct, info = _account(t, sec, preamble, reading, out.problems,
+                              len(out.statement.accounts) + 1)
         if own:
             acct.period_start, acct.period_end = start, end
         out.statement.accounts.append(acct)
@@ -197,7 +198,9 @@ def _vocabulary_last4(ln: Line) -> str | None:
 # --- the figures of one account ---------------------------------------------------------
 
 def _account(t: Template, sec: _Section, preamble: list[Line], reading: TableReading,
-             problems: list[str]) -> tuple[Account, AccountReading]:
+             problems: list[str], index: int) -> tuple[Account, AccountReading]:
+    """Account `index` (from 1) of the statement; its problems name it, and its rows by
+    their number in it, as validation and corrections do."""
     info = AccountReading(rows=len(reading.rows))
     mid_table = {id(m.line) for m in reading.markers
                  if 0 < m.before < len(reading.rows)}
@@ -222,12 +225,14 @@ def _account(t: Template, sec: _Section, preamble: list[Line], reading: TableRea
         if value is None:
             raise TemplateMismatch(_not_found(t, name, f.labels, space))
         summary[name] = value.value
-    where = f"account {mask_account(last4)}"
+    where = f"account {index} ({mask_account(last4)})"
     for name, a in printed.items():
         if a is not None and not currency_agrees(a.currency, t.currency):
             problems.append(f"{where}: {name} balance printed in {a.currency}, "
                             f"the statement is in {t.currency}")
-    txs = [_transaction(t, r, problems) for r in reading.rows]
+    txs = [_transaction(t, r, problems, f"{where} row {n}")
+           for n, r in enumerate(reading.rows, start=1)]
+    weigh_ocr(reading, sec.lines, where)
     info.doubts = doubts(reading.rows)
     info.balances_printed = sum(tx.balance is not None for tx in txs)
     opening = _signed(printed["opening"], t.balance_unsigned) if printed["opening"] else None
@@ -312,7 +317,7 @@ def _signed(a: Amount, unsigned: str) -> Decimal:
     return -a.value if unsigned == "debit" else a.value
 
 
-def _transaction(t: Template, r: Row, problems: list[str]) -> Transaction:
+def _transaction(t: Template, r: Row, problems: list[str], row: str) -> Transaction:
     f = r.figures
 
     def value(role: str, unsigned: str) -> Decimal | None:
@@ -320,7 +325,7 @@ def _transaction(t: Template, r: Row, problems: list[str]) -> Transaction:
         if tok is None or tok.amount is None:
             return None
         if not currency_agrees(tok.amount.currency, t.currency):
-            problems.append(f"{r.date}: {tok.text!r} is not in {t.currency}")
+            problems.append(f"{row}: {tok.text!r} is not in {t.currency}")
         return _signed(tok.amount, unsigned)
 
     amount: Decimal | None
@@ -334,7 +339,7 @@ def _transaction(t: Template, r: Row, problems: list[str]) -> Transaction:
     else:
         amount = None
     if amount is None:
-        problems.append(f"{r.date}: a transaction row without an amount")
+        problems.append(f"{row}: a transaction row without an amount")
         amount = Decimal(0)
     return Transaction(r.date, " ".join(r.desc), amount, value("balance", t.balance_unsigned))
 

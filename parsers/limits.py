@@ -10,7 +10,8 @@ from dataclasses import dataclass
 class Limits:
     max_bytes: int = 50 * 1024 * 1024
     max_pages: int = 500
-    #: Pixels of any one embedded image, and of a page rendered for OCR.
+    #: Pixels of any one image a rendered page draws, and of the page itself (OCR, review
+    #: pictures): checked before rendering (`pixels.py`).
     max_pixels: int = 60_000_000
     #: Smallest rendered page side in pixels that OCR can read at all.
     min_ocr_side: int = 400

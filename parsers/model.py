@@ -195,3 +195,9 @@ def mask_digits(text: str) -> str:
         return "****" + digits[-4:] if len(digits) >= 5 else m.group(0)
 
     return _DIGIT_GROUPS.sub(mask, text)
+
+
+def masked_spans(text: str) -> list[tuple[int, int]]:
+    """Where in `text` `mask_digits` masks (start, end): what a picture of it must hide."""
+    return [m.span() for m in _DIGIT_GROUPS.finditer(text)
+            if sum(c.isdigit() for c in m.group(0)) >= 5]

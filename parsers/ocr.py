@@ -21,9 +21,10 @@ import pypdfium2.raw as pdfium_c
 import pytesseract
 from PIL import Image
 
-from parsers.errors import CorruptPdf, OcrTimeout, TooLarge, UnreadableScan
+from parsers.errors import CorruptPdf, OcrTimeout, UnreadableScan
 from parsers.limits import Limits
 from parsers.pdfium import LOCK
+from parsers.pixels import check_render
 from parsers.reader import Word
 
 #: Page segmentation "single column of variable sizes": mode 6 merges ruled table rows.
@@ -72,12 +73,11 @@ def _one_thread() -> dict[str, str]:
 
 
 def render_page(page: pdfium.PdfPage, index: int, limits: Limits) -> Image.Image:
-    """The page as a grayscale image at the OCR resolution, refusing absurd sizes."""
+    """The page as a grayscale image at the OCR resolution, refusing absurd sizes (the
+    page's and its images')."""
     with LOCK:
-        width_pt, height_pt = page.get_size()
         scale = limits.ocr_dpi / 72
-        if width_pt * scale * height_pt * scale > limits.max_pixels:
-            raise TooLarge(f"page {index + 1} would render over {limits.max_pixels} pixels")
+        check_render(page, index, scale, limits)
         _check_scan_resolution(page, index, limits)
         try:
             return page.render(scale=scale, grayscale=True).to_pil()

@@ -605,12 +605,18 @@ def read_table(t: Template, lines: list[Line], period_end: date) -> TableReading
             continue
         last = ln
     _check_large_print(lines, out)
-    _weigh_dates(out)
-    _weigh_descriptions(out, lines)
     return out
 
 
-def _weigh_dates(out: TableReading) -> None:
+def weigh_ocr(out: TableReading, lines: list[Line], where: str) -> None:
+    """Problems, or trusted notes, for the dates and description words OCR read with too
+    little confidence; each names its row by its number in the account (`where`), as
+    corrections name it."""
+    _weigh_dates(out, where)
+    _weigh_descriptions(out, lines, where)
+
+
+def _weigh_dates(out: TableReading, where: str) -> None:
     """A problem for every OCR date read below the review confidence, or carried from the
     row above, that the confidently read dates around it do not pin (`trust.dates_pinned`)."""
     ocr = [bool(r.confs) or any(c is not None for c in r.desc_confs) for r in out.rows]
@@ -620,9 +626,10 @@ def _weigh_dates(out: TableReading) -> None:
     for i, (r, (_, conf)) in enumerate(zip(out.rows, read, strict=True)):
         if conf is not None and conf >= OCR_REVIEW_CONFIDENCE:
             continue
-        said = (f"{r.date}: OCR read the date of this row with confidence {conf:.0f} (below "
+        row = f"{where} row {i + 1} ({r.date})"
+        said = (f"{row}: OCR read the date of this row with confidence {conf:.0f} (below "
                 f"{OCR_REVIEW_CONFIDENCE:.0f})" if conf is not None else
-                f"{r.date}: OCR read no date on this row and it took the date of the row above")
+                f"{row}: OCR read no date on this row and it took the date of the row above")
         if i in pinned:
             out.trusted.append(f"{said}, trusted: the dates read confidently before and "
                                "after it are the same day")
@@ -631,7 +638,7 @@ def _weigh_dates(out: TableReading) -> None:
                                 f"{_row_text(r.lines[0])!r}")
 
 
-def _weigh_descriptions(out: TableReading, lines: list[Line]) -> None:
+def _weigh_descriptions(out: TableReading, lines: list[Line], where: str) -> None:
     """A problem for every OCR description word read below the review confidence that is no
     word the statement prints confidently elsewhere or the language knows, and for every
     word that reads as an ordinal once its look-alike letters are digits or is words run
@@ -641,18 +648,19 @@ def _weigh_descriptions(out: TableReading, lines: list[Line]) -> None:
     confident = frozenset(w.text for ln in lines for w in ln.words
                           if w.conf is not None and w.conf >= OCR_REVIEW_CONFIDENCE)
     words = lexicon()
-    for r in out.rows:
+    for n, r in enumerate(out.rows, start=1):
+        row = f"{where} row {n} ({r.date})"
         doubted, vouched = [], []
         for text, conf in zip(r.desc, r.desc_confs, strict=True):
             if conf is None:
                 continue
             if ordinal_look_alike(text):
-                out.problems.append(f"{r.date}: OCR read the description word {text!r}, "
+                out.problems.append(f"{row}: OCR read the description word {text!r}, "
                                     "which may as well be an ordinal number (look-alike "
                                     "letters and digits), and no arithmetic checks a "
                                     "description")
             elif run_together(text, words):
-                out.problems.append(f"{r.date}: OCR read the description word {text!r}, "
+                out.problems.append(f"{row}: OCR read the description word {text!r}, "
                                     "which is words run together (a space OCR did not "
                                     "see?), and no arithmetic checks a description")
             elif conf < OCR_REVIEW_CONFIDENCE:
@@ -660,14 +668,14 @@ def _weigh_descriptions(out: TableReading, lines: list[Line]) -> None:
                     (text, conf))
         if doubted:
             least = min(c for _, c in doubted)
-            out.problems.append(f"{r.date}: OCR read {len(doubted)} word(s) of the "
+            out.problems.append(f"{row}: OCR read {len(doubted)} word(s) of the "
                                 f"description of this row with confidence down to "
                                 f"{least:.0f} (below {OCR_REVIEW_CONFIDENCE:.0f}), none of "
                                 "them a word the statement prints confidently elsewhere or "
                                 "a word of the language, and no arithmetic checks a "
                                 "description")
         if vouched:
-            out.trusted.append(f"{r.date}: {len(vouched)} description word(s) read by OCR "
+            out.trusted.append(f"{row}: {len(vouched)} description word(s) read by OCR "
                                f"with confidence down to {min(c for _, c in vouched):.0f}, "
                                "trusted: each is printed confidently elsewhere in the "
                                "statement or is a word of the language")

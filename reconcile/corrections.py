@@ -220,6 +220,11 @@ class RowEvidence:
     notes: tuple[str, ...]
 
 
+def row_ref(account: int, row: int) -> str:
+    """A row as a correction names it: `3` in the first account, `account2.3` after it."""
+    return str(row) if account == 1 else f"account{account}.{row}"
+
+
 def evidence(doc: dict[str, Any], found: list[str]) -> tuple[list[AccountEvidence],
                                                              list[RowEvidence]]:
     """Per account its sums; per row a problem names (or whose balance disagrees) its figures.

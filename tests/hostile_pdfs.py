@@ -8,6 +8,7 @@ import re
 import zlib
 
 import pypdf
+from PIL import Image
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
@@ -82,6 +83,52 @@ def lying_jpeg2000(declared: int, real: int) -> bytes:
         b"/Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>",
         stream(b"/Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray "
                b"/BitsPerComponent 8 /Filter /JPXDecode" % (declared, declared), siz),
+        stream(b"", b"q 612 0 0 792 0 0 cm /Im0 Do Q"),
+    ])
+
+
+def image_by_reference_in_annotation(side: int, bits: int = 1) -> bytes:
+    """A page that draws only a line, and an annotation whose appearance draws a side*side
+    image whose size is given by reference (out of reach of a look at the raw bytes), its
+    `bits`-per-pixel data zeros that stay under the stream check's bound."""
+    return assemble([
+        CATALOG, PAGES,
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Annots [4 0 R] "
+        b"/Contents 8 0 R >>",
+        b"<< /Type /Annot /Subtype /Stamp /Rect [0 0 612 792] /AP << /N 5 0 R >> >>",
+        stream(b"/Type /XObject /Subtype /Form /BBox [0 0 612 792] "
+               b"/Resources << /XObject << /Im0 6 0 R >> >>", b"q 612 0 0 792 0 0 cm /Im0 Do Q"),
+        stream(b"/Type /XObject /Subtype /Image /Width 7 0 R /Height 7 0 R "
+               b"/ColorSpace /DeviceGray /BitsPerComponent %d /Filter /FlateDecode" % bits,
+               zeros(side * side * bits // 8)),
+        b"%d" % side,
+        stream(b"", b"72 72 m 540 720 l S"),
+    ])
+
+
+def jpeg2000(side: int, real: int, *, jp2: bool = False) -> bytes:
+    """A side*side JPEG 2000 image (a bare codestream, or a JP2 file) whose SIZ header is
+    edited to claim real*real pixels in one tile."""
+    out = io.BytesIO()
+    Image.new("L", (side, side), 200).save(out, "JPEG2000", no_jp2=not jp2)
+    data = bytearray(out.getvalue())
+    at = data.find(b"\xff\x4f\xff\x51")
+    for offset in (8, 12, 24, 28):  # Xsiz, Ysiz, XTsiz, YTsiz
+        data[at + offset: at + offset + 4] = real.to_bytes(4, "big")
+    return bytes(data)
+
+
+def jpeg2000_behind_flate(declared: int, real: int) -> bytes:
+    """A page drawing a JPEG 2000 image whose dictionary says declared*declared pixels and
+    whose codestream, Flate-compressed (so its header is not in the raw bytes), says
+    real*real: what the decoder allocates for."""
+    return assemble([
+        CATALOG, PAGES,
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+        b"/Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>",
+        stream(b"/Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray "
+               b"/BitsPerComponent 8 /Filter [/FlateDecode /JPXDecode]" % (declared, declared),
+               zlib.compress(jpeg2000(declared, real))),
         stream(b"", b"q 612 0 0 792 0 0 cm /Im0 Do Q"),
     ])
 

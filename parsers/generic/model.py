@@ -17,6 +17,9 @@ class Row:
     line: Line
     #: True when the row prints no date of its own (the day's date is printed once).
     carried: bool = False
+    #: What a carried row prints where a date stands that is shaped like one but is no day
+    #: (`44/06/2025`): a damaged date, never to be taken for the day above.
+    bad_date: str = ""
     #: What the heading above the row (`Deposits`, `Purchases`) says its unsigned amount is.
     heading: str | None = None
     #: Where the description ends on the row's own line, and how wide the first word of the

@@ -170,6 +170,10 @@ def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: Pars
                                  f"{money(opening if slipped == 'opening_balance' else closing)}"
                                  " (the balance equation confirms it or refuses the statement)")
     where = f"account ****{last4}"
+    for n, row in enumerate(sec.rows, start=1):
+        if row.bad_date:
+            out.problems.append(f"{where} row {n}: {row.bad_date!r} stands where its date "
+                                "does and is no date: the row's day is unknown")
     for ln, before, near in ctx.table.strays:
         if first < before < first + len(txs) or (near and before == first + len(txs)):
             out.problems.append(f"{where}: a line between two rows on page {ln.page} was not "

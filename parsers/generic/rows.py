@@ -167,7 +167,8 @@ def _rows(lines: list[Line], kept: set[int], table: Table) -> None:
                 if wrapped:  # the words above may begin this row as well as end the last
                     doubtful.append((ln, len(table.rows)))
                 table.rows.append(Row(carry, [t.text for t in words], placed, ln,
-                                      carried=True, heading=heading, text_x1=_x1(words)))
+                                      carried=True, heading=heading, text_x1=_x1(words),
+                                      bad_date=_shaped_like_a_date(ln, fmt)))
             last, wrapped = ln, False
         elif figures and near and starts_with_label(ln.text, BALANCE_ROWS):
             table.markers.append(Marker(ln, len(table.rows), figures[-1]))
@@ -261,6 +262,17 @@ def _doubt(table: Table, doubtful: list[tuple[Line, int]]) -> None:
         above = table.rows[i - 1]
         if above.wrap_width is None or above.text_x1 + above.wrap_width + 3 <= widest:
             table.strays.append((ln, i, True))
+
+
+def _shaped_like_a_date(ln: Line, fmt: str) -> str:
+    """The line's first words where they have the form of a date in `fmt` (which
+    `lead_date` did not read as one: no such day), else ""."""
+    regex = compile_format(fmt).regex
+    for n in (3, 2, 1):
+        text = " ".join(w.text for w in ln.words[:n])
+        if len(ln.words) > n and regex.fullmatch(text):
+            return text
+    return ""
 
 
 def _only_dates(ln: Line, fmt: str) -> bool:

@@ -155,7 +155,7 @@ def test_correction_through_the_form_enters_the_book_and_rejection_never_does(
     assert paused.name.startswith("review-")
     text = run_coro_as_sync(_form_text(str(paused.id), 1))
     assert "printed closing" in text and "**differs**" in text
-    assert f"- **1.{fixed.row}**: " in text, "the misprinted row is listed with its balances"
+    assert f"- **{fixed.row}**: " in text, "the misprinted row is listed as corrections name it"
     assert "[Pictures of these rows as printed](/artifacts/artifact/" in text
     run.answer(decision="correct", corrections=[f"{fixed.row}.amount=-0.01"], note="",
                reviewer="ana")

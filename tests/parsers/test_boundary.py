@@ -72,6 +72,23 @@ def test_the_same_type_raised_in_a_library_frame_is_the_file_s_fault() -> None:
     assert info.value.reason == Reason.CORRUPT and "TypeError" in info.value.message
 
 
+def test_an_image_over_pillow_s_pixel_limit_is_too_large_not_corrupt() -> None:
+    import struct
+    import zlib
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("L", (10, 10)).save(out, "PNG")
+    # the header edited to claim 30000x30000 pixels: Pillow refuses it on opening
+    head = b"IHDR" + struct.pack(">II", 30_000, 30_000) + out.getvalue()[24:29]
+    png = out.getvalue()[:12] + head + struct.pack(">I", zlib.crc32(head)) + \
+        out.getvalue()[33:]
+    with pytest.raises(StatementError) as info, library_errors("Pillow"):
+        Image.open(io.BytesIO(png))
+    assert info.value.reason == Reason.TOO_LARGE and "900000000 pixels" in info.value.message
+
+
 def test_every_hostile_page_tree_ends_with_a_reason_through_the_whole_parser() -> None:
     for make in (self_referencing_length, lambda: nested_mediabox(3_000), page_count_lies,
                  without_root, broken_lzw):

@@ -201,5 +201,5 @@ def test_a_table_of_day_end_balances_is_checked_against_the_transactions(
     assert good.problems == [] and good.readings[0].balance_rows_checked == 2
     daily[2] = (186, [(50, "2 Feb"), (-200, "999.50"), (250, "3 Feb"), (-400, "990.50")])
     bad = run_template(t, statement(*rows, *daily))
-    assert bad.problems == ["account ****5678: the day-end balance of 2026-02-02 says 999.50, "
+    assert bad.problems == ["account 1 (****5678): the day-end balance of 2026-02-02 says 999.50, "
                             "the transactions up to that day give 995.50"]

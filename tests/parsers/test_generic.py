@@ -257,3 +257,19 @@ def test_a_check_dated_against_the_daily_balances_is_never_validated() -> None:
     out = parse_generic(checking("07/01"), check)
     assert out is not None
     assert any("daily balance of 2026-07-02" in p for p in check(out).problems)
+
+
+def test_a_row_whose_printed_date_is_no_day_never_takes_the_day_above() -> None:
+    # `12/45` has the form of the statement's dates and is no day: a damaged date, not a
+    # row printed under the day above (which would validate with a wrong date)
+    rows, balance = [], 100
+    for letter, day in zip("ABCDEF", ["12/16", "12/17", "12/18", "12/45", "12/22", "12/23"],
+                           strict=True):
+        balance -= 10
+        rows.append([(DATE, day), (DESC, f"TRANSFER {letter}"), (COL1, "10.00"),
+                     (BAL, f"{balance}.00")])
+    out = parse_generic(sheet([*HEAD[:3], "Closing Balance: 40.00"], rows), check)
+    assert out is not None
+    assert out.statement.accounts[0].transactions[3].date == date(2025, 12, 18)
+    assert check(out).problems == ["account ****4321 row 4: '12/45' stands where its date "
+                                   "does and is no date: the row's day is unknown"]

@@ -114,8 +114,13 @@ def test_a_low_confidence_description_word_with_a_speck_goes_to_review(plain: Re
     word = plain.truth.accounts[0].transactions[2].description.split()[0]
     r = parse(plain, misread({word: word + "."}, conf=35.0))
     assert not r.validation.ok
-    assert any("word(s) of the description of this row with confidence down to 35" in p
-               for p in r.validation.problems)
+    # named as corrections name rows (by number in the account), not by a date rows share
+    acct = plain.truth.accounts[0]
+    [named] = [re.match(rf"account 1 \(\*\*\*\*{acct.account_last4}\) row (\d+) \(.*\): OCR "
+                        "read 1 word\\(s\\) of the description of this row with confidence "
+                        "down to 35", p)
+               for p in r.validation.problems if "description of this row" in p]
+    assert named and word in acct.transactions[int(named[1]) - 1].description
 
 
 def test_an_ordinal_misread_as_a_word_is_never_validated(derived: Rendered) -> None:
@@ -132,7 +137,7 @@ def test_a_low_confidence_date_between_two_other_days_goes_to_review(plain: Rend
     assert txs[1].date < txs[2].date < txs[3].date
     r = parse(plain, lower(f"{txs[2].date:%d-%b-%Y}"))
     assert not r.validation.ok
-    assert any(p.startswith(f"{txs[2].date}: OCR read the date of this row with confidence 35")
+    assert any(f"row 3 ({txs[2].date}): OCR read the date of this row with confidence 35" in p
                for p in r.validation.problems)
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from parsers.lines import Line
 from parsers.reader import Word
-from parsers.table import TableReading, doubts, loose_amount, read_table, tokens
+from parsers.table import TableReading, doubts, loose_amount, read_table, tokens, weigh_ocr
 from parsers.template import Template
 from tests.parsers.sheets import HEADER, TEAL, line, lines, template
 
@@ -243,6 +243,13 @@ def scanned(rows: list[Line], low: dict[str, float]) -> list[Line]:
             for ln in rows]
 
 
+def weighed(t: Template, rows: list[Line]) -> TableReading:
+    """The table of `rows` with its OCR doubts weighed, as the engine weighs them."""
+    r = read_table(t, rows, END)
+    weigh_ocr(r, rows, "account 1")
+    return r
+
+
 def test_a_doubtful_date_between_confident_reads_of_its_day_is_trusted(teal: Template) -> None:
     rows = lines((100, HEADER),
                  (115, [(50, "2 Feb"), (95, "ONE"), (-410, "1.00"), (-560, "99.00")]),
@@ -253,13 +260,13 @@ def test_a_doubtful_date_between_confident_reads_of_its_day_is_trusted(teal: Tem
     rows[3] = Line(1, [w._replace(text="Feb") if w.text == "Febb" else w for w in rows[3].words])
     low = scanned(rows, {})
     low[3] = Line(1, [w._replace(conf=41.0) if w.text == "3" else w for w in low[3].words])
-    r = read_table(teal, low, END)
+    r = weighed(teal, low)
     assert not [p for p in r.problems if "date" in p], r.problems
-    assert len(r.trusted) == 1 and "2026-02-03: OCR read the date" in r.trusted[0]
+    assert len(r.trusted) == 1 and "account 1 row 3 (2026-02-03): OCR read the date" in r.trusted[0]
     # the same doubt beside another day (3 Feb may be a misread 4 Feb): review
     low[4] = Line(1, [w._replace(text="4") if w.text == "3" else w for w in low[4].words])
-    r = read_table(teal, low, END)
-    assert any("2026-02-03: OCR read the date of this row with confidence 41" in p
+    r = weighed(teal, low)
+    assert any("row 3 (2026-02-03): OCR read the date of this row with confidence 41" in p
                for p in r.problems)
 
 
@@ -269,31 +276,32 @@ def test_doubtful_description_words_need_a_word_or_a_confident_read_elsewhere(
                  (115, [(50, "2 Feb"), (95, "COFFEE ZORBLAX"), (-410, "1.00"), (-560, "99.00")]),
                  (128, [(50, "3 Feb"), (95, "ZORBLAX QWXV"), (-410, "1.00"), (-560, "98.00")]))
     words_low = scanned(rows, {"COFFEE": 50.0})
-    assert read_table(teal, words_low, END).problems == []
+    assert weighed(teal, words_low).problems == []
     words_low[1] = Line(1, [w._replace(conf=50.0) if w.text == "ZORBLAX" else w
                             for w in words_low[1].words])
-    r = read_table(teal, words_low, END)  # the second ZORBLAX is read confidently
-    assert r.problems == [] and r.trusted[0].startswith("2026-02-02: 2 description word(s)")
-    r = read_table(teal, scanned(rows, {"ZORBLAX": 50.0}), END)  # nowhere confidently
+    r = weighed(teal, words_low)  # the second ZORBLAX is read confidently
+    assert r.problems == []
+    assert r.trusted[0].startswith("account 1 row 1 (2026-02-02): 2 description word(s)")
+    r = weighed(teal, scanned(rows, {"ZORBLAX": 50.0}))  # nowhere confidently
     assert len(r.problems) == 2 and all("1 word(s) of the description" in p for p in r.problems)
-    r = read_table(teal, scanned(rows, {"QWXV": 50.0}), END)
+    r = weighed(teal, scanned(rows, {"QWXV": 50.0}))
     assert len(r.problems) == 1 and "1 word(s) of the description" in r.problems[0]
 
 
 def test_an_ordinal_look_alike_goes_to_review_however_sure_ocr_was(teal: Template) -> None:
     rows = lines((100, HEADER),
                  (115, [(50, "2 Feb"), (95, "ATM STH AVE"), (-410, "1.00"), (-560, "99.00")]))
-    r = read_table(teal, scanned(rows, {}), END)
+    r = weighed(teal, scanned(rows, {}))
     assert any("'STH', which may as well be an ordinal" in p for p in r.problems)
-    assert read_table(teal, rows, END).problems == []  # a text layer is taken as printed
+    assert weighed(teal, rows).problems == []  # a text layer is taken as printed
 
 
 def test_words_run_together_go_to_review_however_sure_ocr_was(teal: Template) -> None:
     rows = lines((100, HEADER), (115, [(50, "2 Feb"), (95, "GYMMEMBERSHIP DUES"),
                                        (-410, "1.00"), (-560, "99.00")]))
-    r = read_table(teal, scanned(rows, {}), END)
+    r = weighed(teal, scanned(rows, {}))
     assert any("'GYMMEMBERSHIP', which is words run together" in p for p in r.problems)
-    assert read_table(teal, rows, END).problems == []
+    assert weighed(teal, rows).problems == []
 
 
 @pytest.mark.parametrize(("printed", "value", "suffix"), [

@@ -110,3 +110,12 @@ def test_evidence_names_rows_by_number_date_and_arithmetic() -> None:
     assert rows[1].notes == (found[0],)
     _, unnamed = evidence(MISREAD, [])
     assert [(r.row, r.notes) for r in unnamed] == [(2, ("printed balance 70.00, computed 65.00",))]
+
+
+def test_a_row_is_named_in_evidence_as_a_correction_names_it() -> None:
+    from reconcile.corrections import parse_change, row_ref
+
+    assert (row_ref(1, 3), row_ref(2, 3)) == ("3", "account2.3")
+    for account, row in ((1, 3), (2, 3)):
+        change = parse_change(f"{row_ref(account, row)}.amount=1.00")
+        assert (change.account, change.row) == (account, row)
