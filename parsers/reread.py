@@ -9,8 +9,10 @@ enlarged and read again as one line each (`--psm 7`), without the dictionaries t
 the first reading towards words. Then, per word:
 
 - the readings agree: the better confidence stands;
-- the second, read confidently, mends what the first got wrong in a way that shows: a figure
-  or date that is not well formed, a speck read as a mark beside a word, words run together;
+- the second mends what the first got wrong in a way that shows (a figure or date that is
+  not well formed, a speck read as a mark beside a word, words run together): it replaces
+  the first with its own confidence, so a figure read below the review confidence is still
+  weighed by the running balance and any other value goes to review;
 - otherwise the first stands, below the review confidence, so that a person looks at it.
 
 All the crops of a page go to one tesseract process as a list of images: a page costs at
@@ -38,8 +40,6 @@ MARGIN = 12
 #: Glyphs OCR takes for one another (5/S, 0/O, 1/I/l, 8/B, 2/Z, 6/G): a short word with one
 #: may be misread either way (`STH` for `5TH`).
 LOOKALIKES = frozenset("SOIlBZG501826")
-#: A second reading replaces the first only when read at least this confidently.
-CONFIDENT = 95.0
 #: Marks a speck beside a word is read as.
 EDGE = ".,:;'`|-=~_*\u2014"
 #: A word of this many characters or fewer is short.
@@ -123,8 +123,6 @@ def judge(first: Read, second: tuple[str, float] | None, gate: float) -> list[Re
     text, conf = second
     if text == first.text:
         return [_with(first, first.text, max(first.conf, conf))]
-    if conf < CONFIDENT:
-        return [_doubt(first, gate)]
     what = kind(first.text)
     if (what != "text" and not well_formed(first.text, what) and kind(text) == what
             and well_formed(text, what)):
