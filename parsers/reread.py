@@ -105,7 +105,7 @@ def _month_in(text: str) -> bool:
 def doubtful(r: Read, gate: float) -> bool:
     """Whether a word wants a second reading: read below `gate`; a figure or date that is
     not well formed; a text word that is short with a glyph of LOOKALIKES, or that ends in a
-    mark a speck may have made."""
+    mark a speck may have made (a label's colon aside)."""
     if r.conf < gate:
         return any(c.isalnum() for c in r.text)
     what = kind(r.text)
@@ -113,7 +113,7 @@ def doubtful(r: Read, gate: float) -> bool:
         return not well_formed(r.text, what)
     bare = r.text.strip(EDGE)
     short = 0 < len(bare) <= SHORT and bare.isupper() and any(c in LOOKALIKES for c in bare)
-    return short or (bare != r.text and bare.isalnum())
+    return short or (bare != r.text and bare.isalnum() and not r.text.endswith(":"))
 
 
 def judge(first: Read, second: tuple[str, float] | None, gate: float) -> list[Read]:

@@ -130,7 +130,7 @@ def test_kinds_and_well_formed_readings(text: str, what: str, formed: bool) -> N
     ("04-Jan-2025", 60.0, True), ("VETERINARY", 89.0, True), ("STH", 97.0, True),
     ("ST", 97.0, True), ("5TH", 97.0, True), ("AVE", 97.0, False), ("CLINIC", 97.0, False),
     ("2,562.76", 97.0, False), ("***", 60.0, False), ("AUTOPAY.", 97.0, True),
-    ("AUTOPAY", 97.0, False),
+    ("AUTOPAY", 97.0, False), ("Period:", 97.0, False),
 ])
 def test_which_words_are_read_again(text: str, conf: float, wanted: bool) -> None:
     assert doubtful(Read(text, conf, 0, 0, 10, 10), 90.0) is wanted
