@@ -42,6 +42,8 @@ MARGIN = 12
 LOOKALIKES = frozenset("SOIlBZG501826")
 #: Marks a speck beside a word is read as.
 EDGE = ".,:;'`|-=~_*\u2014"
+#: The digit each look-alike letter may stand for.
+DIGITS = str.maketrans("SOIlBZG", "5011826")
 #: A word of this many characters or fewer is short.
 SHORT = 3
 
@@ -132,10 +134,22 @@ def judge(first: Read, second: tuple[str, float] | None, gate: float) -> list[Re
             and (what == "text" or well_formed(text, what)):
         return [_with(first, text, conf)]  # a speck read as a mark at the word's edge
     parts = text.split()
-    if formed and len(parts) > 1 and all(well_formed(p, kind(p)) for p in parts) \
+    apart = all(p.isalpha() for p in parts) if what == "text" else all(
+        well_formed(p, kind(p)) and (p.isalpha() or kind(p) != "text") for p in parts)
+    if formed and len(parts) > 1 and apart \
             and _unmarked(text.replace(" ", "")) == _unmarked(first.text):
         return _split(first, parts, conf)  # words run together, or across a speck
     return [_doubt(first, gate)]
+
+
+def number_like(text: str) -> bool:
+    """Whether a short word of capitals reads as a number or an ordinal once its look-alike
+    letters are taken for digits (`STH`, `IST`, `SO`): no number of readings tells the two
+    apart, so such a word is never taken on OCR's word."""
+    bare = text.strip(EDGE)
+    if not (0 < len(bare) <= 4 and bare.isalpha() and bare.isupper()):
+        return False
+    return re.fullmatch(r"\d+(ST|ND|RD|TH)?", bare.translate(DIGITS)) is not None
 
 
 def _unmarked(text: str) -> str:
@@ -175,7 +189,7 @@ def reread(image: Image.Image, words: list[Read], gate: float, timeout: float,
     out: list[Read] = []
     for i, r in enumerate(words):
         out += judge(r, judged[i], gate) if i in judged else [r]
-    return out
+    return [_doubt(r, gate) if number_like(r.text) else r for r in out]
 
 
 def crop(image: Image.Image, r: Read) -> Image.Image:

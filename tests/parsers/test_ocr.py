@@ -15,7 +15,7 @@ from parsers.api import parse_pdf
 from parsers.errors import OcrTimeout, ParseTimeout
 from parsers.limits import Limits
 from parsers.ocr import engine_identity, ocr_page, render_page, tesseract_env, tesseract_tsv
-from parsers.reread import Read, doubtful, judge, kind, reread, well_formed
+from parsers.reread import Read, doubtful, judge, kind, number_like, reread, well_formed
 
 
 @pytest.fixture(scope="module")
@@ -148,8 +148,19 @@ def test_which_words_are_read_again(text: str, conf: float, wanted: bool) -> Non
     ("-CLINIC", 3.0, ("CLINIC", 96.0), [("CLINIC", 96.0)]),
     ("FEE.", 67.0, ("ree.", 61.0), [("FEE.", 67.0)]),
     ("GYMMEMBERSHIP", 55.0, ("GYM MEMBERSHIP", 96.0), [("GYM", 96.0), ("MEMBERSHIP", 96.0)]),
+    ("2025110400193", 86.0, ("20251 10400193", 96.0), [("2025110400193", 86.0)]),  # not a gap
 ])
 def test_what_a_second_reading_keeps(first: str, conf: float, second: tuple[str, float] | None,
                                      kept: list[tuple[str, float]]) -> None:
     assert [(r.text, r.conf) for r in judge(Read(first, conf, 0, 0, 130, 20), second, 90.0)] \
         == kept
+
+
+@pytest.mark.parametrize(("text", "ambiguous"), [
+    ("STH", True), ("SO", True), ("5TH", False), ("ST", False), ("ON", False), ("AVE", False),
+])
+def test_a_word_that_reads_as_a_number_with_digits_for_its_lookalikes_is_ambiguous(
+        text: str, ambiguous: bool) -> None:
+    """Two readings agreeing on `STH` do not make it `STH`: the glyphs may be `5TH`
+    (`reread` keeps such a word below the review confidence whatever it reads)."""
+    assert number_like(text) is ambiguous
