@@ -19,7 +19,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytesseract
-from PIL import Image, ImageFilter
+from PIL import Image
 
 from parsers.errors import CorruptPdf, OcrTimeout, TooLarge, UnreadableScan
 from parsers.limits import Limits
@@ -30,18 +30,14 @@ from parsers.table import OCR_REVIEW_CONFIDENCE
 
 #: Page segmentation "single column of variable sizes": mode 6 merges ruled table rows.
 TESSERACT_CONFIG = "--psm 4"
-#: Side of the median filter that clears a scanner's specks before OCR: on the varied scans at
-#: 200 dpi it turned most words tesseract read below the review confidence, and specks read as
-#: marks beside words, into confident words, for about a tenth of tesseract's own time.
-SPECKS = 3
 #: Below this confidence a word without any letter or digit is treated as a speck of noise.
 NOISE_CONFIDENCE = 80.0
 
 
 def ocr_page(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
-    """Words of a loaded page without a text layer, read by tesseract from the page cleared
-    of specks; the words it was unsure of are read a second time (`reread.py`)."""
-    image = render_page(page, index, limits).filter(ImageFilter.MedianFilter(SPECKS))
+    """Words of a loaded page without a text layer, read by tesseract; the words it was
+    unsure of are read a second time (`reread.py`)."""
+    image = render_page(page, index, limits)
     reads = []
     for row in tesseract_tsv(image, index, limits):
         if len(row) < 12 or _is_speck(row[11], float(row[10])):
