@@ -38,6 +38,10 @@ def main() -> None:
                     help="generic: also read every PDF of this folder with no template")
     ap.add_argument("--scan-statements", type=int, default=200,
                     help="scans: statements scanned")
+    ap.add_argument("--scan-dpi", type=int, default=None,
+                    help="scans: read only the scans of this resolution")
+    ap.add_argument("--cost-pages", type=int, default=6,
+                    help="scans: pages timed against bare tesseract on the same image")
     ap.add_argument("--dir", type=Path, default=None,
                     help="scans: where the scan corpus is written, reused by later runs")
     ap.add_argument("--files", type=int, default=100,
@@ -58,7 +62,8 @@ def main() -> None:
     runs = {
         "accuracy": lambda: accuracy.run(args.statements, args.seed, args.varied, args.scans),
         "generic": lambda: generic.run(args.varied, args.seed, args.realworld),
-        "scans": lambda: scans.run(args.scan_statements, args.seed, args.workers, args.dir),
+        "scans": lambda: scans.run(args.scan_statements, args.seed, args.workers, args.dir,
+                                   args.scan_dpi, args.cost_pages),
         "speed": lambda: speed.run(args.statements, args.seed, args.varied, args.skip_flow),
         "overhead": lambda: overhead.run(args.files, args.seed, args.workers),
         "reconcile": lambda: reconcile.run(args.jobs, args.rounds, args.sample, args.seed,

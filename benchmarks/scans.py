@@ -4,23 +4,33 @@ Meridian's statements drawn as scans (150-300 dpi, skew, speckle noise, blur, JP
 parsed in parse worker processes (tesseract runs one thread per page, so the run scales
 with the workers given). A **wrong** scan is one that validated yet differs from the truth
 the generator wrote: the count that must stay 0. The corpus is written once per size and
-seed into `--dir` and reused by later runs, so a change is measured on the same scans.
+seed into `--dir` and reused by later runs, so a change is measured on the same scans;
+`--scan-dpi` reads only the scans of one resolution.
+
+The cost of OCR is measured against bare tesseract on the same rendered image, in the same
+run: a few pages are read both ways, one after the other, and the CPU time of this process
+and its tesseract children compared (wall time on a shared machine says more about the
+neighbours than about the pages).
 """
 
 from __future__ import annotations
 
 import json
 import re
+import resource
 import time
 from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+import pypdfium2 as pdfium
 
 from benchmarks import corpora
 from benchmarks.accuracy import Result, Tally, read, table
 from corpus import Sample, generate
 from parsers.api import parse_pdf
 from parsers.limits import Limits
+from parsers.ocr import ocr_page, render_page, tesseract_tsv
 from parsers.pool import ParsePool
 
 
@@ -73,9 +83,35 @@ def why_flagged(results: list[Result], top: int = 12) -> list[tuple[str, int]]:
     return seen.most_common(top)
 
 
-def run(statements: int, seed: int, workers: int, where: Path | None = None) -> list[Result]:
+def cpu() -> float:
+    """CPU seconds of this process and its finished children (tesseract)."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
+        resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def ocr_cost(found: list[Sample], pages: int, limits: Limits) -> tuple[float, float]:
+    """(bare, ours): CPU ms per page of rendering plus one tesseract reading, and of
+    `ocr_page` (rendering, reading, second readings), on the first page of `pages` scans."""
+    bare = ours = 0.0
+    for s in found[:pages]:
+        page = pdfium.PdfDocument(s.pdf.read_bytes())[0]
+        started = cpu()
+        tesseract_tsv(render_page(page, 0, limits), 0, limits)
+        middle = cpu()
+        ocr_page(page, 0, limits)
+        bare, ours = bare + middle - started, ours + cpu() - middle
+    n = max(min(pages, len(found)), 1)
+    return 1000 * bare / n, 1000 * ours / n
+
+
+def run(statements: int, seed: int, workers: int, where: Path | None = None,
+        dpi: int | None = None, cost_pages: int = 6) -> list[Result]:
     """Measure and print; returns the results (one per scan)."""
     found = samples(statements, seed, where)
+    if dpi is not None:
+        found = [s for s in found
+                 if (s.variant.get("knobs", {}).get("scan") or {}).get("dpi") == dpi]
     print(f"varied scans: {len(found)} statements in {found[0].pdf.parent}, "
           f"{workers} parse worker(s)\n")
     started = time.perf_counter()
@@ -95,6 +131,10 @@ def run(statements: int, seed: int, workers: int, where: Path | None = None) -> 
     pages = sum(r.pages for r in results)
     print(f"\n{pages} pages in {wall:.0f} s wall ({1000 * wall / max(pages, 1):.0f} ms/page "
           f"with {workers} worker(s))")
+    if cost_pages:
+        bare, ours = ocr_cost(found, cost_pages, limits)
+        print(f"OCR CPU per page on {min(cost_pages, len(found))} pages: {ours:.0f} ms against "
+              f"{bare:.0f} ms for bare tesseract on the same image ({ours / bare:.2f}x)")
     print("\nwhy scans were flagged or refused (scans with each problem):")
     for problem, n in why_flagged(results):
         print(f"  {n:>4}  {problem}")

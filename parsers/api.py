@@ -183,6 +183,9 @@ def _validate(out: ParseOutput, t: Template | None, ocr: bool) -> Validation:
                                   "closing_balance" not in reading.derived, where)
         v.problems += problems
         v.trusted += trusted
+        if repairs and reading.doubts:  # the chain that pins them was itself mended
+            v.problems.append(f"{where}: a figure was repaired to agree with figures OCR read "
+                              "with low confidence: a person confirms them")
     v.ok = not v.problems
     v.repairs = repairs
     return v

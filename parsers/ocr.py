@@ -26,6 +26,8 @@ from parsers.limits import Limits
 from parsers.pdfium import LOCK
 from parsers.pixels import check_render
 from parsers.reader import Word
+from parsers.reread import Read, reread
+from parsers.table import OCR_REVIEW_CONFIDENCE
 
 #: Page segmentation "single column of variable sizes": mode 6 merges ruled table rows.
 TESSERACT_CONFIG = "--psm 4"
@@ -34,21 +36,28 @@ NOISE_CONFIDENCE = 80.0
 
 
 def ocr_page(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
-    """Words of a loaded page without a text layer, read by tesseract."""
-    rows = _tesseract(render_page(page, index, limits), index, limits)
-    to_pt = 72 / limits.ocr_dpi
-    words = []
-    for row in rows:
+    """Words of a loaded page without a text layer, read by tesseract; the words it was
+    unsure of are read a second time (`reread.py`)."""
+    image = render_page(page, index, limits)
+    reads = []
+    for row in tesseract_tsv(image, index, limits):
         if len(row) < 12 or _is_speck(row[11], float(row[10])):
             continue
         block, par, line_num, left, top, width, height = map(int, (*row[2:5], *row[6:10]))
-        words.append(Word(row[11].strip(), left * to_pt, (left + width) * to_pt, top * to_pt,
-                          (top + height) * to_pt, float(row[10]),
+        reads.append(Read(row[11].strip(), float(row[10]), left, top, width, height,
                           (block * 1000 + par) * 1000 + line_num))
-    return words
+    try:
+        reads = reread(image, reads, OCR_REVIEW_CONFIDENCE, limits.seconds_per_ocr_page,
+                       tesseract_env())
+    except subprocess.TimeoutExpired as exc:
+        raise OcrTimeout(f"the second OCR reading of page {index + 1} took over "
+                         f"{limits.seconds_per_ocr_page:.0f} s") from exc
+    to_pt = 72 / limits.ocr_dpi
+    return [Word(r.text, r.left * to_pt, (r.left + r.width) * to_pt, r.top * to_pt,
+                 (r.top + r.height) * to_pt, r.conf, r.line) for r in reads]
 
 
-def _tesseract(image: Image.Image, index: int, limits: Limits) -> list[list[str]]:
+def tesseract_tsv(image: Image.Image, index: int, limits: Limits) -> list[list[str]]:
     """Tesseract's TSV rows for an 8-bit image, read from its output (it reads a page from
     its standard input about a fifth slower than from a file, so the image goes as a file)."""
     with tempfile.NamedTemporaryFile(prefix="stmtflow-ocr-", suffix=".pgm") as pgm:
@@ -57,7 +66,7 @@ def _tesseract(image: Image.Image, index: int, limits: Limits) -> list[list[str]
         command = ["tesseract", pgm.name, "stdout", *TESSERACT_CONFIG.split(), "tsv"]
         try:
             done = subprocess.run(command, capture_output=True, check=False,
-                                  timeout=limits.seconds_per_ocr_page, env=_one_thread())
+                                  timeout=limits.seconds_per_ocr_page, env=tesseract_env())
         except subprocess.TimeoutExpired as exc:
             raise OcrTimeout(f"OCR of page {index + 1} took over "
                              f"{limits.seconds_per_ocr_page:.0f} s") from exc
@@ -67,7 +76,7 @@ def _tesseract(image: Image.Image, index: int, limits: Limits) -> list[list[str]
     return [row.split("\t") for row in done.stdout.decode().splitlines()[1:]]
 
 
-def _one_thread() -> dict[str, str]:
+def tesseract_env() -> dict[str, str]:
     """Tesseract's environment: one OpenMP thread unless the operator chose otherwise."""
     return {**os.environ, "OMP_THREAD_LIMIT": os.environ.get("OMP_THREAD_LIMIT", "1")}
 

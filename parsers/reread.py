@@ -1,0 +1,235 @@
+"""A second, targeted OCR reading of the words one confidence figure cannot vouch for.
+
+Tesseract reads most of the words it scores below the review confidence right, and now and
+then a confident one wrong (`STH AVE` for `5TH AVE`, a speck read as `.` after a word). Two
+independent readings that agree are better evidence than either figure. So the doubtful
+words (read below the review confidence; a figure or date that is not well formed; a short
+word with a glyph a digit resembles; a word with a mark at its edge) are cut out of the page,
+enlarged and read again as one line each (`--psm 7`), without the dictionaries that steered
+the first reading towards words. Then, per word:
+
+- the readings agree: the better confidence stands;
+- the second mends what the first got wrong in a way that shows (a figure or date that is
+  not well formed, a speck read as a mark beside a word, words run together): it replaces
+  the first with its own confidence, so a figure read below the review confidence is still
+  weighed by the running balance and any other value goes to review;
+- otherwise the first stands, below the review confidence, so that a person looks at it.
+
+All the crops of a page go to one tesseract process as a list of images: a page costs at
+most one more start of tesseract, and a page without doubtful words none.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from PIL import Image
+
+from parsers.dates import fold, month_names
+
+#: Second readings: one line per image, no dictionary to pull a glyph run towards a word.
+CONFIG = ["--psm", "7", "-c", "load_system_dawg=0", "-c", "load_freq_dawg=0"]
+#: Crops are enlarged until their text is about this many pixels high.
+TEXT_HEIGHT = 40
+#: White margin around a crop, in pixels of the enlarged image.
+MARGIN = 12
+#: Glyphs OCR takes for one another (5/S, 0/O, 1/I/l, 8/B, 2/Z, 6/G): a short word with one
+#: may be misread either way (`STH` for `5TH`).
+LOOKALIKES = frozenset("SOIlBZG501826")
+#: Marks a speck beside a word is read as.
+EDGE = ".,:;'`|-=~_*\u2014"
+#: The digit each look-alike letter may stand for.
+DIGITS = str.maketrans("SOIlBZG", "5011826")
+#: A word of this many characters or fewer is short.
+SHORT = 3
+
+FIGURE = re.compile(r"[-(+]?[$€£]?\d{1,3}(?:[,.' ]?\d{3})*[.,]\d{2}\)?(?:-|\+|CR|DR|Cr|Dr)?")
+#: One-word dates: `14-Dec-2024`, `14.12.2024`, `14/12`, `2024-12-14`, `14Dec2024`.
+DATE = re.compile(r"(\d{1,2})([-/. ]?)([^\W\d_]{3,9}|\d{1,2})(?:\2(\d{2}|\d{4}))?|"
+                  r"\d{4}-\d{2}-\d{2}")
+#: Marks a figure's punctuation may be misread as.
+MARKS = ".,:;"
+
+
+@dataclass(frozen=True)
+class Read:
+    """One word as read: text, confidence, its box in page pixels and its line's number."""
+
+    text: str
+    conf: float
+    left: int
+    top: int
+    width: int
+    height: int
+    line: int = 0
+
+
+def kind(text: str) -> str:
+    """`figure`, `date` or `text`: what a reading looks like it means to be."""
+    alnum = [c for c in text if c.isalnum()]
+    digits = sum(c.isdigit() for c in alnum)
+    if digits < 2:
+        return "text"
+    if _month_in(text) or re.fullmatch(r"\d{1,2}([-/. ])(\d{1,2}|[^\W\d_]{3,9})\1\d{2,4}|"
+                                       r"\d{4}-\d{2}-\d{2}", text):
+        return "date"
+    if digits * 3 >= len(alnum) * 2 and any(c in MARKS for c in text):
+        return "figure"
+    return "date" if re.fullmatch(r"\d{1,2}[-/]\d{1,2}", text) else "text"
+
+
+def well_formed(text: str, what: str) -> bool:
+    """Whether `text` reads as a whole figure or date (text is always well formed)."""
+    if what == "figure":
+        return FIGURE.fullmatch(text) is not None
+    if what == "date":
+        m = DATE.fullmatch(text)
+        if m is None:
+            return False
+        if m.group(1) is None:  # ISO
+            return 1 <= int(text[5:7]) <= 12 and 1 <= int(text[8:]) <= 31
+        month = m.group(3)
+        day_ok = 1 <= int(m.group(1)) <= 31
+        if month.isdigit():
+            return day_ok and m.group(2) != "" and 1 <= int(month) <= 12
+        return day_ok and fold(month) in month_names()
+    return True
+
+
+def _month_in(text: str) -> bool:
+    return any(fold(run) in month_names() for run in re.findall(r"[^\W\d_]{3,}", text))
+
+
+def doubtful(r: Read, gate: float) -> bool:
+    """Whether a word wants a second reading: read below `gate`; a figure or date that is
+    not well formed; a text word that is short with a glyph of LOOKALIKES, or that ends in a
+    mark a speck may have made (a label's colon aside)."""
+    if r.conf < gate:
+        return any(c.isalnum() for c in r.text)
+    what = kind(r.text)
+    if what != "text":
+        return not well_formed(r.text, what)
+    bare = r.text.strip(EDGE)
+    short = 0 < len(bare) <= SHORT and bare.isupper() and any(c in LOOKALIKES for c in bare)
+    return short or (bare != r.text and bare.isalnum() and not r.text.endswith(":"))
+
+
+def judge(first: Read, second: tuple[str, float] | None, gate: float) -> list[Read]:
+    """The word(s) to keep, given the second reading (None: the second pass saw nothing)."""
+    if second is None:
+        return [_doubt(first, gate)]
+    text, conf = second
+    if text == first.text:
+        return [_with(first, first.text, max(first.conf, conf))]
+    what = kind(first.text)
+    if (what != "text" and not well_formed(first.text, what) and kind(text) == what
+            and well_formed(text, what)):
+        return [_with(first, text, conf)]
+    formed = what == "text" or not well_formed(first.text, what)
+    if formed and len(text) < len(first.text) and text == first.text.strip(EDGE) and text \
+            and (what == "text" or well_formed(text, what)):
+        return [_with(first, text, conf)]  # a speck read as a mark at the word's edge
+    parts = text.split()
+    apart = all(p.isalpha() for p in parts) if what == "text" else all(
+        well_formed(p, kind(p)) and (p.isalpha() or kind(p) != "text") for p in parts)
+    if formed and len(parts) > 1 and apart \
+            and _unmarked(text.replace(" ", "")) == _unmarked(first.text):
+        return _split(first, parts, conf)  # words run together, or across a speck
+    return [_doubt(first, gate)]
+
+
+def number_like(text: str) -> bool:
+    """Whether a short word of capitals reads as a number or an ordinal once its look-alike
+    letters are taken for digits (`STH`, `IST`, `SO`): no number of readings tells the two
+    apart, so such a word is never taken on OCR's word."""
+    bare = text.strip(EDGE)
+    if not (0 < len(bare) <= 4 and bare.isalpha() and bare.isupper()):
+        return False
+    return re.fullmatch(r"\d+(ST|ND|RD|TH)?", bare.translate(DIGITS)) is not None
+
+
+def _unmarked(text: str) -> str:
+    return "".join(c for c in text if c not in EDGE)
+
+
+def _with(r: Read, text: str, conf: float) -> Read:
+    return replace(r, text=text, conf=conf)
+
+
+def _split(r: Read, parts: list[str], conf: float) -> list[Read]:
+    """`r` cut into `parts` (words the first reading ran together), each with a share of
+    its box in proportion to its characters."""
+    total = sum(len(p) for p in parts)
+    out, at = [], 0
+    for p in parts:
+        left = r.left + r.width * at // total
+        at += len(p)
+        out.append(replace(r, text=p, conf=conf, left=left,
+                           width=r.left + r.width * at // total - left))
+    return out
+
+
+def _doubt(r: Read, gate: float) -> Read:
+    """`r` with a confidence below `gate`: its second reading did not confirm it."""
+    return replace(r, conf=min(r.conf, gate - 1))
+
+
+def reread(image: Image.Image, words: list[Read], gate: float, timeout: float,
+           env: dict[str, str]) -> list[Read]:
+    """`words` after a second reading of the doubtful ones in `image` (8-bit)."""
+    todo = [i for i, r in enumerate(words) if doubtful(r, gate)]
+    if not todo:
+        return words
+    seconds = _read_crops([crop(image, words[i]) for i in todo], timeout, env)
+    judged = dict(zip(todo, seconds, strict=True))
+    out: list[Read] = []
+    for i, r in enumerate(words):
+        out += judge(r, judged[i], gate) if i in judged else [r]
+    return [_doubt(r, gate) if number_like(r.text) else r for r in out]
+
+
+def crop(image: Image.Image, r: Read) -> Image.Image:
+    """The word's box with a little of the page around it, enlarged, on a white margin."""
+    pad = max(2, r.height // 4)
+    box = (max(r.left - pad, 0), max(r.top - pad, 0),
+           min(r.left + r.width + pad, image.width), min(r.top + r.height + pad, image.height))
+    piece = image.crop(box)
+    scale = max(1.0, TEXT_HEIGHT / max(r.height, 1))
+    if scale > 1.0:
+        piece = piece.resize((round(piece.width * scale), round(piece.height * scale)),
+                             Image.Resampling.BICUBIC)
+    out = Image.new("L", (piece.width + 2 * MARGIN, piece.height + 2 * MARGIN), 255)
+    out.paste(piece, (MARGIN, MARGIN))
+    return out
+
+
+def _read_crops(crops: list[Image.Image], timeout: float, env: dict[str, str]
+                ) -> list[tuple[str, float] | None]:
+    """One tesseract process reads every crop (a list of images); per crop its words
+    joined by a space and their least confidence, or None where it read nothing."""
+    with tempfile.TemporaryDirectory(prefix="stmtflow-reread-") as folder:
+        names = []
+        for n, c in enumerate(crops):
+            path = Path(folder) / f"{n}.pgm"
+            path.write_bytes(b"P5\n%d %d\n255\n" % c.size + c.tobytes())
+            names.append(str(path))
+        listing = Path(folder) / "crops.txt"
+        listing.write_text("\n".join(names) + "\n")
+        done = subprocess.run(["tesseract", str(listing), "stdout", *CONFIG, "tsv"],
+                              capture_output=True, check=False, timeout=timeout, env=env)
+    found: dict[int, list[tuple[int, str, float]]] = {}
+    for line in done.stdout.decode().splitlines()[1:]:
+        row = line.split("\t")
+        if len(row) < 12 or row[0] != "5" or not row[11].strip() or float(row[10]) < 0:
+            continue
+        found.setdefault(int(row[1]) - 1, []).append((int(row[6]), row[11].strip(),
+                                                      float(row[10])))
+    out: list[tuple[str, float] | None] = []
+    for n in range(len(crops)):
+        got = sorted(found.get(n, []))
+        out.append((" ".join(t for _, t, _ in got), min(c for _, _, c in got)) if got else None)
+    return out
