@@ -27,7 +27,7 @@ from parsers.pdfium import LOCK
 from parsers.pixels import check_render
 from parsers.reader import Word
 from parsers.reread import Read, reread
-from parsers.table import OCR_REVIEW_CONFIDENCE
+from parsers.trust import OCR_REVIEW_CONFIDENCE
 
 #: Page segmentation "single column of variable sizes": mode 6 merges ruled table rows.
 TESSERACT_CONFIG = "--psm 4"
@@ -118,13 +118,13 @@ def engine_identity() -> str:
     except (pytesseract.TesseractNotFoundError, OSError):
         return "tesseract:unavailable"
     digest = "none"
-    data = _traineddata_path("eng")
+    data = traineddata_path("eng")
     if data is not None:
         digest = hashlib.sha256(data.read_bytes()).hexdigest()[:16]
     return f"tesseract:{version}+eng:{digest}"
 
 
-def _traineddata_path(lang: str) -> Path | None:
+def traineddata_path(lang: str) -> Path | None:
     out = subprocess.run(
         ["tesseract", "--list-langs"], capture_output=True, text=True, check=False
     ).stdout

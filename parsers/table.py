@@ -31,7 +31,14 @@ from parsers.model import mask_digits
 from parsers.numbers import CURRENCY_PATTERN, LOCALES, Amount, read_amount
 from parsers.reader import Word
 from parsers.template import NUMBER_ROLES, Column, Template, header_words
-from parsers.trust import Doubt, dates_pinned, ordinal_look_alike, run_together, word_vouched
+from parsers.trust import (
+    OCR_REVIEW_CONFIDENCE,
+    Doubt,
+    dates_pinned,
+    ordinal_look_alike,
+    run_together,
+    word_vouched,
+)
 from parsers.vocabulary import (
     BALANCE_ROWS,
     CLOSING,
@@ -42,10 +49,6 @@ from parsers.vocabulary import (
     starts_with_label,
 )
 
-#: A value OCR read below this confidence is not taken on its word: a row's date or
-#: description then goes to review (only confidence speaks for them); a figure goes to
-#: review unless the running balance pins it (`trust.py`).
-OCR_REVIEW_CONFIDENCE = 90.0
 _STRAY = " .,;:|_~»«'`\""
 #: Words joined into one amount at most this far apart (in word heights): `$ 12.00`, `- 5,00`.
 _JOIN_GAP = 1.2
