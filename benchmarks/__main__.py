@@ -2,9 +2,9 @@
 
 Each benchmark is a module with a `run(...)` of its own over the corpora of `corpora.py`
 (generated once per run) or a synthesised ledger: `accuracy.py`, `generic.py` (the generic
-reader alone), `scans.py`, `speed.py`, `overhead.py`, `reconcile.py`, `start.py`, and
-`fuzz.py`, which runs only when asked. This entry point only parses the options and
-dispatches, so a new benchmark is a new module and a line here.
+reader alone), `scans.py`, `speed.py`, `overhead.py`, `reconcile.py`, `start.py`,
+`memory.py`, and `fuzz.py`, which runs only when asked. This entry point only parses the
+options and dispatches, so a new benchmark is a new module and a line here.
 """
 
 from __future__ import annotations
@@ -12,9 +12,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from benchmarks import accuracy, fuzz, generic, overhead, reconcile, scans, speed, start
+from benchmarks import accuracy, fuzz, generic, memory, overhead, reconcile, scans, speed, start
 
-EVERY = ["accuracy", "generic", "scans", "speed", "overhead", "reconcile", "start"]
+EVERY = ["accuracy", "generic", "scans", "speed", "overhead", "reconcile", "start", "memory"]
+
+
+def _sizes(text: str) -> list[int]:
+    return [int(n) for n in text.split(",") if n.strip()]
 
 
 def main() -> None:
@@ -30,8 +34,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--skip-flow", action="store_true")
     ap.add_argument("--workers", type=int, default=2,
-                    help="scans, fuzz, overhead: parse worker processes (scans: 0 parses in "
-                         "this process)")
+                    help="scans, fuzz, overhead, memory: parse worker processes (scans: 0 "
+                         "parses in this process)")
     ap.add_argument("--keep", type=Path,
                     help="fuzz: keep crashing and wrong mutants here; reconcile: the ledger")
     ap.add_argument("--realworld", type=Path, default=None,
@@ -44,8 +48,9 @@ def main() -> None:
                     help="scans: pages timed against bare tesseract on the same image")
     ap.add_argument("--dir", type=Path, default=None,
                     help="scans: where the scan corpus is written, reused by later runs")
-    ap.add_argument("--files", type=int, default=100,
-                    help="overhead: text statements through `stmtflow import`")
+    ap.add_argument("--files", type=_sizes, default=None,
+                    help="overhead: text statements through `stmtflow import` (default 100); "
+                         "memory: comma-separated batch sizes compared (default 100,2000)")
     ap.add_argument("--jobs", type=int, default=20_000, help="reconcile: ledger size")
     ap.add_argument("--rounds", type=int, default=3, help="reconcile, start: interleaved rounds")
     ap.add_argument("--sample", type=int, default=1000,
@@ -65,7 +70,8 @@ def main() -> None:
         "scans": lambda: scans.run(args.scan_statements, args.seed, args.workers, args.dir,
                                    args.scan_dpi, args.cost_pages),
         "speed": lambda: speed.run(args.statements, args.seed, args.varied, args.skip_flow),
-        "overhead": lambda: overhead.run(args.files, args.seed, args.workers),
+        "overhead": lambda: overhead.run((args.files or [100])[0], args.seed, args.workers),
+        "memory": lambda: memory.run(args.files or [100, 2000], args.seed, args.workers),
         "reconcile": lambda: reconcile.run(args.jobs, args.rounds, args.sample, args.seed,
                                            args.keep),
         "start": lambda: start.run(args.rounds),
