@@ -14,13 +14,13 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from parsers.ocr import _traineddata_path
+from parsers.tessdata import traineddata_path
 
 
 @functools.cache
 def words() -> frozenset[str]:
     """Every word of tesseract's English dictionary, folded to upper case."""
-    data = _traineddata_path("eng")
+    data = traineddata_path("eng")
     if data is None:
         return frozenset()
     with tempfile.TemporaryDirectory(prefix="stmtflow-lexicon-") as tmp:
