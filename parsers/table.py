@@ -392,6 +392,9 @@ class Row:
     desc_confs: list[float | None] = field(default_factory=list)
     #: Whether the row's date was read on it (not carried from the row above).
     dated: bool = True
+    #: Of a row without a date read on it: whether the scanned page holds no ink left of
+    #: its first word, so its date cell is blank, not a date OCR missed (`ink.py`).
+    blank_date: bool = False
 
 
 @dataclass
@@ -588,7 +591,8 @@ def read_table(t: Template, lines: list[Line], period_end: date) -> TableReading
             note(ln, "row", "figures of the row above: " + _reading(row))
         elif one and day is not None and t.carry_date:
             out.rows.append(Row(day, desc, one, _confs(cells), [ln], sign,
-                                geometry.has_balance, _desc_confs(cells), dated=False))
+                                geometry.has_balance, _desc_confs(cells), dated=False,
+                                blank_date=ln.words[0].ink == ()))
             note(ln, "row", "date of the row above: " + _reading(out.rows[-1]))
         elif one:
             out.problems.append(f"page {ln.page}: a table row without a date: "
@@ -618,7 +622,9 @@ def weigh_ocr(out: TableReading, lines: list[Line], where: str) -> None:
 
 def _weigh_dates(out: TableReading, where: str) -> None:
     """A problem for every OCR date read below the review confidence, or carried from the
-    row above, that the confidently read dates around it do not pin (`trust.dates_pinned`)."""
+    row above, that the confidently read dates around it do not pin (`trust.dates_pinned`);
+    a carried date stands too where the page shows its date cell blank (rows are read with
+    a carried date only where the template says dates are printed once per day)."""
     ocr = [bool(r.confs) or any(c is not None for c in r.desc_confs) for r in out.rows]
     read = [(r.date, r.confs.get("date", 100.0) if r.dated or not o else None)
             for r, o in zip(out.rows, ocr, strict=True)]
@@ -633,6 +639,9 @@ def _weigh_dates(out: TableReading, where: str) -> None:
         if i in pinned:
             out.trusted.append(f"{said}, trusted: the dates read confidently before and "
                                "after it are the same day")
+        elif conf is None and r.blank_date:
+            out.trusted.append(f"{said}, trusted: the dates are printed once per day and "
+                               "the page holds no ink in its date cell")
         else:
             out.problems.append(f"{said}, and no arithmetic checks a date: "
                                 f"{_row_text(r.lines[0])!r}")
