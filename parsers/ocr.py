@@ -62,7 +62,8 @@ def ocr_page(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
     ink = ink_left(image, box.values(), limits.ocr_dpi)
     to_pt = 72 / limits.ocr_dpi
     return [Word(r.text, r.left * to_pt, (r.left + r.width) * to_pt, r.top * to_pt,
-                 (r.top + r.height) * to_pt, r.conf, r.line, ink[box[r.line]]) for r in reads]
+                 (r.top + r.height) * to_pt, r.conf, r.line, ink[box[r.line]], r.twice)
+            for r in reads]
 
 
 def tesseract_tsv(image: Image.Image, index: int, limits: Limits) -> list[list[str]]:

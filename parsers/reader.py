@@ -53,6 +53,8 @@ class Word(NamedTuple):
     #: OCR: the stretches of ink (x0, x1) on the word's line left of the line's first word,
     #: which OCR read no word from (`ink.py`); None for words from a text layer.
     ink: tuple[tuple[float, float], ...] | None = None
+    #: OCR: whether a second, independent reading of the word agreed (`reread.py`).
+    twice: bool = False
 
 
 @dataclass
