@@ -402,7 +402,8 @@ class Row:
     #: Whether the row's date was read on it (not carried from the row above).
     dated: bool = True
     #: Of a row without a date read on it: whether the scanned page holds no ink left of
-    #: its first word, so its date cell is blank, not a date OCR missed (`ink.py`).
+    #: its first word, level with it, so its date cell is blank, not a date OCR missed
+    #: (`ink.py`).
     blank_date: bool = False
     #: Whether every word of the row's date read below the review confidence was read the
     #: same way a second time (`reread.py`).
