@@ -14,7 +14,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from parsers.tessdata import traineddata_path
+from parsers.ocr import traineddata_path
 
 
 @functools.cache

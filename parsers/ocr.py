@@ -14,6 +14,7 @@ import hashlib
 import os
 import subprocess
 import tempfile
+from pathlib import Path
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -27,8 +28,7 @@ from parsers.pdfium import LOCK
 from parsers.pixels import check_render
 from parsers.reader import Word
 from parsers.reread import Read, reread
-from parsers.table import OCR_REVIEW_CONFIDENCE
-from parsers.tessdata import traineddata_path
+from parsers.trust import OCR_REVIEW_CONFIDENCE
 
 #: Page segmentation "single column of variable sizes": mode 6 merges ruled table rows.
 TESSERACT_CONFIG = "--psm 4"
@@ -126,3 +126,16 @@ def engine_identity() -> str:
     if data is not None:
         digest = hashlib.sha256(data.read_bytes()).hexdigest()[:16]
     return f"tesseract:{version}+eng:{digest}"
+
+
+def traineddata_path(lang: str) -> Path | None:
+    out = subprocess.run(
+        ["tesseract", "--list-langs"], capture_output=True, text=True, check=False
+    ).stdout
+    # First line: List of available languages in "/usr/share/tesseract-ocr/5/tessdata/" (2):
+    first = out.splitlines()[0] if out else ""
+    if '"' in first:
+        path = Path(first.split('"')[1]) / f"{lang}.traineddata"
+        if path.exists():
+            return path
+    return None

@@ -32,6 +32,7 @@ from parsers.numbers import CURRENCY_PATTERN, LOCALES, Amount, read_amount
 from parsers.reader import Word
 from parsers.template import NUMBER_ROLES, Column, Template, header_words
 from parsers.trust import (
+    OCR_REVIEW_CONFIDENCE,
     Doubt,
     dates_in_order,
     dates_pinned,
@@ -49,10 +50,6 @@ from parsers.vocabulary import (
     starts_with_label,
 )
 
-#: A value OCR read below this confidence is not taken on its word: a row's date or
-#: description then goes to review (only confidence speaks for them); a figure goes to
-#: review unless the running balance pins it (`trust.py`).
-OCR_REVIEW_CONFIDENCE = 90.0
 _STRAY = " .,;:|_~»«'`\""
 #: Words joined into one amount at most this far apart (in word heights): `$ 12.00`, `- 5,00`.
 _JOIN_GAP = 1.2

@@ -30,6 +30,11 @@ from decimal import Decimal
 
 from parsers.model import Account, money
 
+#: A value OCR read below this confidence is not taken on its word: a row's date or
+#: description then goes to review (only confidence speaks for them); a figure goes to
+#: review unless the running balance pins it (below).
+OCR_REVIEW_CONFIDENCE = 90.0
+
 
 @dataclass(frozen=True)
 class Doubt:
