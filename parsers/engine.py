@@ -116,7 +116,7 @@ def run_template(t: Template, lines: list[Line], trace: list[TableReading] | Non
     for sec in sections:
         own = _period(t, sec.lines, labelled_only=True)
         start, end = own or period
-        reading = read_table(t, sec.lines, end)
+        reading = read_table(t, sec.lines, end, start)
         if trace is not None:
             trace.append(reading)
         acct, info = _account(t, sec, preamble, reading, out.problems,

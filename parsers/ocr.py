@@ -22,6 +22,7 @@ import pytesseract
 from PIL import Image
 
 from parsers.errors import CorruptPdf, OcrTimeout, UnreadableScan
+from parsers.ink import ink_left
 from parsers.limits import Limits
 from parsers.pdfium import LOCK
 from parsers.pixels import check_render
@@ -37,7 +38,8 @@ NOISE_CONFIDENCE = 80.0
 
 def ocr_page(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
     """Words of a loaded page without a text layer, read by tesseract; the words it was
-    unsure of are read a second time (`reread.py`)."""
+    unsure of are read a second time (`reread.py`); each keeps the ink the page holds left
+    of it, level with it (`ink.py`)."""
     image = render_page(page, index, limits)
     reads = []
     for row in tesseract_tsv(image, index, limits):
@@ -52,9 +54,11 @@ def ocr_page(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
     except subprocess.TimeoutExpired as exc:
         raise OcrTimeout(f"the second OCR reading of page {index + 1} took over "
                          f"{limits.seconds_per_ocr_page:.0f} s") from exc
+    ink = ink_left(image, [(r.left, r.top, r.top + r.height) for r in reads], limits.ocr_dpi)
     to_pt = 72 / limits.ocr_dpi
     return [Word(r.text, r.left * to_pt, (r.left + r.width) * to_pt, r.top * to_pt,
-                 (r.top + r.height) * to_pt, r.conf, r.line) for r in reads]
+                 (r.top + r.height) * to_pt, r.conf, r.line,
+                 ink[r.left, r.top, r.top + r.height], r.twice) for r in reads]
 
 
 def tesseract_tsv(image: Image.Image, index: int, limits: Limits) -> list[list[str]]:

@@ -50,6 +50,11 @@ class Word(NamedTuple):
     conf: float | None = None
     #: OCR's own line number: skewed scans are grouped by it, not by height.
     line: int | None = None
+    #: OCR: the stretches of ink (x0, x1) on the page left of the word, level with it
+    #: (`ink.py`); None for words from a text layer.
+    ink: tuple[tuple[float, float], ...] | None = None
+    #: OCR: whether a second, independent reading of the word agreed (`reread.py`).
+    twice: bool = False
 
 
 @dataclass

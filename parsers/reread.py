@@ -8,7 +8,7 @@ word with a glyph a digit resembles; a word with a mark at its edge) are cut out
 enlarged and read again as one line each (`--psm 7`), without the dictionaries that steered
 the first reading towards words. Then, per word:
 
-- the readings agree: the better confidence stands;
+- the readings agree: the better confidence stands, and the word says it was read twice;
 - the second mends what the first got wrong in a way that shows (a figure or date that is
   not well formed, a speck read as a mark beside a word, words run together): it replaces
   the first with its own confidence, so a figure read below the review confidence is still
@@ -66,6 +66,8 @@ class Read:
     width: int
     height: int
     line: int = 0
+    #: Whether a second, independent reading agreed with this one.
+    twice: bool = False
 
 
 def kind(text: str) -> str:
@@ -124,7 +126,7 @@ def judge(first: Read, second: tuple[str, float] | None, gate: float) -> list[Re
         return [_doubt(first, gate)]
     text, conf = second
     if text == first.text:
-        return [_with(first, first.text, max(first.conf, conf))]
+        return [replace(first, conf=max(first.conf, conf), twice=True)]
     what = kind(first.text)
     if (what != "text" and not well_formed(first.text, what) and kind(text) == what
             and well_formed(text, what)):

@@ -34,6 +34,7 @@ from parsers.template import NUMBER_ROLES, Column, Template, header_words
 from parsers.trust import (
     OCR_REVIEW_CONFIDENCE,
     Doubt,
+    dates_in_order,
     dates_pinned,
     ordinal_look_alike,
     run_together,
@@ -70,6 +71,8 @@ class Token:
     #: An OCR figure whose punctuation is broken (`372:52`, `102.95.`, `8,470.36:Cr`), read
     #: the one way its digits allow: never taken unless the running balance pins it.
     loose: bool = False
+    #: An OCR word a second, independent reading agreed with (`reread.py`).
+    twice: bool = False
 
     @property
     def centre(self) -> float:
@@ -106,7 +109,7 @@ def tokens(ln: Line, locale: str) -> list[Token]:
         else:
             loose = _loose_token(words, i, marks)
             out.append(loose or Token(words[i].text, words[i].x0, words[i].x1,
-                                      conf=words[i].conf))
+                                      conf=words[i].conf, twice=words[i].twice))
             i += len(loose.text.split()) if loose else 1
     return out
 
@@ -395,6 +398,13 @@ class Row:
     desc_confs: list[float | None] = field(default_factory=list)
     #: Whether the row's date was read on it (not carried from the row above).
     dated: bool = True
+    #: Of a row without a date read on it: whether the scanned page holds no ink left of
+    #: its first word, level with it, so its date cell is blank, not a date OCR missed
+    #: (`ink.py`).
+    blank_date: bool = False
+    #: Whether every word of the row's date read below the review confidence was read the
+    #: same way a second time (`reread.py`).
+    date_twice: bool = False
 
 
 @dataclass
@@ -438,6 +448,8 @@ class TableReading:
     #: a header with no figure under it is an account without transactions.
     headers: int = 0
     figure_lines: int = 0
+    #: The statement period the rows were read in (its start None when not known).
+    period: tuple[date | None, date] | None = None
 
     @property
     def empty(self) -> bool:
@@ -449,9 +461,10 @@ def _row_text(ln: Line) -> str:
     return text if len(text) <= 70 else text[:67] + "..."
 
 
-def read_table(t: Template, lines: list[Line], period_end: date) -> TableReading:
+def read_table(t: Template, lines: list[Line], period_end: date,
+               period_start: date | None = None) -> TableReading:
     """Every row, marker and problem of the tables in `lines` (one account section)."""
-    out = TableReading()
+    out = TableReading(period=(period_start, period_end))
     end = [re.compile(t.expand(p), re.IGNORECASE) for p in t.end]
     skip = [re.compile(t.expand(p), re.IGNORECASE) for p in t.skip]
     totals = [re.compile(t.expand(p), re.IGNORECASE) for p in t.totals]
@@ -579,7 +592,8 @@ def read_table(t: Template, lines: list[Line], period_end: date) -> TableReading
                 last = ln
                 continue
             out.rows.append(Row(when, desc, one, _confs(cells), [ln], sign,
-                                geometry.has_balance, _desc_confs(cells)))
+                                geometry.has_balance, _desc_confs(cells),
+                                date_twice=_read_twice(cells.get("date", []))))
             day = when
             note(ln, "row", _reading(out.rows[-1]))
         elif one and out.rows and not out.rows[-1].figures and last is not None:
@@ -591,7 +605,8 @@ def read_table(t: Template, lines: list[Line], period_end: date) -> TableReading
             note(ln, "row", "figures of the row above: " + _reading(row))
         elif one and day is not None and t.carry_date:
             out.rows.append(Row(day, desc, one, _confs(cells), [ln], sign,
-                                geometry.has_balance, _desc_confs(cells), dated=False))
+                                geometry.has_balance, _desc_confs(cells), dated=False,
+                                blank_date=ln.words[0].ink == ()))
             note(ln, "row", "date of the row above: " + _reading(out.rows[-1]))
         elif one:
             out.problems.append(f"page {ln.page}: a table row without a date: "
@@ -621,11 +636,15 @@ def weigh_ocr(out: TableReading, lines: list[Line], where: str) -> None:
 
 def _weigh_dates(out: TableReading, where: str) -> None:
     """A problem for every OCR date read below the review confidence, or carried from the
-    row above, that the confidently read dates around it do not pin (`trust.dates_pinned`)."""
+    row above, that the confidently read dates around it do not pin (`trust.dates_pinned`);
+    a carried date stands too where the page shows its date cell blank (rows are read with
+    a carried date only where the template says dates are printed once per day)."""
     ocr = [bool(r.confs) or any(c is not None for c in r.desc_confs) for r in out.rows]
     read = [(r.date, r.confs.get("date", 100.0) if r.dated or not o else None)
             for r, o in zip(out.rows, ocr, strict=True)]
     pinned = dates_pinned(read, OCR_REVIEW_CONFIDENCE)
+    ordered = (dates_in_order(read, OCR_REVIEW_CONFIDENCE, [r.date_twice for r in out.rows],
+                              out.period) if out.period else set())
     for i, (r, (_, conf)) in enumerate(zip(out.rows, read, strict=True)):
         if conf is not None and conf >= OCR_REVIEW_CONFIDENCE:
             continue
@@ -636,6 +655,13 @@ def _weigh_dates(out: TableReading, where: str) -> None:
         if i in pinned:
             out.trusted.append(f"{said}, trusted: the dates read confidently before and "
                                "after it are the same day")
+        elif i in ordered:
+            out.trusted.append(f"{said}, trusted: a second reading read it alike, and it "
+                               "falls in the period, in order between the dates read "
+                               "confidently around it")
+        elif conf is None and r.blank_date:
+            out.trusted.append(f"{said}, trusted: the dates are printed once per day and "
+                               "the page holds no ink in its date cell")
         else:
             out.problems.append(f"{said}, and no arithmetic checks a date: "
                                 f"{_row_text(r.lines[0])!r}")
@@ -682,6 +708,11 @@ def _weigh_descriptions(out: TableReading, lines: list[Line], where: str) -> Non
                                f"with confidence down to {min(c for _, c in vouched):.0f}, "
                                "trusted: each is printed confidently elsewhere in the "
                                "statement or is a word of the language")
+
+
+def _read_twice(toks: list[Token]) -> bool:
+    return all(tok.twice or tok.conf is None or tok.conf >= OCR_REVIEW_CONFIDENCE
+               for tok in toks)
 
 
 def _add_words(row: Row, cells: dict[str, list[Token]]) -> None:

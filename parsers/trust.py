@@ -11,11 +11,13 @@ several rows, a derived opening or closing balance) goes to review, and says why
 
 No arithmetic checks a date or a description, so other evidence must: a date read with
 little confidence stands when the confidently read dates around it are its own day (and the
-table's dates are in order), a description word when it is a plain word that the statement
-prints confidently elsewhere or that is a word of the language (`lexicon.py`). A word that
-reads as an ordinal once its look-alike letters are digits (`STH` for `5TH`), or a word
-the language does not know that is words it knows run together (`GYMMEMBERSHIP`: OCR lost
-the space), is never taken, however confidently it was read.
+table's dates are in order), or when a second, independent reading read it alike and it
+falls in the period, in order between them; a description word when it is a plain word
+that the statement prints confidently elsewhere or that is a word of the language
+(`lexicon.py`). A word that reads as an ordinal once its look-alike letters are digits
+(`STH` for `5TH`), or a word the language does not know that is words it knows run
+together (`GYMMEMBERSHIP`: OCR lost the space), is never taken, however confidently it was
+read.
 """
 
 from __future__ import annotations
@@ -125,6 +127,29 @@ def dates_pinned(dates: list[tuple[date, float | None]], gate: float) -> set[int
         before = [k for k in sure if k < i]
         after = [k for k in sure if k > i]
         if before and after and dates[before[-1]][0] == day == dates[after[0]][0]:
+            out.add(i)
+    return out
+
+
+def dates_in_order(dates: list[tuple[date, float | None]], gate: float, twice: list[bool],
+                   period: tuple[date | None, date]) -> set[int]:
+    """Rows whose date, read below `gate`, two independent readings read alike (`twice`),
+    within the statement `period`, and no earlier than the nearest date read confidently
+    before it nor later than the nearest after it (the period's ends standing in where
+    there is none; every confidently read date of the table in order): a digit misread
+    alike twice would still have to fall in that span."""
+    start, end = period
+    sure = [i for i, (_, conf) in enumerate(dates) if conf is not None and conf >= gate]
+    if start is None or any(dates[a][0] > dates[b][0] for a, b in itertools.pairwise(sure)):
+        return set()
+    out = set()
+    for i, (day, conf) in enumerate(dates):
+        if conf is None or conf >= gate or not twice[i]:
+            continue
+        before = [dates[k][0] for k in sure if k < i]
+        after = [dates[k][0] for k in sure if k > i]
+        if start <= (before[-1] if before else start) <= day \
+                <= (after[0] if after else end) <= end:
             out.add(i)
     return out
 

@@ -164,3 +164,10 @@ def test_a_word_that_reads_as_a_number_with_digits_for_its_lookalikes_is_ambiguo
     """Two readings agreeing on `STH` do not make it `STH`: the glyphs may be `5TH`
     (`reread` keeps such a word below the review confidence whatever it reads)."""
     assert number_like(text) is ambiguous
+
+
+def test_only_a_second_reading_that_agrees_marks_a_word_read_twice() -> None:
+    first = Read("06-Jan-2025", 60.0, 0, 0, 130, 20)
+    assert judge(first, ("06-Jan-2025", 80.0), 90.0)[0].twice
+    assert not any(r.twice for second in (("08-Jan-2025", 96.0), None)
+                   for r in judge(first, second, 90.0))

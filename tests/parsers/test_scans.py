@@ -233,3 +233,46 @@ def first_reading(page: pdfium.PdfPage) -> list[Read]:
     rows = tesseract_tsv(render_page(page, 0, Limits()), 0, Limits())
     return [Read(r[11].strip(), float(r[10]), *map(int, r[6:10])) for r in rows
             if len(r) >= 12 and r[11].strip()]
+
+
+def drop(text: str) -> Change:
+    """The word reading `text` not read at all (OCR missed a printed word)."""
+    return lambda words: [w for w in words if w.text != text]
+
+
+def twice(text: str, read: str | None = None, conf: float = 60.0) -> Change:
+    """The word reading `text` read as `read`, below the review confidence, and the same
+    way by the second reading."""
+    def change(words: list[Word]) -> list[Word]:
+        return [w._replace(text=read or text, conf=conf, twice=True) if w.text == text else w
+                for w in words]
+    return change
+
+
+def test_a_printed_date_ocr_missed_is_not_trusted_as_carried(plain: Rendered) -> None:
+    txs = plain.truth.accounts[0].transactions
+    assert txs[1].date < txs[2].date
+    r = parse(plain, drop(f"{txs[2].date:%d-%b-%Y}"))
+    assert not r.validation.ok
+    assert any(f"row 3 ({txs[1].date}): OCR read no date on this row and it took the date "
+               "of the row above, and no arithmetic checks a date" in p
+               for p in r.validation.problems), r.validation.problems
+
+
+def test_a_doubtful_date_read_alike_twice_in_order_is_trusted(plain: Rendered) -> None:
+    txs = plain.truth.accounts[0].transactions
+    r = parse(plain, twice(f"{txs[2].date:%d-%b-%Y}"))
+    assert r.validation.ok, r.validation.problems
+    assert any(f"row 3 ({txs[2].date}): OCR read the date of this row with confidence 60 "
+               "(below 90), trusted: a second reading read it alike" in note
+               for note in r.validation.trusted), r.validation.trusted
+
+
+def test_a_date_misread_alike_twice_out_of_order_goes_to_review(plain: Rendered) -> None:
+    txs = plain.truth.accounts[0].transactions
+    later = max(t.date for t in txs)
+    assert txs[2].date < later
+    r = parse(plain, twice(f"{txs[2].date:%d-%b-%Y}", f"{later:%d-%b-%Y}"))
+    assert not r.validation.ok
+    assert any(f"row 3 ({later}): OCR read the date of this row with confidence 60" in p
+               for p in r.validation.problems), r.validation.problems

@@ -327,3 +327,60 @@ def test_a_broken_figure_is_a_doubt_and_text_pages_keep_it_a_stray(teal: Templat
     assert figures(r) == [{"debit": "1:00", "balance": "99.00"}] and r.problems == []
     assert [(d.row, d.figure, d.printed) for d in doubts(r.rows)] == [(0, "amount", "1:00")]
     assert any("stands in no column" in p for p in read_table(teal, rows, END).problems)
+
+
+def test_a_carried_date_is_trusted_only_where_the_page_shows_its_date_cell_blank(
+        tmp_path: Path) -> None:
+    carrying = template(tmp_path, TEAL.replace('date_format = "%d %b"\n',
+                                               'date_format = "%d %b"\ncarry_date = true\n'),
+                        "carry.toml")
+    rows = scanned(lines((100, HEADER),
+                         (115, [(50, "2 Feb"), (95, "ONE"), (-410, "1.00"), (-560, "99.00")]),
+                         (128, [(95, "TWO"), (-410, "1.00"), (-560, "98.00")]),
+                         (141, [(50, "3 Feb"), (95, "THREE"), (-410, "1.00"), (-560, "97.00")])),
+                   {})
+
+    def inked(ink: tuple[tuple[float, float], ...] | None) -> list[Line]:
+        return [*rows[:2], Line(1, [w._replace(ink=ink) for w in rows[2].words]), rows[3]]
+
+    r = weighed(carrying, inked(()))
+    assert r.problems == []
+    assert any("row 2 (2026-02-02): OCR read no date on this row" in t and "date cell" in t
+               for t in r.trusted), r.trusted
+    # a printed date OCR did not read (`3 Feb` missed: ink in the cell), or no page to look
+    # at: the row may be another day
+    for ink in (((50.0, 70.0),), None):
+        r = weighed(carrying, inked(ink))
+        assert any("row 2 (2026-02-02): OCR read no date on this row" in p
+                   for p in r.problems), r.problems
+        assert not any("date cell" in t for t in r.trusted)
+
+
+def test_a_doubtful_date_read_alike_twice_stands_only_in_order_within_the_period(
+        teal: Template) -> None:
+    def table(doubtful: str, twice: bool, start: date | None = date(2026, 2, 1)
+              ) -> TableReading:
+        rows = scanned(lines((100, HEADER),
+                             (115, [(50, "2 Feb"), (95, "ONE"), (-410, "1.00"),
+                                    (-560, "99.00")]),
+                             (128, [(50, doubtful), (95, "TWO"), (-410, "1.00"),
+                                    (-560, "98.00")]),
+                             (141, [(50, "7 Feb"), (95, "THREE"), (-410, "1.00"),
+                                    (-560, "97.00")])), {})
+        rows[2] = Line(1, [w._replace(conf=60.0, twice=twice) if w.x0 < 90 else w
+                           for w in rows[2].words])
+        r = read_table(teal, rows, END, start)
+        weigh_ocr(r, rows, "account 1")
+        return r
+
+    r = table("5 Feb", twice=True)
+    assert not [p for p in r.problems if "date" in p], r.problems
+    assert any("row 2 (2026-02-05)" in t and "a second reading read it alike" in t
+               for t in r.trusted), r.trusted
+    # read once, out of order (a 6 read as an 8 twice), or no period start known: review
+    for doubtful, twice, start in (("5 Feb", False, date(2026, 2, 1)),
+                                   ("8 Feb", True, date(2026, 2, 1)),
+                                   ("5 Feb", True, None)):
+        r = table(doubtful, twice, start)
+        assert any("row 2" in p and "OCR read the date of this row with confidence 60" in p
+                   for p in r.problems), (doubtful, twice, start, r.problems)

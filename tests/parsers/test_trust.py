@@ -11,6 +11,7 @@ from parsers import lexicon
 from parsers.model import Account, Transaction
 from parsers.trust import (
     Doubt,
+    dates_in_order,
     dates_pinned,
     ordinal_look_alike,
     pinned,
@@ -95,6 +96,32 @@ def test_a_doubtful_date_at_either_end_of_the_table_is_not_pinned() -> None:
 def test_no_date_is_pinned_where_the_confident_dates_are_out_of_order() -> None:
     dates = [(NEXT, 95.0), (DAY, 96.0), (DAY, 40.0), (DAY, 97.0)]
     assert dates_pinned(dates, 90.0) == set()
+
+
+PERIOD = (date(2026, 1, 1), date(2026, 1, 31))
+
+
+def test_a_doubtful_date_read_alike_twice_in_order_and_in_the_period_stands() -> None:
+    mid = date(2026, 1, 6)
+    dates = [(DAY, 95.0), (mid, 40.0), (NEXT, 96.0), (date(2026, 1, 20), 60.0)]
+    assert dates_in_order(dates, 90.0, [False, True, False, True], PERIOD) == {1, 3}
+
+
+def test_a_date_read_once_or_out_of_order_or_outside_the_period_does_not_stand() -> None:
+    """A 6 read as an 8 twice (`08 Jan` between 05 and 06 Jan) falls out of order."""
+    twice = [True] * 3
+    assert dates_in_order([(DAY, 95.0), (date(2026, 1, 6), 40.0), (NEXT, 96.0)], 90.0,
+                          [False] * 3, PERIOD) == set()
+    assert dates_in_order([(DAY, 95.0), (date(2026, 1, 8), 40.0), (NEXT, 96.0)], 90.0,
+                          twice, PERIOD) == set()
+    assert dates_in_order([(DAY, 95.0), (NEXT, 96.0), (date(2026, 2, 3), 40.0)], 90.0,
+                          twice, PERIOD) == set()
+    assert dates_in_order([(DAY, 95.0), (NEXT, 96.0), (date(2026, 1, 3), 40.0)], 90.0,
+                          twice, PERIOD) == set()
+    assert dates_in_order([(DAY, 40.0), (NEXT, 96.0)], 90.0, twice, (None, PERIOD[1])) \
+        == set()
+    assert dates_in_order([(NEXT, 95.0), (DAY, 96.0), (DAY, 40.0)], 90.0, twice,
+                          PERIOD) == set()
 
 
 @pytest.mark.parametrize("word", ["STH", "IST", "ZND", "BOTH", "ISTH"])

@@ -1,0 +1,64 @@
+"""Where a scanned page has ink left of a word, level with it: the evidence a cell is blank.
+
+A row printed without a date (a bank that prints the date once per day) and a row whose
+printed date OCR missed read alike: no date word. Only the page tells them apart, so OCR
+keeps, for every word, the stretches of ink left of it on the page, whatever words OCR read
+there (a word dropped later cannot make a printed date look blank). A speck of
+scanner noise is a pixel or two; a glyph is strokes: a dark pixel counts only with a dark
+neighbour, and a stretch only with enough such pixels to be part of a glyph.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+from PIL import Image
+
+#: A pixel darker than this is ink (8-bit grey, 0 black).
+DARK = 128
+#: A stretch of ink holds at least this many dark pixels with a dark neighbour, per 100
+#: dpi: the smallest printed glyph (`1`, `-`) holds several times as many.
+_GLYPH_PIXELS = 6
+#: Stretches closer than this (in points) are one: the glyphs of one word.
+_JOIN = 3.0
+
+
+def ink_left(image: Image.Image, boxes: Iterable[tuple[int, int, int]], dpi: int
+             ) -> dict[tuple[int, int, int], tuple[tuple[float, float], ...]]:
+    """For each word given as (left, top, bottom) in page pixels, the stretches of ink (x0,
+    x1 in points) in its band, left of it; the band is the word's middle (its top and
+    bottom fifth left out), where a neighbouring line's ink cannot reach on a slightly
+    skewed page."""
+    pixels = np.asarray(image.convert("L")) < DARK
+    # A dark pixel with a dark neighbour right, left, above or below.
+    solid = np.zeros_like(pixels)
+    pair = pixels[:, 1:] & pixels[:, :-1]
+    solid[:, 1:] |= pair
+    solid[:, :-1] |= pair
+    pair = pixels[1:, :] & pixels[:-1, :]
+    solid[1:, :] |= pair
+    solid[:-1, :] |= pair
+    to_pt = 72 / dpi
+    least = _GLYPH_PIXELS * dpi / 100
+    join = _JOIN / to_pt
+    out = {}
+    for left, top, bottom in boxes:
+        cut = (bottom - top) // 5
+        band = solid[top + cut:bottom - cut, :max(left - 1, 0)]
+        out[(left, top, bottom)] = tuple((x0 * to_pt, x1 * to_pt)
+                                         for x0, x1 in _stretches(band.sum(axis=0), join, least))
+    return out
+
+
+def _stretches(columns: np.ndarray, join: float, least: float) -> list[tuple[int, int]]:
+    """(first, past last) column of each run of inked columns, runs closer than `join`
+    joined, kept when they hold at least `least` pixels."""
+    inked = np.flatnonzero(columns)
+    if not inked.size:
+        return []
+    firsts = np.r_[0, np.flatnonzero(np.diff(inked) >= join) + 1]
+    lasts = np.r_[firsts[1:] - 1, inked.size - 1]
+    held = np.add.reduceat(columns[inked], firsts)
+    return [(int(inked[a]), int(inked[b]) + 1) for a, b, n in zip(firsts, lasts, held,
+                                                                  strict=True) if n >= least]
