@@ -380,7 +380,9 @@ def test_kill_dash_nine_of_the_worker_then_the_automation_recovers_the_batch(
                     name=DeploymentFilterName(any_=["recover"])), flow_run_filter=FlowRunFilter(
                     state=FlowRunFilterState(type=FlowRunFilterStateType(any_=[
                         StateType.COMPLETED, StateType.FAILED, StateType.CRASHED]))))
-            return [r for r in runs if r.parameters.get("flow_run_id")]  # not the schedule's
+            # this batch run's recovery: not the schedule's, nor one for another test's run
+            return [r for r in runs
+                    if str(r.parameters.get("flow_run_id", "")).endswith(str(run.id))]
 
         async def read_run() -> Any:
             async with get_client() as client:
