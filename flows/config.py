@@ -2,7 +2,7 @@
 
 The README's Configuration table is the one list of variables (Prefect's own are Prefect's;
 only where the UI is, for links, is read here). On a Prefect server, Secret blocks stand in
-for the variables that carry secrets (`flows/secrets.py`; a variable that is set wins).
+for the variables that carry secrets (`flows/secret_blocks.py`; a variable that is set wins).
 Entry points (the CLI, a
 flow run, a task run on a worker) call `Settings.from_env()`; everything below them takes
 `Settings`, or the parts it builds (ledger, storage, templates, page reader, limits), as
@@ -23,7 +23,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from flows import crashpoint
-from flows.secrets import (
+from flows.secret_blocks import (
     ALERT_WEBHOOK,
     DATABASE_URL,
     WEBHOOK_URL,

@@ -13,7 +13,7 @@ from corpus import generate
 from corpus.bad import encrypted
 from flows.config import Settings
 from flows.import_flow import WARNINGS, import_batch
-from flows.secrets import DATABASE_URL, PDF_PASSWORDS, passwords_by_bank
+from flows.secret_blocks import DATABASE_URL, PDF_PASSWORDS, passwords_by_bank
 from parsers.codes import Reason, Status
 
 PASSWORD = "Nw-Secret-2026!"
