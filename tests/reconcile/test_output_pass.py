@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from pathlib import Path
-
-import pytest
 
 from parsers.codes import Status
 from reconcile.db import make_engine
@@ -16,16 +13,6 @@ from reconcile.records import Job
 from reconcile.storage import Storage, sha256
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
-
-
-@pytest.fixture(params=["local", "s3"])
-def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Storage:
-    if request.param == "local":
-        return Storage(str(tmp_path / "store"))
-    endpoint = request.getfixturevalue("s3_endpoint")
-    bucket = request.getfixturevalue("s3_bucket")
-    return Storage(f"{bucket}/root", {"client_kwargs": {"endpoint_url": endpoint},
-                                      "skip_instance_cache": True})
 
 
 def succeeded(storage: Storage, n: int) -> Job:

@@ -9,16 +9,6 @@ import pytest
 from reconcile.storage import InputCorrupt, OutputUnverified, Storage, list_sources, sha256
 
 
-@pytest.fixture(params=["local", "s3"])
-def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Storage:
-    if request.param == "local":
-        return Storage(str(tmp_path / "store"))
-    endpoint = request.getfixturevalue("s3_endpoint")
-    bucket = request.getfixturevalue("s3_bucket")
-    return Storage(f"{bucket}/root", {"client_kwargs": {"endpoint_url": endpoint},
-                                      "skip_instance_cache": True})
-
-
 def test_input_is_content_addressed_and_idempotent(storage: Storage) -> None:
     uri, digest = storage.put_input(b"%PDF-1.4 statement")
     assert digest == sha256(b"%PDF-1.4 statement")
