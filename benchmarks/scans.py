@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from benchmarks import corpora
+from benchmarks import corpora, ocr_cache
 from benchmarks.accuracy import Result, Tally, read, table
 from corpus import Sample, generate
 from parsers.api import parse_pdf
@@ -106,7 +106,8 @@ def ocr_cost(found: list[Sample], pages: int, limits: Limits) -> tuple[float, fl
 
 
 def run(statements: int, seed: int, workers: int, where: Path | None = None,
-        dpi: int | None = None, cost_pages: int = 6) -> list[Result]:
+        dpi: int | None = None, cost_pages: int = 6, cache: Path | None = None
+        ) -> list[Result]:
     """Measure and print; returns the results (one per scan)."""
     found = samples(statements, seed, where)
     if dpi is not None:
@@ -116,12 +117,14 @@ def run(statements: int, seed: int, workers: int, where: Path | None = None,
           f"{workers} parse worker(s)\n")
     started = time.perf_counter()
     limits = Limits()
+    target = ocr_cache.parser(cache) if cache else parse_pdf
     if workers:
-        with ParsePool(workers, limits, target=parse_pdf) as pool, \
+        with ParsePool(workers, limits, target=target) as pool, \
                 ThreadPoolExecutor(workers) as threads:
             results = list(threads.map(lambda s: read(s, limits, pool.parse), found))
     else:
-        results = [read(s, limits) for s in found]
+        results = [read(s, limits, lambda data: target(data, limits=limits)) for s in found]
+        ocr_cache.install(None)
     wall = time.perf_counter() - started
     if where is not None:
         (found[0].pdf.parent / "results.json").write_text(json.dumps(
