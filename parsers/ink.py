@@ -30,15 +30,7 @@ def ink_left(image: Image.Image, boxes: Iterable[tuple[int, int, int]], dpi: int
     x1 in points) in its band, left of it; the band is the word's middle (its top and
     bottom fifth left out), where a neighbouring line's ink cannot reach on a slightly
     skewed page."""
-    pixels = np.asarray(image.convert("L")) < DARK
-    # A dark pixel with a dark neighbour right, left, above or below.
-    solid = np.zeros_like(pixels)
-    pair = pixels[:, 1:] & pixels[:, :-1]
-    solid[:, 1:] |= pair
-    solid[:, :-1] |= pair
-    pair = pixels[1:, :] & pixels[:-1, :]
-    solid[1:, :] |= pair
-    solid[:-1, :] |= pair
+    solid = _solid(np.asarray(image.convert("L")) < DARK)
     to_pt = 72 / dpi
     least = _GLYPH_PIXELS * dpi / 100
     join = _JOIN / to_pt
@@ -62,3 +54,31 @@ def _stretches(columns: np.ndarray, join: float, least: float) -> list[tuple[int
     held = np.add.reduceat(columns[inked], firsts)
     return [(int(inked[a]), int(inked[b]) + 1) for a, b, n in zip(firsts, lasts, held,
                                                                   strict=True) if n >= least]
+
+
+def despeckled(image: Image.Image) -> Image.Image:
+    """`image` (8-bit grey) without its specks: ink that holds no dark pixel with a dark
+    neighbour, and is not beside one, turns white. A printed glyph, a full stop included,
+    is strokes at least two pixels wide; a speck of scanner noise is a pixel, and what OCR
+    reads of it (a `.` or `:` beside a word) goes with it."""
+    grey = np.asarray(image.convert("L"))
+    solid = _solid(grey < DARK)
+    near = solid.copy()
+    near[1:, :] |= solid[:-1, :]
+    near[:-1, :] |= solid[1:, :]
+    wide = near.copy()
+    wide[:, 1:] |= near[:, :-1]
+    wide[:, :-1] |= near[:, 1:]
+    return Image.fromarray(np.where(wide, grey, 255).astype(np.uint8), mode="L")
+
+
+def _solid(pixels: np.ndarray) -> np.ndarray:
+    """The dark pixels with a dark neighbour right, left, above or below."""
+    solid = np.zeros_like(pixels)
+    pair = pixels[:, 1:] & pixels[:, :-1]
+    solid[:, 1:] |= pair
+    solid[:, :-1] |= pair
+    pair = pixels[1:, :] & pixels[:-1, :]
+    solid[1:, :] |= pair
+    solid[:-1, :] |= pair
+    return solid

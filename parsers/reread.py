@@ -35,6 +35,9 @@ from parsers.dates import fold, month_names
 CONFIG = ["--psm", "7", "-c", "load_system_dawg=0", "-c", "load_freq_dawg=0"]
 #: Crops are enlarged until their text is about this many pixels high.
 TEXT_HEIGHT = 40
+#: The third reading of a word the first two read differently enlarges it further: the
+#: glyphs fall on other pixels, and tesseract scales them otherwise.
+THIRD_HEIGHT = 56
 #: White margin around a crop, in pixels of the enlarged image.
 MARGIN = 12
 #: Glyphs OCR takes for one another (5/S, 0/O, 1/I/l, 8/B, 2/Z, 6/G): a short word with one
@@ -42,6 +45,8 @@ MARGIN = 12
 LOOKALIKES = frozenset("SOIlBZG501826")
 #: Marks a speck beside a word is read as.
 EDGE = ".,:;'`|-=~_*\u2014"
+#: What a speck beside a date may be read as: a mark, a quote, a bracket.
+AROUND = EDGE + "'\"\u2018\u2019\u201c\u201d()[]!"
 #: The digit each look-alike letter may stand for.
 DIGITS = str.maketrans("SOIlBZG", "5011826")
 #: A word of this many characters or fewer is short.
@@ -127,6 +132,12 @@ def judge(first: Read, second: tuple[str, float] | None, gate: float) -> list[Re
     text, conf = second
     if text == first.text:
         return [replace(first, conf=max(first.conf, conf), twice=True)]
+    day = date_value(first.text)
+    if day is not None and day == date_value(text):
+        # the same date, a speck beside it read differently: read twice all the same
+        kept = first.text if well_formed(first.text, "date") or not well_formed(text, "date") \
+            else text
+        return [replace(first, text=kept, conf=max(first.conf, conf), twice=True)]
     what = kind(first.text)
     if (what != "text" and not well_formed(first.text, what) and kind(text) == what
             and well_formed(text, what)):
@@ -142,6 +153,17 @@ def judge(first: Read, second: tuple[str, float] | None, gate: float) -> list[Re
             and _unmarked(text.replace(" ", "")) == _unmarked(first.text):
         return _split(first, parts, conf)  # words run together, or across a speck
     return [_doubt(first, gate)]
+
+
+def date_value(text: str) -> str | None:
+    """The date a reading prints in full (a month name or a year in it), without what a
+    speck beside it may have been read as (a mark, a quote, a bracket, a part without a
+    letter or digit), or None if it prints none."""
+    parts = [p.strip(AROUND) for p in text.split() if any(c.isalnum() for c in p)]
+    if len(parts) != 1 or kind(parts[0]) != "date" or not well_formed(parts[0], "date") \
+            or re.fullmatch(r"\d{1,2}[-/.]\d{1,2}", parts[0]):
+        return None
+    return parts[0]
 
 
 def number_like(text: str) -> bool:
@@ -176,31 +198,68 @@ def _split(r: Read, parts: list[str], conf: float) -> list[Read]:
 
 
 def _doubt(r: Read, gate: float) -> Read:
-    """`r` with a confidence below `gate`: its second reading did not confirm it."""
-    return replace(r, conf=min(r.conf, gate - 1))
+    """`r` with a confidence below `gate`, not read twice: its second reading did not (or,
+    for a word that reads as a number too, could not) confirm it."""
+    return replace(r, conf=min(r.conf, gate - 1), twice=False)
 
 
 def reread(image: Image.Image, words: list[Read], gate: float, timeout: float,
            env: dict[str, str]) -> list[Read]:
-    """`words` after a second reading of the doubtful ones in `image` (8-bit)."""
+    """`words` after a second reading of the doubtful ones in `image` (8-bit), and a third
+    of those the first two read differently (`settle`)."""
     todo = [i for i, r in enumerate(words) if doubtful(r, gate)]
     if not todo:
         return words
-    seconds = _read_crops([crop(image, words[i]) for i in todo], timeout, env)
-    judged = dict(zip(todo, seconds, strict=True))
+    seconds = dict(zip(todo, _read_crops([crop(image, words[i]) for i in todo], timeout, env),
+                       strict=True))
+    judged = {i: judge(words[i], seconds[i], gate) for i in todo}
+    split = [i for i in todo if _unsettled(words[i], seconds[i], judged[i], gate)]
+    if split:
+        thirds = _read_crops([crop(image, words[i], THIRD_HEIGHT) for i in split], timeout, env)
+        for i, third in zip(split, thirds, strict=True):
+            judged[i] = settle(words[i], seconds[i], third, gate) or judged[i]
     out: list[Read] = []
     for i, r in enumerate(words):
-        out += judge(r, judged[i], gate) if i in judged else [r]
+        out += judged.get(i, [r])
     return [_doubt(r, gate) if number_like(r.text) else r for r in out]
 
 
-def crop(image: Image.Image, r: Read) -> Image.Image:
-    """The word's box with a little of the page around it, enlarged, on a white margin."""
+def _unsettled(first: Read, second: tuple[str, float] | None, kept: list[Read],
+               gate: float) -> bool:
+    """Whether the two readings of a date, or of a word of letters and digits, differ and
+    what is kept of it goes to review."""
+    return second is not None and second[0] != first.text and len(kept) == 1 \
+        and not kept[0].twice and kept[0].conf < gate and (
+            date_value(first.text) is not None or date_value(second[0]) is not None
+            or (first.text.isalnum() and second[0].isalnum()))
+
+
+def settle(first: Read, second: tuple[str, float], third: tuple[str, float] | None,
+           gate: float) -> list[Read] | None:
+    """The word as a third reading settles it, or None. Two readings of three agree on it:
+    on the date it prints (the first or the second reading's, a speck beside it aside), or
+    on a word of letters and digits alone (a glyph the first two read differently). The one
+    they agree on stands, read twice, but below `gate`: a reading disagreed, so the rules
+    for a doubtful date or word (period and order, a plain word) still weigh it."""
+    if third is None:
+        return None
+    for text, conf in ((first.text, first.conf), second):
+        day = date_value(text)
+        if (day is not None and day == date_value(third[0])) or (
+                third[0] == text and text.isalnum() and first.text.isalnum()):
+            return [replace(first, text=text, conf=min(max(conf, third[1]), gate - 1),
+                            twice=True)]
+    return None
+
+
+def crop(image: Image.Image, r: Read, height: int = TEXT_HEIGHT) -> Image.Image:
+    """The word's box with a little of the page around it, enlarged until its text is about
+    `height` pixels high, on a white margin."""
     pad = max(2, r.height // 4)
     box = (max(r.left - pad, 0), max(r.top - pad, 0),
            min(r.left + r.width + pad, image.width), min(r.top + r.height + pad, image.height))
     piece = image.crop(box)
-    scale = max(1.0, TEXT_HEIGHT / max(r.height, 1))
+    scale = max(1.0, height / max(r.height, 1))
     if scale > 1.0:
         piece = piece.resize((round(piece.width * scale), round(piece.height * scale)),
                              Image.Resampling.BICUBIC)

@@ -680,6 +680,7 @@ def _weigh_descriptions(out: TableReading, lines: list[Line], where: str) -> Non
     for n, r in enumerate(out.rows, start=1):
         row = f"{where} row {n} ({r.date})"
         doubted, vouched = [], []
+        twice = {(w.text, w.conf) for ln in r.lines for w in ln.words if w.twice}
         for text, conf in zip(r.desc, r.desc_confs, strict=True):
             if conf is None:
                 continue
@@ -693,21 +694,23 @@ def _weigh_descriptions(out: TableReading, lines: list[Line], where: str) -> Non
                                     "which is words run together (a space OCR did not "
                                     "see?), and no arithmetic checks a description")
             elif conf < OCR_REVIEW_CONFIDENCE:
-                (vouched if word_vouched(text, confident, words) else doubted).append(
+                (vouched if word_vouched(text, confident, words, (text, conf) in twice)
+                 else doubted).append(
                     (text, conf))
         if doubted:
             least = min(c for _, c in doubted)
             out.problems.append(f"{row}: OCR read {len(doubted)} word(s) of the "
                                 f"description of this row with confidence down to "
                                 f"{least:.0f} (below {OCR_REVIEW_CONFIDENCE:.0f}), none of "
-                                "them a word the statement prints confidently elsewhere or "
-                                "a word of the language, and no arithmetic checks a "
-                                "description")
+                                "them a word the statement prints confidently elsewhere, a "
+                                "word of the language or a word read alike twice, and no "
+                                "arithmetic checks a description")
         if vouched:
             out.trusted.append(f"{row}: {len(vouched)} description word(s) read by OCR "
                                f"with confidence down to {min(c for _, c in vouched):.0f}, "
                                "trusted: each is printed confidently elsewhere in the "
-                               "statement or is a word of the language")
+                               "statement, is a word of the language or was read alike "
+                               "twice")
 
 
 def _read_twice(toks: list[Token]) -> bool:

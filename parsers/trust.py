@@ -29,6 +29,7 @@ from datetime import date
 from decimal import Decimal
 
 from parsers.model import Account, money
+from parsers.reread import number_like
 
 #: A value OCR read below this confidence is not taken on its word: a row's date or
 #: description then goes to review (only confidence speaks for them); a figure goes to
@@ -171,14 +172,27 @@ def ordinal_look_alike(word: str) -> bool:
     return m["suffix"] == suffix
 
 
-def word_vouched(word: str, confident: frozenset[str], lexicon: frozenset[str]) -> bool:
-    """Whether a description word OCR read below the review confidence can stand: letters
-    only (no digit, which another digit replaces unseen, and no speck of punctuation at
-    either end, which is what OCR adds), two or more of them, not an ordinal look-alike,
-    and read confidently elsewhere in the statement, or, from three letters, a word of the
-    language (nearly every pair of letters is a word somewhere in a dictionary)."""
-    return (len(word) >= 2 and word.isalpha() and not ordinal_look_alike(word)
-            and (word in confident or (len(word) >= 3 and word.upper() in lexicon)))
+def word_vouched(word: str, confident: frozenset[str], lexicon: frozenset[str],
+                 twice: bool = False) -> bool:
+    """Whether a description word OCR read below the review confidence can stand: two or
+    more characters, no speck of punctuation at either end (which is what OCR adds), not
+    an ordinal or a number once its look-alike letters are digits, and either read alike
+    by a second, independent reading (`twice`; letters and digits, joined by a hyphen or
+    a slash at most), or letters only and read confidently elsewhere in the statement, or,
+    from three letters, a word of the language (nearly every pair of letters is a word
+    somewhere in a dictionary). A digit read alike twice stands as a figure read alike
+    twice does; a digit read once never does."""
+    if len(word) < 2 or ordinal_look_alike(word) or number_like(word):
+        return False
+    if twice and _PLAIN.fullmatch(word):
+        return True
+    return word.isalpha() and (word in confident
+                               or (len(word) >= 3 and word.upper() in lexicon))
+
+
+#: Letters and digits, in runs joined by a hyphen or a slash (`7781-ALPHA`, `11/02`): a
+#: mark inside a word that OCR reads alike twice is printed, not a speck at its edge.
+_PLAIN = re.compile(r"[^\W_]+(?:[-/][^\W_]+)*")
 
 
 #: The shortest word a run-together word is split into (shorter ones make nearly anything
