@@ -30,6 +30,7 @@ from pathlib import Path
 from PIL import Image
 
 from parsers.dates import fold, month_names
+from parsers.ink import despeckled, holds_ink, speck_mark
 
 #: Second readings: one line per image, no dictionary to pull a glyph run towards a word.
 CONFIG = ["--psm", "7", "-c", "load_system_dawg=0", "-c", "load_freq_dawg=0"]
@@ -45,6 +46,11 @@ MARGIN = 12
 LOOKALIKES = frozenset("SOIlBZG501826")
 #: Marks a speck beside a word is read as.
 EDGE = ".,:;'`|-=~_*\u2014"
+#: OCR reads a speck of noise as a word of at most this many glyphs.
+SPECK_GLYPHS = 2
+#: What a speck at a word's edge may be read as and a printed dot would make: a stop, a
+#: comma, a colon, a quote (a dash or a bar is a line, not a dot, and stays).
+SPECK_MARKS = ".,:;'`\"\u2018\u2019\u201c\u201d"
 #: What a speck beside a date may be read as: a mark, a quote, a bracket.
 AROUND = EDGE + "'\"\u2018\u2019\u201c\u201d()[]!"
 #: The digit each look-alike letter may stand for.
@@ -205,51 +211,106 @@ def _doubt(r: Read, gate: float) -> Read:
 
 def reread(image: Image.Image, words: list[Read], gate: float, timeout: float,
            env: dict[str, str]) -> list[Read]:
-    """`words` after a second reading of the doubtful ones in `image` (8-bit), and a third
-    of those the first two read differently (`settle`)."""
+    """`words` after a second reading of the doubtful ones in `image` (8-bit), and a third,
+    of the page without its specks (`ink.despeckled`), of those the first two read
+    differently (`settle`) and of those read with a mark at their edge (`unspeck`)."""
     todo = [i for i, r in enumerate(words) if doubtful(r, gate)]
-    if not todo:
-        return words
     seconds = dict(zip(todo, _read_crops([crop(image, words[i]) for i in todo], timeout, env),
-                       strict=True))
+                       strict=True)) if todo else {}
     judged = {i: judge(words[i], seconds[i], gate) for i in todo}
     split = [i for i in todo if _unsettled(words[i], seconds[i], judged[i], gate)]
-    if split:
-        thirds = _read_crops([crop(image, words[i], THIRD_HEIGHT) for i in split], timeout, env)
-        for i, third in zip(split, thirds, strict=True):
-            judged[i] = settle(words[i], seconds[i], third, gate) or judged[i]
+    marked = [i for i, r in enumerate(words) if i not in split and _marked(judged.get(i, [r]))]
+    if split or marked:
+        clean = despeckled(image)
+        thirds = dict(zip(split + marked, _read_crops(
+            [crop(clean, words[i], THIRD_HEIGHT) for i in split + marked], timeout, env),
+            strict=True))
+        for i in split:
+            judged[i] = settle(words[i], seconds[i], thirds[i], gate) or judged[i]
+        for i in marked:
+            judged[i] = [unspeck(judged.get(i, [words[i]])[0], thirds[i], image)]
+    for i, r in enumerate(words):
+        if _speck_like(r, seconds.get(i), gate) and not holds_ink(
+                image, (r.left, r.top, r.left + r.width, r.top + r.height)):
+            judged[i] = []  # specks of noise OCR read as a glyph or a mark
     out: list[Read] = []
     for i, r in enumerate(words):
         out += judged.get(i, [r])
     return [_doubt(r, gate) if number_like(r.text) else r for r in out]
 
 
+def _marked(kept: list[Read]) -> bool:
+    """Whether what is kept of a word is one word with a mark at its edge (a figure's or
+    a date's aside: the running balance and the period weigh those)."""
+    if len(kept) != 1 or kind(kept[0].text) != "text":
+        return False
+    bare = kept[0].text.strip(SPECK_MARKS)
+    return bare != kept[0].text and any(c.isalnum() for c in bare)
+
+
+def _speck_like(first: Read, second: tuple[str, float] | None, gate: float) -> bool:
+    """Whether a word is what OCR makes of a speck of noise: a mark alone, or a glyph or
+    two read below `gate` that the second reading saw no letter or digit in."""
+    if not any(c.isalnum() for c in first.text):
+        return True
+    return len(first.text) <= SPECK_GLYPHS and first.conf < gate and (
+        second is None or not any(c.isalnum() for c in second[0]))
+
+
+def unspeck(kept: Read, third: tuple[str, float] | None, image: Image.Image) -> Read:
+    """`kept`, a word with a mark at its edge, without that mark where the page shows it
+    is a speck of noise: the page without its specks reads the word without it (a printed
+    stop or colon is a dot at least two pixels wide, and stays), or the mark's ink, apart
+    from the glyphs, is smaller than a printed stop could be (`ink.speck_mark`); it counts
+    as read twice where two readings read its letters alike. Otherwise `kept` stands."""
+    bare = kept.text.strip(SPECK_MARKS)
+    box = (kept.left, kept.top, kept.left + kept.width, kept.top + kept.height)
+    specks = (third is not None and third[0] == bare) or all(
+        speck_mark(image, box, right) for right, mark in
+        ((False, kept.text[0]), (True, kept.text[-1])) if mark in SPECK_MARKS)
+    twice = kept.twice or (third is not None and third[0].strip(SPECK_MARKS) == bare)
+    return replace(kept, text=bare, twice=twice) if specks else kept
+
+
 def _unsettled(first: Read, second: tuple[str, float] | None, kept: list[Read],
                gate: float) -> bool:
-    """Whether the two readings of a date, or of a word of letters and digits, differ and
-    what is kept of it goes to review."""
-    return second is not None and second[0] != first.text and len(kept) == 1 \
-        and not kept[0].twice and kept[0].conf < gate and (
-            date_value(first.text) is not None or date_value(second[0]) is not None
-            or (first.text.isalnum() and second[0].isalnum()))
+    """Whether what is kept of a date, or of a word of letters and digits, goes to review
+    because its second reading read it otherwise, or read nothing."""
+    if len(kept) != 1 or kept[0].twice or kept[0].conf >= gate:
+        return False
+    if second is None:
+        return first.text.isalnum()
+    return second[0] != first.text and (
+        date_value(first.text) is not None or date_value(second[0]) is not None
+        or first.text.isalnum() or second[0].isalnum())
 
 
-def settle(first: Read, second: tuple[str, float], third: tuple[str, float] | None,
+def settle(first: Read, second: tuple[str, float] | None, third: tuple[str, float] | None,
            gate: float) -> list[Read] | None:
     """The word as a third reading settles it, or None. Two readings of three agree on it:
     on the date it prints (the first or the second reading's, a speck beside it aside), or
-    on a word of letters and digits alone (a glyph the first two read differently). The one
-    they agree on stands, read twice, but below `gate`: a reading disagreed, so the rules
-    for a doubtful date or word (period and order, a plain word) still weigh it."""
-    if third is None:
+    on a word of letters and digits alone (a glyph the first two read differently, or one
+    the second did not read). The one they agree on stands, read twice, but below `gate`:
+    a reading disagreed, so the rules for a doubtful date or word (period and order, a
+    plain word) still weigh it. Readings that differ only in look-alike glyphs are not
+    settled (`_look_alikes`)."""
+    if third is None or (second is not None and _look_alikes(first.text, second[0])):
         return None
-    for text, conf in ((first.text, first.conf), second):
+    for text, conf in ((first.text, first.conf), *([second] if second else [])):
         day = date_value(text)
         if (day is not None and day == date_value(third[0])) or (
-                third[0] == text and text.isalnum() and first.text.isalnum()):
+                third[0] == text and text.isalnum()):
             return [replace(first, text=text, conf=min(max(conf, third[1]), gate - 1),
                             twice=True)]
     return None
+
+
+def _look_alikes(a: str, b: str) -> bool:
+    """Whether two readings differ only in glyphs OCR takes for one another (`STH`, `5TH`):
+    readings split that way split at random, and a third settles nothing."""
+    def glyphs(t: str) -> str:
+        return t.translate(DIGITS).upper().translate(DIGITS)
+    return a != b and glyphs(a) == glyphs(b)
 
 
 def crop(image: Image.Image, r: Read, height: int = TEXT_HEIGHT) -> Image.Image:

@@ -34,8 +34,10 @@ from parsers.template import NUMBER_ROLES, Column, Template, header_words
 from parsers.trust import (
     OCR_REVIEW_CONFIDENCE,
     Doubt,
+    across_a_speck,
     dates_in_order,
     dates_pinned,
+    numbers_apart,
     ordinal_look_alike,
     run_together,
     word_vouched,
@@ -689,6 +691,10 @@ def _weigh_descriptions(out: TableReading, lines: list[Line], where: str) -> Non
                                     "which may as well be an ordinal number (look-alike "
                                     "letters and digits), and no arithmetic checks a "
                                     "description")
+            elif across_a_speck(text):
+                out.problems.append(f"{row}: OCR read the description word {text!r}, "
+                                    "which may be two words joined across a speck, and no "
+                                    "arithmetic checks a description")
             elif run_together(text, words):
                 out.problems.append(f"{row}: OCR read the description word {text!r}, "
                                     "which is words run together (a space OCR did not "
@@ -697,6 +703,12 @@ def _weigh_descriptions(out: TableReading, lines: list[Line], where: str) -> Non
                 (vouched if word_vouched(text, confident, words, (text, conf) in twice)
                  else doubted).append(
                     (text, conf))
+        ocr = [c is not None for c in r.desc_confs]
+        if any(numbers_apart(a, b) and (x or y) for a, b, x, y in zip(
+                r.desc, r.desc[1:], ocr, ocr[1:], strict=False)):
+            out.problems.append(f"{row}: OCR read two numbers side by side in the "
+                                "description, which may be one number with a space read "
+                                "into it, and no arithmetic checks a description")
         if doubted:
             least = min(c for _, c in doubted)
             out.problems.append(f"{row}: OCR read {len(doubted)} word(s) of the "

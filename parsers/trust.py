@@ -215,3 +215,20 @@ def run_together(word: str, lexicon: frozenset[str]) -> bool:
     for i in range(_PART, len(w) + 1):
         ends[i] = any(ends[j] and w[j:i] in lexicon for j in range(0, i - _PART + 1))
     return ends[-1]
+
+
+#: A mark a speck makes, between two runs of two glyphs or more, one of them letters: a
+#: speck in the space between two words that OCR read as one (`STORE.0912`).
+_ACROSS = re.compile(r"[^\W\d_]{2}[.,:;][^\W_]{2}|[^\W_]{2}[.,:;][^\W\d_]{2}")
+
+
+def across_a_speck(word: str) -> bool:
+    """Whether `word` may be two words OCR joined across a speck in the space between them
+    (`STORE.0912`, `PAYMENT.ID`); printed ones (`NO.123`) read alike, so none is taken."""
+    return _ACROSS.search(word) is not None
+
+
+def numbers_apart(first: str, second: str) -> bool:
+    """Whether two words side by side are both runs of digits: one number OCR may have
+    read a space into (`20251 10400193`), as likely as two numbers printed apart."""
+    return first.isdigit() and second.isdigit()
