@@ -15,7 +15,17 @@ from parsers.api import parse_pdf
 from parsers.errors import OcrTimeout, ParseTimeout
 from parsers.limits import Limits
 from parsers.ocr import engine_identity, ocr_page, render_page, tesseract_env, tesseract_tsv
-from parsers.reread import Read, doubtful, judge, kind, number_like, reread, well_formed
+from parsers.reread import (
+    Read,
+    date_value,
+    doubtful,
+    judge,
+    kind,
+    number_like,
+    reread,
+    settle,
+    well_formed,
+)
 
 
 @pytest.fixture(scope="module")
@@ -171,3 +181,39 @@ def test_only_a_second_reading_that_agrees_marks_a_word_read_twice() -> None:
     assert judge(first, ("06-Jan-2025", 80.0), 90.0)[0].twice
     assert not any(r.twice for second in (("08-Jan-2025", 96.0), None)
                    for r in judge(first, second, 90.0))
+
+
+@pytest.mark.parametrize(("first", "second", "twice"), [
+    ("14-Jun-2024.", "14-Jun-2024:", True), ("\u201809-Sep-2026", "09-Sep-2026.", True),
+    ("16-Sep-2026.", "~ 16-Sep-2026", True), ("46-Dec-2024.", "16-Dec-2024", False),
+    ("11/02,", "11/02.", False),  # no month name or year: a word of a description
+])
+def test_a_date_read_alike_but_for_a_speck_beside_it_is_read_twice(first: str, second: str,
+                                                                    twice: bool) -> None:
+    [kept] = judge(Read(first, 70.0, 0, 0, 130, 20), (second, 80.0), 90.0)
+    assert kept.twice is twice and kept.conf < 90
+    assert (date_value(first) == date_value(second) is not None) is twice
+
+
+@pytest.mark.parametrize(("first", "second", "third", "kept"), [
+    # two readings of three agree: the one they agree on, read twice, still below the gate
+    (("46-Dec-2024.", 70.0), ("16-Dec-2024", 88.0), ("16-Dec-2024", 96.0),
+     ("16-Dec-2024", 89.0, True)),
+    (("12-Aug-2025.", 77.0), ("42-Aug-2025", 88.0), ("12-Aug-2025", 79.0),
+     ("12-Aug-2025.", 79.0, True)),
+    (("TO", 83.0), None, ("TO", 90.0), ("TO", 89.0, True)),
+    (("2025110400193", 89.0), ("20251 10400193", 87.0), ("2025110400193", 92.0),
+     ("2025110400193", 89.0, True)),
+    # look-alike glyphs split at random: no vote settles them
+    (("STH", 93.0), ("5TH", 96.0), ("5TH", 96.0), None),
+    (("5TH", 75.0), ("STH", 82.0), ("STH", 67.0), None),
+    # only a word of letters and digits alone is settled, and only by agreeing readings
+    (("0912", 72.0), ("09:12", 73.0), ("09:12", 83.0), None),
+    (("AIC", 77.0), ("A/C", 93.0), ("A/C", 94.0), None),
+    (("41-Apr-2026", 75.0), ("11-Apr-2026", 78.0), ("17-Apr-2026", 83.0), None),
+])
+def test_what_a_third_reading_settles(first: tuple[str, float], second: tuple[str, float] | None,
+                                      third: tuple[str, float],
+                                      kept: tuple[str, float, bool] | None) -> None:
+    got = settle(Read(first[0], first[1], 0, 0, 130, 20), second, third, 90.0)
+    assert (None if got is None else (got[0].text, got[0].conf, got[0].twice)) == kept

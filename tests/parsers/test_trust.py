@@ -11,8 +11,10 @@ from parsers import lexicon
 from parsers.model import Account, Transaction
 from parsers.trust import (
     Doubt,
+    across_a_speck,
     dates_in_order,
     dates_pinned,
+    numbers_apart,
     ordinal_look_alike,
     pinned,
     run_together,
@@ -163,3 +165,30 @@ def test_long_words_run_together_are_recognised() -> None:
     assert not run_together("MEMBERSHIP", lex)  # a word of its own
     assert not run_together("GYMMEMBERSHIPX", lex)  # not made of words alone
     assert not run_together("GYM-MEMBERSHIP", lex)
+
+
+@pytest.mark.parametrize("word", ["7781-ALPHA", "0912", "11/02", "PIAZZA", "ON"])
+def test_a_word_read_alike_twice_is_vouched_for(word: str) -> None:
+    assert word_vouched(word, frozenset(), frozenset(), twice=True)
+    assert not word_vouched(word, frozenset(), frozenset())
+
+
+@pytest.mark.parametrize("word", ["STH", "SO", "IS", "CORP.", "-88231", "ID.7781-ALPHA",
+                                  "7781-", "A"])
+def test_twice_vouches_for_no_look_alike_speck_or_single_glyph(word: str) -> None:
+    """`STH AVE` read twice may still be `5TH AVE`; a mark at an edge or inside may be a
+    speck both readings saw."""
+    assert not word_vouched(word, frozenset({word}), frozenset({word.upper()}), twice=True)
+
+
+@pytest.mark.parametrize(("word", "joined"), [
+    ("STORE.0912", True), ("PAYMENT.ID", True), ("TREAS.310", True), ("ID.7781-ALPHA", True),
+    ("P.O.", False), ("CORP.", False), ("7781-ALPHA", False), ("1,234.56", False),
+])
+def test_words_joined_across_a_speck(word: str, joined: bool) -> None:
+    assert across_a_speck(word) is joined
+
+
+def test_numbers_side_by_side_may_be_one() -> None:
+    assert numbers_apart("20251", "10400193")
+    assert not numbers_apart("BRANCH", "221") and not numbers_apart("4410", "PURCHASE")
