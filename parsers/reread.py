@@ -15,8 +15,19 @@ the first reading towards words. Then, per word:
   weighed by the running balance and any other value goes to review;
 - otherwise the first stands, below the review confidence, so that a person looks at it.
 
-All the crops of a page go to one tesseract process as a list of images: a page costs at
-most one more start of tesseract, and a page without doubtful words none.
+A date the two read alike but for a speck beside it (`14-Jun-2024.`, `14-Jun-2024:`) is read
+twice: a mark at its edge changes no date. A third reading, of the page without its specks
+(`ink.despeckled`), enlarged further, then settles what the first two read differently: a
+date, or a word of letters and digits alone, that it reads as one of them stands, read
+twice but below the review confidence (look-alike glyphs, `STH`/`5TH`, are never settled:
+such readings split at random). It also tells specks from print: a word read with a stop,
+comma, colon or quote at its edge loses the mark when the page without its specks reads it
+without, or when the mark's ink is smaller than a printed stop could be (`ink.speck_mark`);
+a glyph or two, or a mark alone, where the page holds no stroke of ink is dropped.
+
+The crops of a page go to one tesseract process per reading as a list of images: a page
+costs at most two more starts of tesseract, and a page without doubtful or marked words
+none.
 """
 
 from __future__ import annotations

@@ -14,10 +14,12 @@ little confidence stands when the confidently read dates around it are its own d
 table's dates are in order), or when a second, independent reading read it alike and it
 falls in the period, in order between them; a description word when it is a plain word
 that the statement prints confidently elsewhere or that is a word of the language
-(`lexicon.py`). A word that reads as an ordinal once its look-alike letters are digits
-(`STH` for `5TH`), or a word the language does not know that is words it knows run
-together (`GYMMEMBERSHIP`: OCR lost the space), is never taken, however confidently it was
-read.
+(`lexicon.py`), or letters and digits that two independent readings read alike. A word
+that reads as an ordinal or a number once its look-alike letters are digits (`STH` for
+`5TH`), a word the language does not know that is words it knows run together
+(`GYMMEMBERSHIP`: OCR lost the space), a word joined across a speck (`STORE.0912`) or two
+numbers side by side (`20251 10400193`: OCR may have read a space into one) are never
+taken, however confidently they were read.
 """
 
 from __future__ import annotations
