@@ -700,7 +700,8 @@ def _weigh_descriptions(out: TableReading, lines: list[Line], where: str) -> Non
                                     "which is words run together (a space OCR did not "
                                     "see?), and no arithmetic checks a description")
             elif conf < OCR_REVIEW_CONFIDENCE:
-                (vouched if word_vouched(text, confident, words, (text, conf) in twice)
+                (vouched if word_vouched(text, conf, confident, words,
+                                           (text, conf) in twice)
                  else doubted).append(
                     (text, conf))
         ocr = [c is not None for c in r.desc_confs]
@@ -715,8 +716,8 @@ def _weigh_descriptions(out: TableReading, lines: list[Line], where: str) -> Non
                                 f"description of this row with confidence down to "
                                 f"{least:.0f} (below {OCR_REVIEW_CONFIDENCE:.0f}), none of "
                                 "them a word the statement prints confidently elsewhere, a "
-                                "word of the language or a word read alike twice, and no "
-                                "arithmetic checks a description")
+                                "word of the language read with some confidence or a word "
+                                "read alike twice, and no arithmetic checks a description")
         if vouched:
             out.trusted.append(f"{row}: {len(vouched)} description word(s) read by OCR "
                                f"with confidence down to {min(c for _, c in vouched):.0f}, "

@@ -137,19 +137,26 @@ def test_other_words_are_no_ordinal_look_alikes(word: str) -> None:
 
 
 def test_a_doubtful_word_is_vouched_for_by_a_confident_read_elsewhere_or_the_lexicon() -> None:
-    assert word_vouched("ZORBLAX", frozenset({"ZORBLAX"}), frozenset())
-    assert word_vouched("coffee", frozenset(), frozenset({"COFFEE"}))
-    assert not word_vouched("ZORBLAX", frozenset({"OTHER"}), frozenset({"COFFEE"}))
+    assert word_vouched("ZORBLAX", 80.0, frozenset({"ZORBLAX"}), frozenset())
+    assert word_vouched("coffee", 80.0, frozenset(), frozenset({"COFFEE"}))
+    assert not word_vouched("ZORBLAX", 80.0, frozenset({"OTHER"}), frozenset({"COFFEE"}))
+
+
+def test_a_word_of_the_language_read_with_hardly_any_confidence_is_not_vouched_for() -> None:
+    """Specks spell short words too: `oar` read at 29 in the speckles of a scan."""
+    assert not word_vouched("oar", 29.0, frozenset(), frozenset({"OAR"}))
+    assert word_vouched("oar", 29.0, frozenset({"oar"}), frozenset({"OAR"}))
+    assert word_vouched("oar", 29.0, frozenset(), frozenset(), twice=True)
 
 
 def test_a_two_letter_word_is_vouched_for_by_a_confident_read_elsewhere_only() -> None:
-    assert word_vouched("ON", frozenset({"ON"}), frozenset())
-    assert not word_vouched("ON", frozenset(), frozenset({"ON"}))
+    assert word_vouched("ON", 80.0, frozenset({"ON"}), frozenset())
+    assert not word_vouched("ON", 80.0, frozenset(), frozenset({"ON"}))
 
 
 @pytest.mark.parametrize("word", ["CORP.", ".CHECK", "REFUND’", "4410", "R2D2", "A", "STH"])
 def test_specks_digits_short_words_and_ordinal_look_alikes_are_never_vouched(word: str) -> None:
-    assert not word_vouched(word, frozenset({word}), frozenset({word.upper()}))
+    assert not word_vouched(word, 80.0, frozenset({word}), frozenset({word.upper()}))
 
 
 def test_the_lexicon_is_tesseracts_english_dictionary() -> None:
@@ -169,8 +176,8 @@ def test_long_words_run_together_are_recognised() -> None:
 
 @pytest.mark.parametrize("word", ["7781-ALPHA", "0912", "11/02", "PIAZZA", "ON"])
 def test_a_word_read_alike_twice_is_vouched_for(word: str) -> None:
-    assert word_vouched(word, frozenset(), frozenset(), twice=True)
-    assert not word_vouched(word, frozenset(), frozenset())
+    assert word_vouched(word, 80.0, frozenset(), frozenset(), twice=True)
+    assert not word_vouched(word, 80.0, frozenset(), frozenset())
 
 
 @pytest.mark.parametrize("word", ["STH", "SO", "IS", "CORP.", "-88231", "ID.7781-ALPHA",
@@ -178,7 +185,7 @@ def test_a_word_read_alike_twice_is_vouched_for(word: str) -> None:
 def test_twice_vouches_for_no_look_alike_speck_or_single_glyph(word: str) -> None:
     """`STH AVE` read twice may still be `5TH AVE`; a mark at an edge or inside may be a
     speck both readings saw."""
-    assert not word_vouched(word, frozenset({word}), frozenset({word.upper()}), twice=True)
+    assert not word_vouched(word, 80.0, frozenset({word}), frozenset({word.upper()}), twice=True)
 
 
 @pytest.mark.parametrize(("word", "joined"), [
