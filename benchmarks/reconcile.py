@@ -13,8 +13,9 @@ needing review. Each round copies the untouched ledger, then times
 - the **per-statement baseline**: the book taking in the first `sample` statements one
   transaction each, against the same statements in one batch.
 
-Rounds are interleaved and medians printed, with the load average of each round, because
-the machine may be busy.
+Rounds are interleaved and medians printed, with the load average of each round and the
+time each pass's main thread waited for a core, because the machine may be busy: a pass's
+wall time less its CPU and that wait is, roughly, its own waiting (disks, threads).
 """
 
 from __future__ import annotations
@@ -123,17 +124,28 @@ def synthesise(root: Path, count: int, seed: int, batch_size: int = 1000) -> Pat
     return partial.rename(root / "ledger.db")
 
 
-def reconcile_pass(db: Path, storage: Path) -> tuple[float, float, dict[str, Any]]:
-    """Seconds (wall, and CPU of this process) for the sweep and the report on the ledger at
-    `db`, and the report."""
-    t0, cpu = time.perf_counter(), time.process_time()
+def waited() -> float:
+    """Seconds this thread has spent runnable but waiting for a core (Linux's schedstat; 0
+    where there is none): what the machine's load adds to a pass, apart from its own
+    waiting on disks and threads."""
+    try:
+        with open("/proc/thread-self/schedstat") as f:
+            return int(f.read().split()[1]) / 1e9
+    except OSError:
+        return 0.0
+
+
+def reconcile_pass(db: Path, storage: Path) -> tuple[float, float, float, dict[str, Any]]:
+    """Seconds (wall, CPU of this process, and waiting for a core) for the sweep and the
+    report on the ledger at `db`, and the report."""
+    t0, cpu, queued = time.perf_counter(), time.process_time(), waited()
     ledger = Ledger(make_engine(f"sqlite:///{db}"))
     swept = sweep(ledger)
     report = build(ledger, Storage(str(storage)), operator=None,
                    queue_limit=timedelta(hours=24), capacity=500,
                    review_alert=timedelta(hours=48), completed_tasks=set(), swept=swept,
                    notifications_resent=0)
-    seconds = time.perf_counter() - t0, time.process_time() - cpu
+    seconds = time.perf_counter() - t0, time.process_time() - cpu, waited() - queued
     ledger.engine.dispose()
     return *seconds, report
 
@@ -178,17 +190,19 @@ def run(count: int, rounds: int, sample: int, seed: int, keep: Path | None = Non
         print(f"synthesised {count} succeeded jobs in {time.perf_counter() - t0:.0f} s")
     storage = source / "storage"
     first, steady, bare, one, many, loads = [], [], [], [], [], []
-    first_cpu, steady_cpu = [], []
+    first_cpu, steady_cpu, first_queued, steady_queued = [], [], [], []
     for r in range(rounds):
         loads.append(os.getloadavg()[0])
         db = work / f"round-{r}.db"
         shutil.copy(pristine, db)
-        seconds, cpu, report = reconcile_pass(db, storage)
+        seconds, cpu, queued, report = reconcile_pass(db, storage)
         first.append(seconds)
         first_cpu.append(cpu)
-        seconds, cpu, _ = reconcile_pass(db, storage)
+        first_queued.append(queued)
+        seconds, cpu, queued, _ = reconcile_pass(db, storage)
         steady.append(seconds)
         steady_cpu.append(cpu)
+        steady_queued.append(queued)
         bare.append(floor(storage))
         for batched, out in ((r % 2 == 0, many if r % 2 == 0 else one),
                              (r % 2 == 1, many if r % 2 == 1 else one)):
@@ -196,15 +210,19 @@ def run(count: int, rounds: int, sample: int, seed: int, keep: Path | None = Non
             shutil.copy(pristine, copy)
             out.append(book_alone(copy, storage, sample, batched))
         print(f"round {r + 1}: load {loads[-1]:.1f}, first {first[-1]:.1f} s "
-              f"({first_cpu[-1]:.1f} s CPU), steady {steady[-1]:.1f} s ({steady_cpu[-1]:.1f} s "
-              f"CPU), floor {bare[-1]:.1f} s, book of {sample}: one by one "
+              f"({first_cpu[-1]:.1f} s CPU, {first_queued[-1]:.1f} s waiting for a core), "
+              f"steady {steady[-1]:.1f} s ({steady_cpu[-1]:.1f} s CPU, "
+              f"{steady_queued[-1]:.1f} s waiting for a core), floor {bare[-1]:.1f} s, "
+              f"book of {sample}: one by one "
               f"{one[-1]:.2f} s, batched {many[-1]:.2f} s; state {report['state']}, "
               f"{report['consumer']['imported']} imported, {report['consumer']['held']} held")
     med = statistics.median
     print(f"reconcile of {count} jobs (medians of {rounds} rounds, load {med(loads):.1f}): "
-          f"first pass {med(first):.1f} s ({med(first_cpu):.1f} s CPU), steady pass "
-          f"{med(steady):.1f} s ({med(steady_cpu):.1f} s CPU); reading and hashing "
-          f"every object {med(bare):.1f} s (floor): steady/floor {med(steady) / med(bare):.2f}x")
+          f"first pass {med(first):.1f} s ({med(first_cpu):.1f} s CPU, "
+          f"{med(first_queued):.1f} s waiting for a core), steady pass {med(steady):.1f} s "
+          f"({med(steady_cpu):.1f} s CPU, {med(steady_queued):.1f} s waiting for a core); "
+          f"reading and hashing every object {med(bare):.1f} s (floor): "
+          f"steady/floor {med(steady) / med(bare):.2f}x")
     print(f"book, {sample} statements: one transaction each {med(one):.2f} s (baseline), one "
           f"batch {med(many):.2f} s; ratio {med(one) / med(many):.1f}x")
     shutil.rmtree(work, ignore_errors=True)

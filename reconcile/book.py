@@ -18,11 +18,10 @@ reconciles (`release`), and a rejected statement's never do (`exclude`).
 from __future__ import annotations
 
 import json
-import operator
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -48,9 +47,13 @@ from reconcile.db import (
     book_deliveries,
     book_imports,
     book_transactions,
+    bound,
+    bulk,
+    executemany,
     held_transactions,
     quarantine,
     reviews,
+    transaction,
 )
 from reconcile.ledger import Ledger
 from reconcile.outputs import Found, OutputPass, Wanted
@@ -88,17 +91,19 @@ class Book:
         """Take `d` in once; return imported, held (for review), duplicate or quarantined."""
         return self.consume_many([d])[0]
 
-    def consume_many(self, deliveries: Sequence[Delivery]) -> list[str]:
+    def consume_many(self, deliveries: Sequence[Delivery],
+                     connection: Connection | None = None) -> list[str]:
         """Take a batch in, in one transaction, each delivery as `consume` would in turn.
 
         What the book knows of these decisions and inputs is read in one query, and the
         batch's transactions go in together after one read of the ids already held, so a
-        batch costs a few statements whatever its size.
+        batch costs a few statements whatever its size. On `connection` when given (a pass's
+        own, from `bulk`).
         """
         if not deliveries:
             return []
         at = self.clock()
-        with self.engine.begin() as c:
+        with transaction(self.engine, connection) as c:
             known = _Known.read(c, deliveries)
             outcomes, taken = [], []
             for d in deliveries:
@@ -109,16 +114,19 @@ class Book:
                 if outcome == HELD:
                     self._hold(c, d)
                 outcomes.append(outcome)
+            stamp = bound(c, book_deliveries.c.at, at)
             if taken:
-                c.execute(insert(book_imports), [_import_row(d, at) for d in taken])
+                executemany(c, insert(book_imports), [
+                    _import_row(d, bound(c, book_imports.c.imported_at, at)) for d in taken])
             add_statements(c, [(d.statement, d.decision_id) for d, o in
                                 zip(deliveries, outcomes, strict=True) if o == IMPORTED])
-            c.execute(insert(book_deliveries), [
+            executemany(c, insert(book_deliveries), [
                 {"decision_id": d.decision_id, "output_digest": d.output_digest,
-                 "outcome": o, "at": at} for d, o in zip(deliveries, outcomes, strict=True)])
+                 "outcome": o, "at": stamp} for d, o in zip(deliveries, outcomes, strict=True)])
         return outcomes
 
-    def take(self, found: list[Found], delivered: set[tuple[str, str]]) -> Counter[str]:
+    def take(self, found: list[Found], delivered: set[tuple[str, str]],
+             connection: Connection | None = None) -> Counter[str]:
         """Consume the statements of `found` not yet `delivered` (which this updates); their
         bytes were read because `wanted` said so."""
         outcomes: Counter[str] = Counter()
@@ -136,7 +144,7 @@ class Book:
             batch.append(Delivery(f.job.job_id, f.job.sha256, digest, json.loads(f.statement),
                                   recorded_digest=f.job.output_digest,
                                   output_uri=f.job.output_uri))
-        outcomes.update(self.consume_many(batch))
+        outcomes.update(self.consume_many(batch, connection))
         return outcomes
 
     @staticmethod
@@ -302,7 +310,7 @@ def _day(text: str | None) -> date | None:
     return None if text is None else date.fromisoformat(text)
 
 
-def _import_row(d: Delivery, at: datetime) -> dict[str, Any]:
+def _import_row(d: Delivery, at: Any) -> dict[str, Any]:
     st = d.statement
     return {"decision_id": d.decision_id, "input_sha256": d.input_sha256,
             "output_digest": d.output_digest,
@@ -387,20 +395,6 @@ def _insert_missing(c: Connection) -> Insert:
         index_elements=["account_last4", "txn_id"])
 
 
-def executemany(c: Connection, statement: Insert, rows: list[dict[str, Any]]) -> None:
-    """`statement` once for every row, through the driver's executemany: SQLAlchemy would
-    build each row's parameters in Python first, most of the time of a large batch. For rows
-    of plain text and numbers only: values reach the driver without SQLAlchemy's type
-    processing (which dates need on SQLite)."""
-    compiled = statement.compile(dialect=c.dialect, column_keys=list(rows[0]))
-    params: list[Any] = rows
-    if compiled.positional:
-        keys = list(compiled.positiontup or ())
-        pick = operator.itemgetter(*keys) if len(keys) > 1 else lambda r: (r[keys[0]],)
-        params = [pick(r) for r in rows]
-    c.exec_driver_sql(str(compiled), params)
-
-
 def _balance_rows(decision_id: str, statement: dict[str, Any]) -> list[dict[str, Any]]:
     """Each account section's period and printed balances; a period the statement does not
     print is taken from its transactions' dates."""
@@ -425,7 +419,8 @@ def sync(book: Book, ledger: Ledger, storage: Storage) -> Counter[str]:
     outcomes: Counter[str] = Counter()
     delivered = book.delivered()
     jobs = ledger.jobs()  # before the listing: a success names objects already stored
-    listed = OutputPass(storage, ledger.engine)
-    for found in listed.read(jobs, book.wanted(delivered), every_object=False):
-        outcomes += book.take(found, delivered)
+    with bulk(ledger.engine) as c:
+        listed = OutputPass(storage, ledger.engine, c)
+        for found in listed.read(jobs, book.wanted(delivered), every_object=False):
+            outcomes += book.take(found, delivered, c)
     return outcomes

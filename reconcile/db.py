@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    Connection,
     DateTime,
     Engine,
     ForeignKey,
@@ -22,6 +27,7 @@ from sqlalchemy import (
     inspect,
     text,
 )
+from sqlalchemy.sql.dml import Insert
 
 metadata = MetaData()
 
@@ -250,6 +256,65 @@ quarantine = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     UniqueConstraint("decision_id", "new_digest", name="one_quarantine_per_conflict"),
 )
+
+
+def executemany(c: Connection, statement: Insert, rows: list[dict[str, Any]]) -> None:
+    """`statement` once for every row, through the driver's executemany: SQLAlchemy would
+    build each row's parameters in Python first, most of the time of a large batch. For rows
+    of plain text and numbers only: values reach the driver without SQLAlchemy's type
+    processing (a time goes through `bound` first)."""
+    compiled = statement.compile(dialect=c.dialect, column_keys=list(rows[0]))
+    params: list[Any] = rows
+    if compiled.positional:
+        keys = list(compiled.positiontup or ())
+        pick = operator.itemgetter(*keys) if len(keys) > 1 else lambda r: (r[keys[0]],)
+        params = [pick(r) for r in rows]
+    c.exec_driver_sql(str(compiled), params)
+
+
+#: the page cache (KiB) of a pass that writes many rows: the book's index of transaction
+#: ids takes inserts all over it, which SQLite's default cache of 2 MB spills and reads
+#: back page by page throughout a large batch
+BULK_CACHE_KIB = 65536
+
+
+@contextmanager
+def bulk(engine: Engine) -> Iterator[Connection]:
+    """One connection for a pass of many writes (each in its own `transaction`): on SQLite
+    with a page cache of `BULK_CACHE_KIB`, given back to the pool with the cache it had, its
+    pages let go."""
+    with engine.connect() as c:
+        if c.dialect.name != "sqlite":
+            yield c
+            return
+        before = c.exec_driver_sql("PRAGMA cache_size").scalar()
+        c.exec_driver_sql(f"PRAGMA cache_size=-{BULK_CACHE_KIB}")
+        c.commit()
+        try:
+            yield c
+        finally:
+            c.rollback()
+            c.exec_driver_sql(f"PRAGMA cache_size={int(before)}")
+            c.commit()
+
+
+@contextmanager
+def transaction(engine: Engine, connection: Connection | None = None) -> Iterator[Connection]:
+    """A transaction on `connection` (a pass's own, from `bulk`) when given, else on one of
+    the engine's pool."""
+    if connection is None:
+        with engine.begin() as c:
+            yield c
+        return
+    with connection.begin():
+        yield connection
+
+
+def bound(c: Connection, column: Column[Any], value: Any) -> Any:
+    """`value` as SQLAlchemy would hand it to the driver for `column` (a time is text on
+    SQLite): worked out once for a value that many rows of an `executemany` share."""
+    process = column.type.dialect_impl(c.dialect).bind_processor(c.dialect)
+    return process(value) if process is not None else value
 
 
 def make_engine(url: str) -> Engine:

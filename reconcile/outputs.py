@@ -5,29 +5,32 @@ A success whose object is missing or differs from the recorded digest, and an ob
 
 A pass lists result storage once (`OutputPass`). An object the listing shows with the size
 and stamp it had when its bytes were last hashed (`output_stamps`) keeps that digest; only
-new or changed objects are read, in chunks, several at a time, and hashed. The digests
-serve both this check and the book (`reconcile.book`), which takes in, from the same
-bytes, the statements it has not been given yet: a statement is read whenever the book
-wants it, whatever its stamp says.
+new or changed objects are read, in chunks, several at a time (the next chunk while the
+caller works on this one), and hashed. The digests serve both this check and the book
+(`reconcile.book`), which takes in, from the same bytes, the statements it has not been
+given yet: a statement is read whenever the book wants it, whatever its stamp says.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Connection, Engine, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from parsers.codes import Status
-from reconcile.db import output_stamps
+from reconcile.db import executemany, output_stamps, transaction
 from reconcile.records import Job
 from reconcile.storage import Storage
 
-#: succeeded jobs whose objects are read (and held in memory) together
-CHUNK = 500
+#: succeeded jobs whose objects are read (and held in memory, two chunks at a time)
+#: together; the book takes in a chunk's statements in one transaction, so fewer chunks
+#: write its index pages fewer times, while each holds SQLite's write lock for about a
+#: second
+CHUNK = 2000
 #: threads reading objects
 THREADS = 8
 
@@ -49,6 +52,16 @@ class Found:
 Wanted = Callable[[Job, str], bool]
 
 
+class _Reading(NamedTuple):
+    """A chunk whose objects are being read: its jobs, object names, the digests known so
+    far (`_UNREAD` for those being read) and the read under way."""
+
+    part: list[Job]
+    uris: dict[str, dict[str, str]]
+    digests: dict[str | None, str | object | None]
+    read: Future[dict[str, tuple[bytes, str] | None]]
+
+
 def recorded(job: Job) -> dict[str, str | None]:
     """Object name -> the digest the ledger recorded for it."""
     return dict(job.outputs) or {"statement.json": job.output_digest}
@@ -57,9 +70,13 @@ def recorded(job: Job) -> dict[str, str | None]:
 class OutputPass:
     """One listing of result storage, and the digests it lets a pass know without reading."""
 
-    def __init__(self, storage: Storage, engine: Engine | None = None) -> None:
+    def __init__(self, storage: Storage, engine: Engine | None = None,
+                 connection: Connection | None = None) -> None:
+        """`connection`: where stamps are written (a pass's own, from `bulk`), else a
+        connection of `engine`'s pool."""
         self.storage = storage
         self.engine = engine
+        self.connection = connection
         self.listing = storage.list_objects("results")
         self.known = _read_stamps(engine) if engine is not None else {}
         self.read_objects = 0
@@ -68,14 +85,23 @@ class OutputPass:
              every_object: bool = True, chunk: int = CHUNK) -> Iterator[list[Found]]:
         """Every succeeded job's objects (only the statement documents unless
         `every_object`), `chunk` jobs at a time; objects read are remembered with their
-        listing (`output_stamps`) chunk by chunk."""
-        succeeded = [j for j in jobs if j.status == Status.SUCCEEDED and j.output_uri]
-        with ThreadPoolExecutor(THREADS) as pool:
-            for start in range(0, len(succeeded), chunk):
-                yield self._chunk(succeeded[start:start + chunk], wanted, every_object, pool)
+        listing (`output_stamps`) chunk by chunk.
 
-    def _chunk(self, part: list[Job], wanted: Wanted, every_object: bool,
-               pool: ThreadPoolExecutor) -> list[Found]:
+        The next chunk is read while the caller works on this one, so `wanted` is asked
+        about a chunk before the one ahead of it is handed out: it may depend only on each
+        job itself (the book's does: on the job's own deliveries)."""
+        succeeded = [j for j in jobs if j.status == Status.SUCCEEDED and j.output_uri]
+        parts = [succeeded[start:start + chunk] for start in range(0, len(succeeded), chunk)]
+        with ThreadPoolExecutor(THREADS) as pool, ThreadPoolExecutor(1) as ahead:
+            coming = [self._start(part, wanted, every_object, pool, ahead) for part in parts[:1]]
+            for n in range(len(parts)):
+                if n + 1 < len(parts):
+                    coming.append(self._start(parts[n + 1], wanted, every_object, pool, ahead))
+                yield self._finish(coming.pop(0))
+
+    def _start(self, part: list[Job], wanted: Wanted, every_object: bool,
+               pool: ThreadPoolExecutor, ahead: ThreadPoolExecutor) -> _Reading:
+        """What the listing vouches for in `part`, and the reading of the rest, begun."""
         uris = {j.job_id: {name: f"{_prefix(j)}/{name}" for name in recorded(j)}
                 if every_object else {} for j in part}
         digests = {uri: self._digest(uri) for names in uris.values() for uri in names.values()}
@@ -85,16 +111,21 @@ class OutputPass:
         unknown = [uri for uri, d in digests.items() if d is _UNREAD]
         wanted_bytes = [j.output_uri for j in part if isinstance(digests[j.output_uri], str)
                         and wanted(j, digests[j.output_uri])]
-        read = self.storage.read_many(unknown + wanted_bytes, THREADS, pool)
+        return _Reading(part, uris, digests, ahead.submit(
+            self.storage.read_many, unknown + wanted_bytes, THREADS, pool))
+
+    def _finish(self, reading: _Reading) -> list[Found]:
+        read = reading.read.result()
         self.read_objects += len(read)
         self._remember({uri: got[1] for uri, got in read.items() if got is not None})
+        digests = reading.digests
         for uri, got in read.items():
             digests[uri] = None if got is None else got[1]
         return [Found(j, {name: _digest_or_none(digests[uri])
-                          for name, uri in uris[j.job_id].items()},
+                          for name, uri in reading.uris[j.job_id].items()},
                       _digest_or_none(digests[j.output_uri]),
                       _bytes(read.get(j.output_uri or "")))
-                for j in part]
+                for j in reading.part]
 
     def _digest(self, uri: str | None) -> str | object | None:
         """The object's digest by its listing: None when it is not listed, `_UNREAD` when it
@@ -114,9 +145,9 @@ class OutputPass:
         for r in rows:
             self.known[r["uri"]] = (tuple(self.listing[r["uri"]]), r["sha256"])
         if rows and self.engine is not None:
-            with self.engine.begin() as c:
+            with transaction(self.engine, self.connection) as c:
                 upsert = _insert(c.dialect.name)
-                c.execute(upsert.on_conflict_do_update(
+                executemany(c, upsert.on_conflict_do_update(
                     index_elements=["uri"], set_={k: getattr(upsert.excluded, k)
                                                   for k in ("size", "stamp", "sha256")}), rows)
 

@@ -18,6 +18,7 @@ from sqlalchemy import Engine
 from parsers.codes import Status
 from reconcile.accounting import INVALID, Records, account
 from reconcile.book import Book
+from reconcile.db import bulk
 from reconcile.investigations import Investigations
 from reconcile.ledger import Ledger
 from reconcile.notifications import Notifications
@@ -67,11 +68,12 @@ def _read_outputs(book: Book, jobs: list[Job], storage: Storage, engine: Engine
     in new statements, the check uses the same digests."""
     consumed: Counter[str] = Counter()
     delivered = book.delivered()
-    listed = OutputPass(storage, engine)
     check = OutputCheck()
-    for found in listed.read(jobs, book.wanted(delivered)):
-        check.add(found)
-        consumed += book.take(found, delivered)
+    with bulk(engine) as c:
+        listed = OutputPass(storage, engine, c)
+        for found in listed.read(jobs, book.wanted(delivered)):
+            check.add(found)
+            consumed += book.take(found, delivered, c)
     return consumed, check.result(jobs, listed)
 
 

@@ -255,3 +255,58 @@ def test_task_runs_beyond_one_page_are_all_cross_checked(stmtflow_home: Path) ->
     assert ledger.succeed(claims[0], output_uri="/out", output_digest="d", outputs={},
                           needs_review=False, bank="x", account_last4="1234", transactions=0)
     assert completed_tasks(settings, page=3) == set(jobs[1:])
+
+
+def test_a_batch_of_a_thousand_cross_checks_every_task_run(stmtflow_home: Path) -> None:
+    """1,001 task runs: more than one question's worth of ids (`IDS`), each answer many of
+    the server's full pages. They are made through the API in their final states (no task
+    body runs), and the ledger's jobs and attempts are written in one insert each."""
+    import asyncio
+
+    from prefect import get_client, task
+    from prefect.states import Completed, Failed
+    from sqlalchemy import insert
+
+    from flows.reconcile_flow import IDS, PAGE
+    from reconcile.db import attempts, batches, jobs
+
+    count = IDS + 1
+    failed = set(range(0, count, 7))  # these runs did not complete
+
+    @task
+    def made() -> None:
+        return None
+
+    async def create() -> list[str]:
+        gate = asyncio.Semaphore(16)
+        async with get_client() as client:
+            async def one(n: int) -> str:
+                async with gate:
+                    run = await client.create_task_run(
+                        made, flow_run_id=None, dynamic_key=str(n),
+                        state=Failed() if n in failed else Completed())
+                return str(run.id)
+            return list(await asyncio.gather(*(one(n) for n in range(count))))
+
+    runs = run_coro_as_sync(create())
+    assert len(set(runs)) == count
+    settings = Settings.from_env()
+    ledger = settings.ledger()
+    at = utc_now()
+    job_ids = [f"j-{n:016x}" for n in range(count)]
+    with ledger.engine.begin() as c:
+        c.execute(insert(batches), [{"batch_id": "b-1000", "source": "synthetic",
+                                     "created_at": at, "state": "processing"}])
+        c.execute(insert(jobs), [{
+            "job_id": j, "batch_id": "b-1000", "source_uri": f"/in/{n}.pdf",
+            "input_uri": f"/in/{n}.pdf", "size": 1, "sha256": f"{n:064x}", "submitted_at": at,
+            "expires_at": at + QUEUE_LIMIT, "chain_revision": "c", "ocr_engine": "o",
+            "policy_revision": "p", "status": Status.PROCESSING, "attempts": 1}
+            for n, j in enumerate(job_ids)])
+        c.execute(insert(attempts), [{"job_id": j, "number": 1, "lease_owner": "w",
+                                      "started_at": at, "task_run_id": r}
+                                     for j, r in zip(job_ids, runs, strict=True)])
+    assert count > IDS and count > 5 * PAGE
+    read = run_coro_as_sync(read_task_runs([UUID(r) for r in runs]))
+    assert sorted(str(t.id) for t in read) == sorted(runs)
+    assert completed_tasks(settings) == {j for n, j in enumerate(job_ids) if n not in failed}

@@ -4,6 +4,7 @@ statements that need review apart from the verified transactions."""
 from __future__ import annotations
 
 import copy
+import sqlite3
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -13,7 +14,7 @@ from sqlalchemy import event
 
 from parsers.model import Transaction, money, transaction_id
 from reconcile.book import Book, Delivery
-from reconcile.db import make_engine
+from reconcile.db import BULK_CACHE_KIB, bulk, make_engine
 
 
 def statement(*rows: tuple[str, str, str], ok: bool = True, last4: str = "1234") -> dict:
@@ -201,3 +202,25 @@ def test_a_batch_costs_the_same_few_statements_whatever_its_size(book: Book) -> 
     assert statements_for(5, 0) == statements_for(60, 100)
     # every shop once, and the fee once per account (seven of them): the batches deduplicate
     assert len(book.records()) == 65 + 7
+
+
+def test_a_pass_takes_a_batch_in_on_its_own_connection_and_gives_it_back_as_it_was(
+        book: Book, tmp_path: Path) -> None:
+    pooled = Book(make_engine(f"sqlite:///{tmp_path}/pooled.db"))
+    expected = pooled.consume_many(mixed_batch())
+    with bulk(book.engine) as c:
+        raw = c.connection.dbapi_connection
+        assert raw is not None
+        cache = raw.execute("PRAGMA cache_size").fetchone()[0] if c.dialect.name == "sqlite" \
+            else None
+        assert book.consume_many(mixed_batch(), c) == expected
+    assert state(book) == state(pooled)
+    if cache is not None:  # SQLite: a large page cache for the pass, the default after it
+        assert cache == -BULK_CACHE_KIB
+        default = sqlite3.connect(":memory:").execute("PRAGMA cache_size").fetchone()[0]
+        assert raw.execute("PRAGMA cache_size").fetchone()[0] == default != cache
+    broken = {"bank": "northwind", "validation": {"ok": True}}  # no accounts: fails midway
+    with pytest.raises(KeyError), bulk(book.engine) as c:  # a failed batch leaves no trace
+        book.consume_many([Delivery("j-9", "in-9", "o9", statement(("2026-04-01", "X", "1.00"))),
+                           Delivery("j-10", "in-10", "o10", broken)], c)
+    assert state(book) == state(pooled)
