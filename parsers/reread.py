@@ -15,14 +15,14 @@ the first reading towards words. Then, per word:
   weighed by the running balance and any other value goes to review;
 - otherwise the first stands, below the review confidence, so that a person looks at it.
 
-All the crops of a page go to one tesseract process as a list of images: a page costs at
-most one more start of tesseract, and a page without doubtful words none.
+The crops go to one tesseract process kept for all the pages this process reads
+(`tesseract_stream.py`): a page costs no more start of tesseract, only the reading of its
+crops, and a page without doubtful words nothing.
 """
 
 from __future__ import annotations
 
 import re
-import subprocess
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -30,9 +30,12 @@ from pathlib import Path
 from PIL import Image
 
 from parsers.dates import fold, month_names
+from parsers.tesseract_stream import TesseractStreams
 
 #: Second readings: one line per image, no dictionary to pull a glyph run towards a word.
 CONFIG = ["--psm", "7", "-c", "load_system_dawg=0", "-c", "load_freq_dawg=0"]
+#: The process that reads them, kept for every page (its start costs more than a page's crops).
+READER = TesseractStreams(CONFIG)
 #: Crops are enlarged until their text is about this many pixels high.
 TEXT_HEIGHT = 40
 #: White margin around a crop, in pixels of the enlarged image.
@@ -211,7 +214,7 @@ def crop(image: Image.Image, r: Read) -> Image.Image:
 
 def _read_crops(crops: list[Image.Image], timeout: float, env: dict[str, str]
                 ) -> list[tuple[str, float] | None]:
-    """One tesseract process reads every crop (a list of images); per crop its words
+    """Every crop read by the process's second-reading tesseract; per crop its words
     joined by a space and their least confidence, or None where it read nothing."""
     with tempfile.TemporaryDirectory(prefix="stmtflow-reread-") as folder:
         names = []
@@ -219,19 +222,10 @@ def _read_crops(crops: list[Image.Image], timeout: float, env: dict[str, str]
             path = Path(folder) / f"{n}.pgm"
             path.write_bytes(b"P5\n%d %d\n255\n" % c.size + c.tobytes())
             names.append(str(path))
-        listing = Path(folder) / "crops.txt"
-        listing.write_text("\n".join(names) + "\n")
-        done = subprocess.run(["tesseract", str(listing), "stdout", *CONFIG, "tsv"],
-                              capture_output=True, check=False, timeout=timeout, env=env)
-    found: dict[int, list[tuple[int, str, float]]] = {}
-    for line in done.stdout.decode().splitlines()[1:]:
-        row = line.split("\t")
-        if len(row) < 12 or row[0] != "5" or not row[11].strip() or float(row[10]) < 0:
-            continue
-        found.setdefault(int(row[1]) - 1, []).append((int(row[6]), row[11].strip(),
-                                                      float(row[10])))
+        pages = READER.read(names, timeout, env)
     out: list[tuple[str, float] | None] = []
-    for n in range(len(crops)):
-        got = sorted(found.get(n, []))
+    for rows in pages:
+        got = sorted((int(row[6]), row[11].strip(), float(row[10])) for row in rows
+                     if row[11].strip() and float(row[10]) >= 0)
         out.append((" ".join(t for _, t, _ in got), min(c for _, _, c in got)) if got else None)
     return out

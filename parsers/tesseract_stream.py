@@ -1,0 +1,172 @@
+"""Tesseract processes kept running to read image files as they come, one set of options.
+
+Starting tesseract costs about 90 ms of CPU, most of it building its table of look-alike
+characters: a sixth of reading a page, more than reading the few word crops of a page a
+second time. So the pages a process OCRs go to a tesseract process started on first use
+that takes file names on its standard input (`stream_filelist`) and answers each with its
+TSV, read for read as a fresh process would; after each batch a blank image follows, whose
+page row marks the end of the batch's answers. A process inherits no per-parse CPU budget
+(it outlives the parse that started it; every read has its own timeout), is replaced after
+a timeout or a failure, is never shared with a forked child, and ends with its input when
+this process ends. Threads reading at once each get a process of their own.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import resource
+import select
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+#: A white image tesseract reads in no time, sent after each batch.
+_BLANK = b"P5\n16 16\n255\n" + b"\xff" * 256
+
+
+class TesseractStreams:
+    """Tesseract with `options`: as many processes as threads read at once."""
+
+    def __init__(self, options: list[str]) -> None:
+        self.options = options
+        self._lock = threading.Lock()
+        self._idle: list[TesseractStream] = []
+        self._all: list[TesseractStream] = []
+        _ALL.append(self)
+
+    def read(self, images: list[str], timeout: float, env: dict[str, str]
+             ) -> list[list[list[str]]]:
+        """Per image file, the TSV rows of its words (level 5); TimeoutExpired after
+        `timeout` seconds, RuntimeError if tesseract stops."""
+        with self._lock:
+            if not self._idle:
+                self._all.append(TesseractStream(self.options))
+                self._idle.append(self._all[-1])
+            stream = self._idle.pop()
+        try:
+            return stream.read(images, timeout, env)
+        finally:
+            with self._lock:
+                self._idle.append(stream)
+
+    def close(self) -> None:
+        """End every process (each exits at the end of its input) and wait for them."""
+        with self._lock:
+            for stream in self._all:
+                stream.close()
+
+
+class TesseractStream:
+    """One tesseract process with `options`, reading batches of image files."""
+
+    def __init__(self, options: list[str]) -> None:
+        self.command = ["tesseract", "-", "stdout", *options, "-c", "stream_filelist=1",
+                        "tsv"]
+        self._lock = threading.Lock()
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._owner = 0
+        self._env: dict[str, str] = {}
+        self._pages = 0
+        self._buffer = b""
+        self._folder: Path | None = None
+
+    def read(self, images: list[str], timeout: float, env: dict[str, str]
+             ) -> list[list[list[str]]]:
+        """As `TesseractStreams.read`."""
+        with self._lock:
+            proc = self._running(env)
+            first, end = self._pages + 1, self._pages + len(images) + 1
+            self._pages = end
+            assert proc.stdin is not None and self._folder is not None
+            blank = self._folder / "blank.pgm"
+            try:
+                proc.stdin.write("".join(f"{name}\n" for name in [*images, str(blank)])
+                                 .encode())
+                proc.stdin.flush()
+                return self._answers(proc, first, end, time.monotonic() + timeout, timeout)
+            except BaseException:
+                self._stop(kill=True)
+                raise
+
+    def close(self) -> None:
+        """End the process (it exits at the end of its input) and wait for it."""
+        with self._lock:
+            self._stop()
+
+    def _running(self, env: dict[str, str]) -> subprocess.Popen[bytes]:
+        if self._proc is not None and (self._owner != os.getpid() or self._env != env):
+            self._stop()
+        if self._proc is None:
+            self._folder = Path(tempfile.mkdtemp(prefix="stmtflow-stream-"))
+            (self._folder / "blank.pgm").write_bytes(_BLANK)
+            self._proc = subprocess.Popen(self.command, stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                          env=env)
+            hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+            resource.prlimit(self._proc.pid, resource.RLIMIT_CPU, (hard, hard))
+            self._owner, self._env, self._pages, self._buffer = os.getpid(), env, 0, b""
+        return self._proc
+
+    def _answers(self, proc: subprocess.Popen[bytes], first: int, end: int,
+                 deadline: float, timeout: float) -> list[list[list[str]]]:
+        """Rows of pages `first`..`end - 1`, read until page `end` (the blank) begins."""
+        assert proc.stdout is not None
+        out: list[list[list[str]]] = [[] for _ in range(end - first)]
+        fd = proc.stdout.fileno()
+        while True:
+            *lines, self._buffer = self._buffer.split(b"\n")
+            for line in lines:
+                row = line.decode().split("\t")
+                if len(row) < 12 or not row[1].isdigit():
+                    continue  # the header
+                page = int(row[1])
+                if row[0] == "1" and page == end:
+                    return out
+                if row[0] == "5" and first <= page < end:
+                    out[page - first].append(row)
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                raise subprocess.TimeoutExpired(self.command, timeout)
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                raise RuntimeError(f"tesseract stopped (exit {proc.wait()}) reading images")
+            self._buffer += chunk
+
+    def _stop(self, kill: bool = False) -> None:
+        """End the process: at the end of its input, or killed (after a timeout or a
+        failure). A forked child only lets go of its copy of the pipes."""
+        proc, folder, self._proc, self._folder = self._proc, self._folder, None, None
+        if proc is None:
+            return
+        ours = self._owner == os.getpid()
+        if ours and kill:
+            proc.kill()
+        for pipe in (proc.stdin, proc.stdout):
+            try:
+                if pipe is not None:
+                    pipe.close()
+            except OSError:
+                pass  # a broken pipe: the process is gone already
+        if ours:
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
+
+
+_ALL: list[TesseractStreams] = []
+
+
+@atexit.register
+def close_all() -> None:
+    """End every tesseract process this process keeps (their CPU time then counts as a
+    finished child's)."""
+    for streams in _ALL:
+        streams.close()
