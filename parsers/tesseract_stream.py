@@ -26,6 +26,9 @@ from pathlib import Path
 
 #: A white image tesseract reads in no time, sent after each batch.
 _BLANK = b"P5\n16 16\n255\n" + b"\xff" * 256
+#: Images per batch: their names fit in the pipe, so that writing them never waits for
+#: tesseract, which may itself be waiting for its answers to be read.
+_BATCH = 200
 
 
 class TesseractStreams:
@@ -77,20 +80,31 @@ class TesseractStream:
     def read(self, images: list[str], timeout: float, env: dict[str, str]
              ) -> list[list[list[str]]]:
         """As `TesseractStreams.read`."""
+        deadline = time.monotonic() + timeout
         with self._lock:
-            proc = self._running(env)
-            first, end = self._pages + 1, self._pages + len(images) + 1
-            self._pages = end
-            assert proc.stdin is not None and self._folder is not None
-            blank = self._folder / "blank.pgm"
+            out: list[list[list[str]]] = []
+            for at in range(0, len(images), _BATCH):
+                out += self._batch(images[at:at + _BATCH], deadline, timeout, env)
+            return out
+
+    def _batch(self, images: list[str], deadline: float, timeout: float,
+               env: dict[str, str]) -> list[list[list[str]]]:
+        proc = self._running(env)
+        first, end = self._pages + 1, self._pages + len(images) + 1
+        self._pages = end
+        assert proc.stdin is not None and self._folder is not None
+        names = "".join(f"{name}\n" for name in [*images, str(self._folder / "blank.pgm")])
+        try:
             try:
-                proc.stdin.write("".join(f"{name}\n" for name in [*images, str(blank)])
-                                 .encode())
+                proc.stdin.write(names.encode())
                 proc.stdin.flush()
-                return self._answers(proc, first, end, time.monotonic() + timeout, timeout)
-            except BaseException:
-                self._stop(kill=True)
-                raise
+            except OSError as exc:
+                raise RuntimeError(f"tesseract stopped (exit {proc.wait()}) reading "
+                                   f"images") from exc
+            return self._answers(proc, first, end, deadline, timeout)
+        except BaseException:
+            self._stop(kill=True)
+            raise
 
     def close(self) -> None:
         """End the process (it exits at the end of its input) and wait for it."""
@@ -98,7 +112,8 @@ class TesseractStream:
             self._stop()
 
     def _running(self, env: dict[str, str]) -> subprocess.Popen[bytes]:
-        if self._proc is not None and (self._owner != os.getpid() or self._env != env):
+        if self._proc is not None and (self._owner != os.getpid() or self._env != env
+                                       or self._proc.poll() is not None):
             self._stop()
         if self._proc is None:
             self._folder = Path(tempfile.mkdtemp(prefix="stmtflow-stream-"))
