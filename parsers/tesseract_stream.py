@@ -132,6 +132,8 @@ class TesseractStream:
         assert proc.stdout is not None
         out: list[list[list[str]]] = [[] for _ in range(end - first)]
         fd = proc.stdout.fileno()
+        ready = select.poll()  # not select(): a busy process's descriptors may pass 1024
+        ready.register(fd, select.POLLIN)
         while True:
             *lines, self._buffer = self._buffer.split(b"\n")
             for line in lines:
@@ -144,7 +146,7 @@ class TesseractStream:
                 if row[0] == "5" and first <= page < end:
                     out[page - first].append(row)
             left = deadline - time.monotonic()
-            if left <= 0 or not select.select([fd], [], [], left)[0]:
+            if left <= 0 or not ready.poll(left * 1000):
                 raise subprocess.TimeoutExpired(self.command, timeout)
             chunk = os.read(fd, 1 << 16)
             if not chunk:
