@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 import resource
+import statistics
 import subprocess
 import tempfile
 import time
@@ -107,6 +108,16 @@ def bare_tesseract(image: Image.Image) -> None:
                        capture_output=True, check=True, env=tesseract_env())
 
 
+def tesseract_start(times: int = 5) -> float:
+    """CPU ms of starting tesseract: the median of `bare_tesseract` on a blank image."""
+    spent = []
+    for _ in range(times):
+        started = cpu()
+        bare_tesseract(Image.new("L", (16, 16), 255))
+        spent.append(cpu() - started)
+    return 1000 * statistics.median(spent)
+
+
 def ocr_cost(found: list[Sample], pages: int, limits: Limits) -> tuple[float, float]:
     """(bare, ours): CPU ms per page of rendering plus `bare_tesseract`, and of `ocr_page`
     (rendering, first and second readings, ink), on the first page of `pages` scans.
@@ -165,6 +176,9 @@ def run(statements: int, seed: int, workers: int, where: Path | None = None,
               f"  bare: render, then one `tesseract --psm 4` process per page with default "
               f"settings;\n  ours: ocr_page (render, first and second readings in two "
               f"tesseract processes kept for all pages, their start counted once, ink)")
+        start = tesseract_start()
+        print(f"  tesseract's start alone: {start:.0f} ms; against bare without it "
+              f"{ours / (bare - start):.2f}x")
     print("\nwhy scans were flagged or refused (scans with each problem):")
     for problem, n in why_flagged(results):
         print(f"  {n:>4}  {problem}")
