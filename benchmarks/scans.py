@@ -38,7 +38,7 @@ from parsers.api import parse_pdf
 from parsers.limits import Limits
 from parsers.ocr import TESSERACT_CONFIG, ocr_page, render_page, tesseract_env
 from parsers.pool import ParsePool
-from parsers.tesseract_stream import close_all
+from parsers.tesseract_stream import close_all, started
 
 
 def samples(statements: int, seed: int, where: Path | None) -> list[Sample]:
@@ -108,7 +108,7 @@ def bare_tesseract(image: Image.Image) -> None:
                        capture_output=True, check=True, env=tesseract_env())
 
 
-def tesseract_start(times: int = 5) -> float:
+def tesseract_start(times: int = 9) -> float:
     """CPU ms of starting tesseract: the median of `bare_tesseract` on a blank image."""
     spent = []
     for _ in range(times):
@@ -118,26 +118,28 @@ def tesseract_start(times: int = 5) -> float:
     return 1000 * statistics.median(spent)
 
 
-def ocr_cost(found: list[Sample], pages: int, limits: Limits) -> tuple[float, float]:
-    """(bare, ours): CPU ms per page of rendering plus `bare_tesseract`, and of `ocr_page`
-    (rendering, first and second readings, ink), on the first page of `pages` scans.
-    `ocr_page` keeps its tesseract processes from page to page: they are started afresh
-    for this measure and ended after it, so that all their CPU time, their start included,
-    is counted."""
+def ocr_cost(found: list[Sample], pages: int, limits: Limits
+             ) -> tuple[float, float, int]:
+    """(bare, ours, starts): CPU ms per page of rendering plus `bare_tesseract`, and of
+    `ocr_page` (rendering, first and second readings, ink), on the first page of `pages`
+    scans. `ocr_page` keeps its tesseract processes from page to page: they are started
+    afresh for this measure and ended after it, so that all their CPU time, their start
+    included, is counted; `starts` is how many of them started."""
     close_all()
+    processes = started()
     bare = ours = 0.0
     for s in found[:pages]:
         page = pdfium.PdfDocument(s.pdf.read_bytes())[0]
-        started = cpu()
+        begun = cpu()
         bare_tesseract(render_page(page, 0, limits))
         middle = cpu()
         ocr_page(page, 0, limits)
-        bare, ours = bare + middle - started, ours + cpu() - middle
-    started = cpu()
+        bare, ours = bare + middle - begun, ours + cpu() - middle
+    begun = cpu()
     close_all()
-    ours += cpu() - started
+    ours += cpu() - begun
     n = max(min(pages, len(found)), 1)
-    return 1000 * bare / n, 1000 * ours / n
+    return 1000 * bare / n, 1000 * ours / n, started() - processes
 
 
 def run(statements: int, seed: int, workers: int, where: Path | None = None,
@@ -170,15 +172,17 @@ def run(statements: int, seed: int, workers: int, where: Path | None = None,
     print(f"\n{pages} pages in {wall:.0f} s wall ({1000 * wall / max(pages, 1):.0f} ms/page "
           f"with {workers} worker(s))")
     if cost_pages:
-        bare, ours = ocr_cost(found, cost_pages, limits)
+        bare, ours, starts = ocr_cost(found, cost_pages, limits)
         print(f"OCR CPU per page on {min(cost_pages, len(found))} pages: {ours:.0f} ms against "
               f"{bare:.0f} ms for bare tesseract on the same image ({ours / bare:.2f}x)\n"
               f"  bare: render, then one `tesseract --psm 4` process per page with default "
               f"settings;\n  ours: ocr_page (render, first and second readings in two "
               f"tesseract processes kept for all pages, their start counted once, ink)")
-        start = tesseract_start()
-        print(f"  tesseract's start alone: {start:.0f} ms; against bare without it "
-              f"{ours / (bare - start):.2f}x")
+        n, start = min(cost_pages, len(found)), tesseract_start()
+        bare_alone, ours_alone = bare - start, ours - starts * start / n
+        print(f"  without tesseract's starts ({start:.0f} ms each, a blank image read by a "
+              f"fresh process): {ours_alone:.0f} ms against {bare_alone:.0f} "
+              f"({ours_alone / bare_alone:.2f}x)")
     print("\nwhy scans were flagged or refused (scans with each problem):")
     for problem, n in why_flagged(results):
         print(f"  {n:>4}  {problem}")

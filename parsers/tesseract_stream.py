@@ -123,6 +123,7 @@ class TesseractStream:
                                           env=env)
             hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
             resource.prlimit(self._proc.pid, resource.RLIMIT_CPU, (hard, hard))
+            _STARTED[0] += 1
             self._owner, self._env, self._pages, self._buffer = os.getpid(), env, 0, b""
         return self._proc
 
@@ -179,6 +180,12 @@ class TesseractStream:
 
 
 _ALL: list[TesseractStreams] = []
+_STARTED = [0]
+
+
+def started() -> int:
+    """How many tesseract processes this process has started to read streams."""
+    return _STARTED[0]
 
 
 @atexit.register
