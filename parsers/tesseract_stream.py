@@ -17,14 +17,13 @@ import atexit
 import os
 import resource
 import select
-import shutil
 import subprocess
-import tempfile
 import threading
 import time
 from pathlib import Path
 
-#: A white image tesseract reads in no time, sent after each batch.
+#: A white image tesseract reads in no time, sent after each batch (written beside its
+#: first image, removed after it).
 _BLANK = b"P5\n16 16\n255\n" + b"\xff" * 256
 #: Images per batch: their names fit in the pipe, so that writing them never waits for
 #: tesseract, which may itself be waiting for its answers to be read.
@@ -75,7 +74,6 @@ class TesseractStream:
         self._env: dict[str, str] = {}
         self._pages = 0
         self._buffer = b""
-        self._folder: Path | None = None
 
     def read(self, images: list[str], timeout: float, env: dict[str, str]
              ) -> list[list[list[str]]]:
@@ -92,11 +90,13 @@ class TesseractStream:
         proc = self._running(env)
         first, end = self._pages + 1, self._pages + len(images) + 1
         self._pages = end
-        assert proc.stdin is not None and self._folder is not None
-        names = "".join(f"{name}\n" for name in [*images, str(self._folder / "blank.pgm")])
+        assert proc.stdin is not None
+        blank = Path(f"{images[0]}.end.pgm")  # beside the batch, gone with it
+        blank.write_bytes(_BLANK)
         try:
             try:
-                proc.stdin.write(names.encode())
+                proc.stdin.write("".join(f"{name}\n" for name in [*images, str(blank)])
+                                 .encode())
                 proc.stdin.flush()
             except OSError as exc:
                 raise RuntimeError(f"tesseract stopped (exit {proc.wait()}) reading "
@@ -105,6 +105,8 @@ class TesseractStream:
         except BaseException:
             self._stop(kill=True)
             raise
+        finally:
+            blank.unlink(missing_ok=True)
 
     def close(self) -> None:
         """End the process (it exits at the end of its input) and wait for it."""
@@ -116,8 +118,6 @@ class TesseractStream:
                                        or self._proc.poll() is not None):
             self._stop()
         if self._proc is None:
-            self._folder = Path(tempfile.mkdtemp(prefix="stmtflow-stream-"))
-            (self._folder / "blank.pgm").write_bytes(_BLANK)
             self._proc = subprocess.Popen(self.command, stdin=subprocess.PIPE,
                                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                           env=env)
@@ -157,7 +157,7 @@ class TesseractStream:
     def _stop(self, kill: bool = False) -> None:
         """End the process: at the end of its input, or killed (after a timeout or a
         failure). A forked child only lets go of its copy of the pipes."""
-        proc, folder, self._proc, self._folder = self._proc, self._folder, None, None
+        proc, self._proc = self._proc, None
         if proc is None:
             return
         ours = self._owner == os.getpid()
@@ -175,8 +175,6 @@ class TesseractStream:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-            if folder is not None:
-                shutil.rmtree(folder, ignore_errors=True)
 
 
 _ALL: list[TesseractStreams] = []
