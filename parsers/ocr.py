@@ -1,9 +1,10 @@
 """OCR for pages without a text layer: pypdfium2 renders, the tesseract binary reads.
 
 Pages are rendered in memory and handed to tesseract as an 8-bit PGM file, its TSV read
-from its output (PNG encoding alone cost more than the recognition). Tesseract runs single-threaded
-(`OMP_THREAD_LIMIT=1`): its OpenMP default is several times slower on small machines and
-fights the task runner for cores.
+from its output (PNG encoding alone cost more than the recognition). Tesseract runs
+single-threaded (`OMP_THREAD_LIMIT=1`): its OpenMP default is several times slower on
+small machines and fights the task runner for cores. It is started once per process, not
+per page (`tesseract_stream.py`): its start costs about a sixth of a page's reading.
 Word boxes are returned in PDF points, so layouts see scans and text pages alike.
 """
 
@@ -28,10 +29,13 @@ from parsers.pdfium import LOCK
 from parsers.pixels import check_render
 from parsers.reader import Word
 from parsers.reread import Read, reread
+from parsers.tesseract_stream import TesseractStreams
 from parsers.trust import OCR_REVIEW_CONFIDENCE
 
 #: Page segmentation "single column of variable sizes": mode 6 merges ruled table rows.
 TESSERACT_CONFIG = "--psm 4"
+#: The process that reads pages, kept for every page (`tesseract_stream.py`).
+FIRST = TesseractStreams(TESSERACT_CONFIG.split())
 #: Below this confidence a word without any letter or digit is treated as a speck of noise.
 NOISE_CONFIDENCE = 80.0
 
@@ -62,22 +66,21 @@ def ocr_page(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
 
 
 def tesseract_tsv(image: Image.Image, index: int, limits: Limits) -> list[list[str]]:
-    """Tesseract's TSV rows for an 8-bit image, read from its output (it reads a page from
-    its standard input about a fifth slower than from a file, so the image goes as a file)."""
+    """Tesseract's TSV rows of the words of an 8-bit image, read by the process's
+    first-reading tesseract (it reads a page from a file about a fifth faster than from
+    its standard input, so the image goes as a file)."""
     with tempfile.NamedTemporaryFile(prefix="stmtflow-ocr-", suffix=".pgm") as pgm:
-        pgm.write(b"P5\n%d %d\n255\n" % image.size + image.convert("L").tobytes())
+        gray = image if image.mode == "L" else image.convert("L")
+        pgm.write(b"P5\n%d %d\n255\n" % gray.size + gray.tobytes())
         pgm.flush()
-        command = ["tesseract", pgm.name, "stdout", *TESSERACT_CONFIG.split(), "tsv"]
         try:
-            done = subprocess.run(command, capture_output=True, check=False,
-                                  timeout=limits.seconds_per_ocr_page, env=tesseract_env())
+            [rows] = FIRST.read([pgm.name], limits.seconds_per_ocr_page, tesseract_env())
         except subprocess.TimeoutExpired as exc:
             raise OcrTimeout(f"OCR of page {index + 1} took over "
                              f"{limits.seconds_per_ocr_page:.0f} s") from exc
-    if done.returncode != 0:
-        raise RuntimeError(f"tesseract failed on page {index + 1}: "
-                           f"{done.stderr.decode(errors='replace')[-300:]}")
-    return [row.split("\t") for row in done.stdout.decode().splitlines()[1:]]
+        except RuntimeError as exc:
+            raise RuntimeError(f"tesseract failed on page {index + 1}: {exc}") from exc
+    return rows
 
 
 def tesseract_env() -> dict[str, str]:

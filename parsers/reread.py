@@ -25,15 +25,14 @@ comma, colon or quote at its edge loses the mark when the page without its speck
 without, or when the mark's ink is smaller than a printed stop could be (`ink.speck_mark`);
 a glyph or two, or a mark alone, where the page holds no stroke of ink is dropped.
 
-The crops of a page go to one tesseract process per reading as a list of images: a page
-costs at most two more starts of tesseract, and a page without doubtful or marked words
-none.
+The crops go to one tesseract process kept for all the pages this process reads
+(`tesseract_stream.py`): a page costs no more start of tesseract, only the reading of its
+crops, and a page without doubtful or marked words nothing.
 """
 
 from __future__ import annotations
 
 import re
-import subprocess
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -42,9 +41,12 @@ from PIL import Image
 
 from parsers.dates import fold, month_names
 from parsers.ink import despeckled, holds_ink, speck_mark
+from parsers.tesseract_stream import TesseractStreams
 
 #: Second readings: one line per image, no dictionary to pull a glyph run towards a word.
 CONFIG = ["--psm", "7", "-c", "load_system_dawg=0", "-c", "load_freq_dawg=0"]
+#: The process that reads them, kept for every page (its start costs more than a page's crops).
+READER = TesseractStreams(CONFIG)
 #: Crops are enlarged until their text is about this many pixels high.
 TEXT_HEIGHT = 40
 #: The third reading of a word the first two read differently enlarges it further: the
@@ -342,7 +344,7 @@ def crop(image: Image.Image, r: Read, height: int = TEXT_HEIGHT) -> Image.Image:
 
 def _read_crops(crops: list[Image.Image], timeout: float, env: dict[str, str]
                 ) -> list[tuple[str, float] | None]:
-    """One tesseract process reads every crop (a list of images); per crop its words
+    """Every crop read by the process's second-reading tesseract; per crop its words
     joined by a space and their least confidence, or None where it read nothing."""
     with tempfile.TemporaryDirectory(prefix="stmtflow-reread-") as folder:
         names = []
@@ -350,19 +352,10 @@ def _read_crops(crops: list[Image.Image], timeout: float, env: dict[str, str]
             path = Path(folder) / f"{n}.pgm"
             path.write_bytes(b"P5\n%d %d\n255\n" % c.size + c.tobytes())
             names.append(str(path))
-        listing = Path(folder) / "crops.txt"
-        listing.write_text("\n".join(names) + "\n")
-        done = subprocess.run(["tesseract", str(listing), "stdout", *CONFIG, "tsv"],
-                              capture_output=True, check=False, timeout=timeout, env=env)
-    found: dict[int, list[tuple[int, str, float]]] = {}
-    for line in done.stdout.decode().splitlines()[1:]:
-        row = line.split("\t")
-        if len(row) < 12 or row[0] != "5" or not row[11].strip() or float(row[10]) < 0:
-            continue
-        found.setdefault(int(row[1]) - 1, []).append((int(row[6]), row[11].strip(),
-                                                      float(row[10])))
+        pages = READER.read(names, timeout, env)
     out: list[tuple[str, float] | None] = []
-    for n in range(len(crops)):
-        got = sorted(found.get(n, []))
+    for rows in pages:
+        got = sorted((int(row[6]), row[11].strip(), float(row[10])) for row in rows
+                     if row[11].strip() and float(row[10]) >= 0)
         out.append((" ".join(t for _, t, _ in got), min(c for _, _, c in got)) if got else None)
     return out

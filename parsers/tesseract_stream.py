@@ -1,0 +1,194 @@
+"""Tesseract processes kept running to read image files as they come, one set of options.
+
+Starting tesseract costs about 90 ms of CPU, most of it building its table of look-alike
+characters: a sixth of reading a page, more than reading the few word crops of a page a
+second time. So the pages a process OCRs go to a tesseract process started on first use
+that takes file names on its standard input (`stream_filelist`) and answers each with its
+TSV, read for read as a fresh process would; after each batch a blank image follows, whose
+page row marks the end of the batch's answers. A process inherits no per-parse CPU budget
+(it outlives the parse that started it; every read has its own timeout), is replaced after
+a timeout or a failure, is never shared with a forked child, and ends with its input when
+this process ends. Threads reading at once each get a process of their own.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import resource
+import select
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+#: A white image tesseract reads in no time, sent after each batch (written beside its
+#: first image, removed after it).
+_BLANK = b"P5\n16 16\n255\n" + b"\xff" * 256
+#: Images per batch: their names fit in the pipe, so that writing them never waits for
+#: tesseract, which may itself be waiting for its answers to be read.
+_BATCH = 200
+
+
+class TesseractStreams:
+    """Tesseract with `options`: as many processes as threads read at once."""
+
+    def __init__(self, options: list[str]) -> None:
+        self.options = options
+        self._lock = threading.Lock()
+        self._idle: list[TesseractStream] = []
+        self._all: list[TesseractStream] = []
+        _ALL.append(self)
+
+    def read(self, images: list[str], timeout: float, env: dict[str, str]
+             ) -> list[list[list[str]]]:
+        """Per image file, the TSV rows of its words (level 5); TimeoutExpired after
+        `timeout` seconds, RuntimeError if tesseract stops."""
+        with self._lock:
+            if not self._idle:
+                self._all.append(TesseractStream(self.options))
+                self._idle.append(self._all[-1])
+            stream = self._idle.pop()
+        try:
+            return stream.read(images, timeout, env)
+        finally:
+            with self._lock:
+                self._idle.append(stream)
+
+    def close(self) -> None:
+        """End every process (each exits at the end of its input) and wait for them."""
+        with self._lock:
+            for stream in self._all:
+                stream.close()
+
+
+class TesseractStream:
+    """One tesseract process with `options`, reading batches of image files."""
+
+    def __init__(self, options: list[str]) -> None:
+        self.command = ["tesseract", "-", "stdout", *options, "-c", "stream_filelist=1",
+                        "tsv"]
+        self._lock = threading.Lock()
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._owner = 0
+        self._env: dict[str, str] = {}
+        self._pages = 0
+        self._buffer = b""
+
+    def read(self, images: list[str], timeout: float, env: dict[str, str]
+             ) -> list[list[list[str]]]:
+        """As `TesseractStreams.read`."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            out: list[list[list[str]]] = []
+            for at in range(0, len(images), _BATCH):
+                out += self._batch(images[at:at + _BATCH], deadline, timeout, env)
+            return out
+
+    def _batch(self, images: list[str], deadline: float, timeout: float,
+               env: dict[str, str]) -> list[list[list[str]]]:
+        proc = self._running(env)
+        first, end = self._pages + 1, self._pages + len(images) + 1
+        self._pages = end
+        assert proc.stdin is not None
+        blank = Path(f"{images[0]}.end.pgm")  # beside the batch, gone with it
+        blank.write_bytes(_BLANK)
+        try:
+            try:
+                proc.stdin.write("".join(f"{name}\n" for name in [*images, str(blank)])
+                                 .encode())
+                proc.stdin.flush()
+            except OSError as exc:
+                raise RuntimeError(f"tesseract stopped (exit {proc.wait()}) reading "
+                                   f"images") from exc
+            return self._answers(proc, first, end, deadline, timeout)
+        except BaseException:
+            self._stop(kill=True)
+            raise
+        finally:
+            blank.unlink(missing_ok=True)
+
+    def close(self) -> None:
+        """End the process (it exits at the end of its input) and wait for it."""
+        with self._lock:
+            self._stop()
+
+    def _running(self, env: dict[str, str]) -> subprocess.Popen[bytes]:
+        if self._proc is not None and (self._owner != os.getpid() or self._env != env
+                                       or self._proc.poll() is not None):
+            self._stop()
+        if self._proc is None:
+            self._proc = subprocess.Popen(self.command, stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                          env=env)
+            hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+            resource.prlimit(self._proc.pid, resource.RLIMIT_CPU, (hard, hard))
+            _STARTED[0] += 1
+            self._owner, self._env, self._pages, self._buffer = os.getpid(), env, 0, b""
+        return self._proc
+
+    def _answers(self, proc: subprocess.Popen[bytes], first: int, end: int,
+                 deadline: float, timeout: float) -> list[list[list[str]]]:
+        """Rows of pages `first`..`end - 1`, read until page `end` (the blank) begins."""
+        assert proc.stdout is not None
+        out: list[list[list[str]]] = [[] for _ in range(end - first)]
+        fd = proc.stdout.fileno()
+        ready = select.poll()  # not select(): a busy process's descriptors may pass 1024
+        ready.register(fd, select.POLLIN)
+        while True:
+            *lines, self._buffer = self._buffer.split(b"\n")
+            for line in lines:
+                row = line.decode().split("\t")
+                if len(row) < 12 or not row[1].isdigit():
+                    continue  # the header
+                page = int(row[1])
+                if row[0] == "1" and page == end:
+                    return out
+                if row[0] == "5" and first <= page < end:
+                    out[page - first].append(row)
+            left = deadline - time.monotonic()
+            if left <= 0 or not ready.poll(left * 1000):
+                raise subprocess.TimeoutExpired(self.command, timeout)
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                raise RuntimeError(f"tesseract stopped (exit {proc.wait()}) reading images")
+            self._buffer += chunk
+
+    def _stop(self, kill: bool = False) -> None:
+        """End the process: at the end of its input, or killed (after a timeout or a
+        failure). A forked child only lets go of its copy of the pipes."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        ours = self._owner == os.getpid()
+        if ours and kill:
+            proc.kill()
+        for pipe in (proc.stdin, proc.stdout):
+            try:
+                if pipe is not None:
+                    pipe.close()
+            except OSError:
+                pass  # a broken pipe: the process is gone already
+        if ours:
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+_ALL: list[TesseractStreams] = []
+_STARTED = [0]
+
+
+def started() -> int:
+    """How many tesseract processes this process has started to read streams."""
+    return _STARTED[0]
+
+
+@atexit.register
+def close_all() -> None:
+    """End every tesseract process this process keeps (their CPU time then counts as a
+    finished child's)."""
+    for streams in _ALL:
+        streams.close()

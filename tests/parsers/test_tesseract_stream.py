@@ -1,0 +1,130 @@
+"""Tesseract processes kept from page to page, on the real binary: they read as a fresh
+process reads, start once, and are replaced, not reused, after a timeout, a failure or a
+fork."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from parsers.ocr import tesseract_env
+from parsers.reread import CONFIG
+from parsers.tesseract_stream import TesseractStreams
+
+FONT = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 28)
+WORDS = ["12-Jan-2026", "GROCERIES", "1,204.50", "5TH AVE", "Cr"]
+
+
+@pytest.fixture(scope="module")
+def images(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """One word per image, as the second reading's crops are: black on white, 8-bit PGM."""
+    folder = tmp_path_factory.mktemp("words")
+    names = []
+    for n, word in enumerate(WORDS):
+        img = Image.new("L", (300, 70), 255)
+        ImageDraw.Draw(img).text((14, 16), word, fill=0, font=FONT)
+        path = folder / f"{n}.pgm"
+        path.write_bytes(b"P5\n%d %d\n255\n" % img.size + img.tobytes())
+        names.append(str(path))
+    return names
+
+
+@pytest.fixture
+def streams() -> TesseractStreams:
+    s = TesseractStreams(CONFIG)
+    yield s
+    s.close()
+
+
+def fresh(images: list[str], folder: Path) -> list[list[list[str]]]:
+    """The word rows of each image as one fresh `tesseract LIST stdout ... tsv` prints them."""
+    listing = folder / "list.txt"
+    listing.write_text("".join(f"{name}\n" for name in images))
+    out = subprocess.run(["tesseract", str(listing), "stdout", *CONFIG, "tsv"],
+                         capture_output=True, check=True, env=tesseract_env()).stdout
+    pages: list[list[list[str]]] = [[] for _ in images]
+    for line in out.decode().splitlines()[1:]:
+        row = line.split("\t")
+        if row[0] == "5":
+            pages[int(row[1]) - 1].append(row)
+    return pages
+
+
+def words(pages: list[list[list[str]]]) -> list[list[tuple[str, ...]]]:
+    """Each image's words: box, confidence and text (the page number aside)."""
+    return [[tuple(row[2:]) for row in rows] for rows in pages]
+
+
+def pid(streams: TesseractStreams) -> set[int]:
+    return {s._proc.pid for s in streams._all if s._proc is not None}
+
+
+def test_batches_read_as_a_fresh_process_reads_them_and_start_one_process(
+        streams: TesseractStreams, images: list[str], tmp_path: Path) -> None:
+    first = streams.read(images[:2], 60, tesseract_env())
+    started = pid(streams)
+    second = streams.read(images[2:], 60, tesseract_env())
+    assert words(first + second) == words(fresh(images, tmp_path))
+    assert [" ".join(r[11] for r in rows) for rows in first + second] == WORDS
+    assert pid(streams) == started and len(started) == 1
+
+
+def test_a_timeout_ends_the_process_and_the_next_read_starts_another(
+        streams: TesseractStreams, images: list[str], tmp_path: Path) -> None:
+    streams.read(images[:1], 60, tesseract_env())
+    before = pid(streams)
+    with pytest.raises(subprocess.TimeoutExpired):
+        streams.read(images, 0.0, tesseract_env())
+    assert pid(streams) == set()
+    assert words(streams.read(images, 60, tesseract_env())) == words(fresh(images, tmp_path))
+    assert pid(streams) and pid(streams) != before
+
+
+def test_a_process_that_stops_is_an_error_and_is_replaced(
+        streams: TesseractStreams, images: list[str], tmp_path: Path) -> None:
+    with pytest.raises(RuntimeError, match="tesseract stopped"):
+        streams.read([str(tmp_path / "missing.pgm")], 60, tesseract_env())
+    assert words(streams.read(images[:1], 60, tesseract_env())) == \
+        words(fresh(images[:1], tmp_path))
+
+
+def test_the_process_outlives_the_cpu_budget_of_the_parse_that_started_it(
+        streams: TesseractStreams, images: list[str]) -> None:
+    """A parse worker arms a CPU limit per parse; the process it starts reads for later
+    parses too, so it must not inherit that limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    resource.setrlimit(resource.RLIMIT_CPU, (int(used.ru_utime + used.ru_stime) + 600, hard))
+    try:
+        streams.read(images[:1], 60, tesseract_env())
+    finally:
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+    [child] = pid(streams)
+    assert resource.prlimit(child, resource.RLIMIT_CPU) == (hard, hard)
+
+
+def test_a_forked_child_starts_its_own_process(streams: TesseractStreams,
+                                               images: list[str]) -> None:
+    expected = words(streams.read(images, 60, tesseract_env()))
+    parent = pid(streams)
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child reports through its exit status
+        ok = words(streams.read(images, 60, tesseract_env())) == expected \
+            and pid(streams).isdisjoint(parent)
+        streams.close()
+        os._exit(0 if ok else 1)
+    assert os.waitpid(child, 0)[1] == 0
+    assert pid(streams) == parent
+    assert words(streams.read(images, 60, tesseract_env())) == expected
+
+
+def test_close_ends_the_processes(streams: TesseractStreams, images: list[str]) -> None:
+    streams.read(images[:1], 60, tesseract_env())
+    procs = [s._proc for s in streams._all]
+    streams.close()
+    assert pid(streams) == set() and all(p is not None and p.returncode == 0 for p in procs)
