@@ -10,11 +10,18 @@ Prefect API is.
 The differences name where the time goes: new − warm home is making the database, warm home
 − server is starting the ephemeral API, server − import is the run's own bookkeeping. Rounds
 are interleaved and medians printed with the load average, because the machine may be busy.
+
+Then the ephemeral API's own start on the warm home, in CPU seconds (which the load does not
+inflate), as `stmtflow` starts it (`flows.cli.server.Embedded`): importing the server's app
+alone, and the whole start to its first health answer with Prefect's defaults, without
+migrating the database at start, and without the services an ephemeral API need not run
+(event persister, automation triggers, the event stream) — what settings could cut.
 """
 
 from __future__ import annotations
 
 import os
+import resource
 import socket
 import statistics
 import subprocess
@@ -22,6 +29,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+
+import psutil
 
 FLOW = ("from prefect import flow, task\n"
         "@task\ndef one(): return 1\n"
@@ -72,6 +81,56 @@ def _server(home: str) -> tuple[subprocess.Popen[bytes], str]:
     raise RuntimeError("the local Prefect server did not answer within 300 s")
 
 
+#: Prefect settings that could make the ephemeral API's start cheaper, by what they skip
+CUTS = {
+    "no migration at start": {"PREFECT_API_DATABASE_MIGRATE_ON_START": "false"},
+    "no event persister, triggers or event stream": {
+        "PREFECT_SERVER_SERVICES_EVENT_PERSISTER_ENABLED": "false",
+        "PREFECT_SERVER_SERVICES_TRIGGERS_ENABLED": "false",
+        "PREFECT_API_EVENTS_STREAM_OUT_ENABLED": "false"},
+}
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def _cpu_of_import(home: str) -> float:
+    """CPU seconds of a new process that imports the ephemeral API's app and exits."""
+    before = _children_cpu()
+    _timed("import prefect.server.api.server", _env(home))
+    return _children_cpu() - before
+
+
+def _cpu_of_api_start(home: str, extra: dict[str, str]) -> float:
+    """CPU seconds of the ephemeral API, started as `stmtflow` starts it, to its first health
+    answer."""
+    from flows.cli.server import EPHEMERAL_ENV
+
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "--factory", "prefect.server.api.server:create_app",
+         "--host", "127.0.0.1", "--port", str(port), "--log-level", "error", "--lifespan", "on"],
+        env={**_env(home), **EPHEMERAL_ENV, **extra}, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 600
+    try:
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2).read()
+                break
+            except OSError:
+                time.sleep(0.05)
+        else:
+            raise RuntimeError("the ephemeral API did not answer within 600 s")
+        cpu = psutil.Process(proc.pid).cpu_times()
+        return cpu.user + cpu.system
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
 def run(rounds: int) -> None:
     server, url = _server(tempfile.mkdtemp(prefix="stmtflow-server-"))
     warm = tempfile.mkdtemp(prefix="stmtflow-warm-")
@@ -97,3 +156,15 @@ def run(rounds: int) -> None:
     print(f"where it goes: making the database {m['new'] - m['warm']:.1f} s, starting the "
           f"ephemeral API {m['warm'] - m['server']:.1f} s, the run's bookkeeping "
           f"{m['server'] - m['import']:.1f} s, importing Prefect {m['import']:.1f} s")
+    cuts: dict[str, list[float]] = {"import": [], "defaults": [], **{k: [] for k in CUTS}}
+    for _ in range(rounds):
+        cuts["import"].append(_cpu_of_import(warm))
+        cuts["defaults"].append(_cpu_of_api_start(warm, {}))
+        for name, extra in CUTS.items():
+            cuts[name].append(_cpu_of_api_start(warm, extra))
+    c = {k: statistics.median(v) for k, v in cuts.items()}
+    print(f"the ephemeral API's start on a warm home, CPU s (medians of {rounds}): "
+          f"{c['defaults']:.2f} to its first health answer, of which importing its app "
+          f"{c['import']:.2f}; " + "; ".join(f"{name} {c[name]:.2f} "
+                                               f"({c[name] - c['defaults']:+.2f})"
+                                               for name in CUTS))

@@ -9,7 +9,8 @@ unfinished jobs is not done, whatever its tasks say, and ends `Failed` with the 
 
 from __future__ import annotations
 
-import dataclasses
+import functools
+import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -38,6 +39,9 @@ from reconcile.records import Job
 
 WARNINGS = "Completed With Warnings"
 
+#: seconds between two updates of a batch's progress artifact (each is an API call)
+PROGRESS_SECONDS = 2.0
+
 
 def retry_transient(task: Any, task_run: TaskRun, state: State) -> bool:
     """Prefect asks this after a failed attempt: retry only transient errors."""
@@ -48,22 +52,29 @@ def retry_transient(task: Any, task_run: TaskRun, state: State) -> bool:
 @task(retries=MAX_ATTEMPTS - 1, retry_condition_fn=retry_transient,
       task_run_name="parse {name} [{job_id}]", persist_result=True,
       cache_policy=INPUTS + TASK_SOURCE)
-def process_file(job_id: str, name: str) -> Job:
+def process_file(job_id: str, name: str) -> str:
     """One attempt at one file; the ledger decides whether it may run at all, and records
     this task run in the attempt's row (how the reconciliation finds a job's task run).
 
     A failure of the file's own (deterministic) was logged by the worker as one warning with
-    its reason code; Prefect's ERROR line about it is left out (`flows.logs`). The record
-    returned is what Prefect stores as the result: its source is masked there, like every
-    name Prefect keeps (a file name may carry an account number).
+    its reason code; Prefect's ERROR line about it is left out (`flows.logs`). The result is
+    the job's id alone: the ledger holds its record. It is persisted because a run of the
+    batch again (a Retry of the flow run) finds a file that succeeded by it, and shows that
+    file Cached without running it.
     """
     try:
-        job = process_job(Worker.from_settings(Settings.from_env()), job_id, str(task_run.id))
-        return dataclasses.replace(job, source_uri=mask_digits(job.source_uri))
+        return process_job(_worker(str(flow_run.id)), job_id, str(task_run.id)).job_id
     except Exception as exc:
         if not classify(exc).transient:
             expected_failure(str(task_run.id))
         raise
+
+
+@functools.lru_cache(maxsize=8)
+def _worker(flow_run_id: str) -> Worker:
+    """This process's worker for the files of one flow run: the settings, and the Secret
+    blocks they read from the server, are read once per run, not once per file."""
+    return Worker.from_settings(Settings.from_env())
 
 
 def batch_run_name() -> str:
@@ -140,8 +151,11 @@ def run_batch(settings: Settings, batch_id: str) -> State:
         retry_jitter_factor=BACKOFF_JITTER)
     futures = list(attempt.map([r.job_id for r in rows],
                                [mask_digits(r.file_name) for r in rows]))
+    shown = time.monotonic()
     for done, _ in enumerate(as_completed(futures), start=1):
-        update_progress_artifact(progress, 100.0 * done / max(len(rows), 1))
+        if done == len(rows) or time.monotonic() - shown >= PROGRESS_SECONDS:
+            update_progress_artifact(progress, 100.0 * done / len(rows))
+            shown = time.monotonic()
     if this_run:  # the banks the files turned out to be, for a batch of unnamed bank
         mark_run(this_run, {f"bank:{b}" for b in banks(ledger, batch_id)}, None, "",
                  settings.ui_url)

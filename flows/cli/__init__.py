@@ -27,7 +27,7 @@ from flows.cli.operate import (
 )
 from flows.cli.review import add_parser as add_review_parser
 from flows.cli.server import add_parser as add_server_parser
-from flows.cli.server import api_url
+from flows.cli.server import api_url, start_embedded
 from flows.cli.suggest import cmd_templates_suggest
 from flows.cli.templates import cmd_templates_check, cmd_templates_list
 
@@ -50,9 +50,11 @@ def main(argv: list[str] | None = None, extra: Sequence[Commands] = ()) -> int:
     args = parser(extra).parse_args(argv)
     for key, value in PREFECT_DEFAULTS.items():
         os.environ.setdefault(key, value)
-    if "PREFECT_API_URL" not in os.environ and args.func.__module__ != "flows.cli.server" \
-            and (running := api_url()):
-        os.environ["PREFECT_API_URL"] = running  # this home's `stmtflow server`: no start-up
+    if "PREFECT_API_URL" not in os.environ and args.func.__module__ != "flows.cli.server":
+        if running := api_url():
+            os.environ["PREFECT_API_URL"] = running  # this home's `stmtflow server`: no start-up
+        elif getattr(args, "embedded", False):
+            start_embedded()  # comes up while the command imports; `api_ready` waits for it
     try:
         return int(args.func(args))
     except KeyboardInterrupt:
@@ -95,7 +97,7 @@ def parser(extra: Sequence[Commands] = ()) -> argparse.ArgumentParser:
                    help="accept symlinks that lead out of the source folder (refused as "
                         "outside_source otherwise)")
     i.add_argument("--json", action="store_true")
-    i.set_defaults(func=cmd_import)
+    i.set_defaults(func=cmd_import, embedded=True)
 
     st = sub.add_parser("status", help="a batch or job (default: the latest batch)")
     st.add_argument("id", nargs="?")
@@ -112,11 +114,11 @@ def parser(extra: Sequence[Commands] = ()) -> argparse.ArgumentParser:
     rc.add_argument("--batch", action="append", metavar="ID",
                     help="resume this batch even without a crashed attempt (repeatable)")
     rc.add_argument("--json", action="store_true")
-    rc.set_defaults(func=cmd_recover)
+    rc.set_defaults(func=cmd_recover, embedded=True)
 
     r = sub.add_parser("reconcile", help="account for every accepted job (the reconcile flow)")
     r.add_argument("--json", action="store_true")
-    r.set_defaults(func=cmd_reconcile)
+    r.set_defaults(func=cmd_reconcile, embedded=True)
 
     b = sub.add_parser("book", help="the book of imported transactions")
     bsub = b.add_subparsers(required=True, metavar="ACTION")

@@ -36,6 +36,7 @@ def cmd_sample(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from flows.cli.server import api_ready
     from flows.config import Settings
     from flows.import_flow import WARNINGS, import_batch
     from reconcile.acceptance import check_after_import
@@ -45,7 +46,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     _check_bank(settings, args.bank)
     check_after_import(args.after_import)
     _check_storage(settings)
-    # fail fast, before any server starts, when there is nothing to import
+    # fail fast, before any flow runs, when there is nothing to import
     if not any(list_sources(s, settings.fs_options(s)) for s in args.source):
         raise FileNotFoundError(f"no PDF files in {' '.join(args.source)}")
     batch_id = f"b-{datetime.now(UTC):%Y%m%d}-{uuid.uuid4().hex[:8]}"
@@ -54,9 +55,10 @@ def cmd_import(args: argparse.Namespace) -> int:
     watcher.start()
     started = time.monotonic()
     try:
-        state = import_batch(args.source, bank=args.bank, batch_id=batch_id,
-                             follow_links=args.follow_links, after_import=args.after_import,
-                             return_state=True)
+        with api_ready():
+            state = import_batch(args.source, bank=args.bank, batch_id=batch_id,
+                                 follow_links=args.follow_links,
+                                 after_import=args.after_import, return_state=True)
     finally:
         stop.set()
         watcher.join()

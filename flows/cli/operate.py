@@ -8,10 +8,12 @@ import sys
 
 
 def cmd_recover(args: argparse.Namespace) -> int:
+    from flows.cli.server import api_ready
     from flows.config import Settings
     from flows.recover import recover
 
-    result = recover(Settings.from_env(), args.batch or None)
+    with api_ready():
+        result = recover(Settings.from_env(), args.batch or None)
     if args.json:
         print(json.dumps(result, indent=1))
     else:
@@ -24,10 +26,12 @@ def cmd_recover(args: argparse.Namespace) -> int:
 
 
 def cmd_reconcile(args: argparse.Namespace) -> int:
+    from flows.cli.server import api_ready
     from flows.reconcile_flow import reconcile
     from reconcile.report import to_markdown
 
-    report = reconcile()
+    with api_ready():
+        report = reconcile()
     print(json.dumps(report, indent=1, default=str) if args.json else to_markdown(report))
     return 0
 

@@ -1,7 +1,8 @@
-"""`stmtflow server start|stop|status`: a long-running local Prefect server for the commands.
+"""`stmtflow server start|stop|status`: a long-running local Prefect server for the commands;
+and the embedded API a command starts for itself when there is none.
 
-Every command that runs a flow on the embedded default starts Prefect's ephemeral API first
-and stops it at the end. `server start` runs `prefect server start` in the background once
+Every command that runs a flow on the embedded default starts Prefect's ephemeral API and
+stops it at the end (`Embedded`). `server start` runs `prefect server start` in the background once
 (its log in `STMTFLOW_HOME/server.log`) and notes its address in `STMTFLOW_HOME/server.json`;
 while it answers, every later command of that home talks to it (`api_url`) instead of
 starting its own, unless `PREFECT_API_URL` says otherwise. `server stop` ends it.
@@ -10,6 +11,7 @@ starting its own, unless `PREFECT_API_URL` says otherwise. `server stop` ends it
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import json
 import os
@@ -23,6 +25,11 @@ from pathlib import Path
 
 #: seconds `server start` waits for the server's health check
 START_TIMEOUT = 300.0
+
+#: what Prefect gives its own ephemeral server: no UI, only the services an ephemeral API
+#: runs (`RunInEphemeralServers`), one app per process
+EPHEMERAL_ENV = {"PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1",
+                 "PREFECT__SERVER_FINAL": "1"}
 
 
 def home() -> Path:
@@ -56,6 +63,82 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+class Embedded:
+    """Prefect's ephemeral API for one command, started at once in the background.
+
+    Prefect starts its own only when a flow first asks for a client, after the command has
+    imported everything, and imports its whole server into the command's process to do it.
+    Started here, it comes up while the command imports and checks its input on the other
+    core, and the command's process never imports the server. The same app, in the same
+    environment, as Prefect's ephemeral server; stopped when the command ends.
+    """
+
+    def __init__(self) -> None:
+        port = _free_port()
+        self.url = f"http://127.0.0.1:{port}/api"
+        home().mkdir(parents=True, exist_ok=True)
+        self.log_path = home() / "embedded-server.log"
+        with open(self.log_path, "wb") as log:
+            self.proc: subprocess.Popen[bytes] | None = subprocess.Popen(
+                [sys.executable, "-m", "uvicorn", "--factory",
+                 "prefect.server.api.server:create_app", "--host", "127.0.0.1",
+                 "--port", str(port), "--log-level", "error", "--lifespan", "on"],
+                env={**os.environ, **EPHEMERAL_ENV}, stdout=log, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL)
+        # registered before Prefect is imported, so it runs after Prefect's own exit
+        # handlers, which send the last logs and events to this API
+        atexit.register(self.stop)
+
+    def ready(self, timeout: float) -> str:
+        """Its URL once it answers its health check; raise when it ended or took too long."""
+        deadline = time.monotonic() + timeout
+        while not _healthy(self.url, timeout=1.0):
+            if self.proc is None or self.proc.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"the embedded Prefect API did not start within "
+                                   f"{timeout:.0f} s; see {self.log_path}")
+            time.sleep(0.05)
+        return self.url
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+
+#: the embedded API this process started (`start_embedded`), if any
+_embedded: Embedded | None = None
+
+
+def start_embedded() -> None:
+    """Start the embedded API in the background, before the command imports Prefect."""
+    global _embedded
+    _embedded = Embedded()
+
+
+def api_ready() -> contextlib.AbstractContextManager[object]:
+    """Where the command's flows run on the embedded API it started: once that answers,
+    Prefect's settings point at it. Prefect's own choice stands where its settings name an
+    API (a profile's `PREFECT_API_URL`) or forbid an ephemeral one; the embedded one is
+    then stopped unused."""
+    from prefect.settings import PREFECT_API_URL, get_current_settings, temporary_settings
+
+    if _embedded is None:
+        return contextlib.nullcontext()
+    settings = get_current_settings()
+    if settings.api.url or not settings.server.ephemeral.enabled:
+        _embedded.stop()
+        return contextlib.nullcontext()
+    url = _embedded.ready(float(settings.server.ephemeral.startup_timeout_seconds))
+    return temporary_settings(updates={PREFECT_API_URL: url})
 
 
 def cmd_server_start(args: argparse.Namespace) -> int:

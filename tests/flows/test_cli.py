@@ -8,6 +8,8 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+from uuid import UUID
 
 import pytest
 
@@ -183,3 +185,82 @@ def test_a_started_server_serves_later_commands_until_stopped(stmtflow_home: Pat
         stopped = run("server", "stop")
     assert stopped.returncode == 0 and not (stmtflow_home / "server.json").exists()
     assert run("server", "status").returncode == 1
+
+
+def _prefect_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """The environment of a user with no Prefect API configured, on a Prefect home of its own."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    env.update(PREFECT_HOME=str(tmp_path / "prefect-home"),
+               PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS="600", **extra)
+    return env
+
+
+def _flow_runs_in(prefect_home: Path) -> list[str]:
+    """The names of the flow runs in the home's database (none before it was made)."""
+    import sqlite3
+
+    with sqlite3.connect(prefect_home / "prefect.db") as db:
+        try:
+            return [name for (name,) in db.execute("SELECT name FROM flow_run")]
+        except sqlite3.OperationalError:
+            return []
+
+
+def _serving(prefect_home: Path) -> list[int]:
+    """Processes still running with this Prefect home: an API the command left behind."""
+    import psutil
+
+    alive = []
+    for proc in psutil.process_iter():
+        try:
+            if proc.environ().get("PREFECT_HOME") == str(prefect_home):
+                alive.append(proc.pid)
+        except psutil.Error:
+            continue
+    return alive
+
+
+def test_import_on_the_embedded_api_runs_there_and_stops_it(stmtflow_home: Path, inbox,
+                                                            tmp_path: Path) -> None:
+    """With no API anywhere, the command starts its own on the Prefect home, runs the batch's
+    flow there, and leaves nothing running."""
+    sample = next(s for s in inbox.samples if s.reason is None)
+    env = _prefect_env(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "flows.cli", "import", str(sample.pdf),
+                           "--json"], capture_output=True, text=True, env=env, timeout=900,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["state"] == "COMPLETED"
+    home = Path(env["PREFECT_HOME"])
+    assert any(n.startswith("import-") for n in _flow_runs_in(home))
+    assert _serving(home) == []
+
+
+def test_an_api_named_by_a_prefect_profile_wins_over_the_embedded_one(
+        stmtflow_home: Path, inbox, tmp_path: Path) -> None:
+    """A profile's `PREFECT_API_URL` is Prefect's choice: the batch runs there, and the
+    embedded API the command started at once is stopped unused."""
+    from prefect import get_client
+    from prefect.settings import PREFECT_API_URL
+    from prefect.utilities.asyncutils import run_coro_as_sync
+
+    sample = next(s for s in inbox.samples if s.reason is None)
+    profiles = tmp_path / "profiles.toml"
+    profiles.write_text(f'active = "remote"\n[profiles.remote]\n'
+                        f'PREFECT_API_URL = "{PREFECT_API_URL.value()}"\n')
+    env = _prefect_env(tmp_path, PREFECT_PROFILES_PATH=str(profiles))
+    done = subprocess.run([sys.executable, "-m", "flows.cli", "import", str(sample.pdf),
+                           "--json"], capture_output=True, text=True, env=env, timeout=900,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    batch = json.loads(done.stdout)["batch_id"]
+    home = Path(env["PREFECT_HOME"])
+    assert _flow_runs_in(home) == []
+    assert _serving(home) == []
+    flow_run_id = json.loads(cli("status", batch, "--json").stdout)["flow_run_id"]
+
+    async def read() -> Any:
+        async with get_client() as client:
+            return await client.read_flow_run(UUID(flow_run_id))
+
+    assert run_coro_as_sync(read()).name.startswith("import-")
