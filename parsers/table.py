@@ -405,6 +405,10 @@ class Row:
     #: Whether every word of the row's date read below the review confidence was read the
     #: same way a second time (`reread.py`).
     date_twice: bool = False
+    #: The roles of figures OCR read on a line apart from the row's first words, the row
+    #: put together again by position (`lines.py`): taken only where the running balance
+    #: pins them (`doubts`).
+    apart: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -582,7 +586,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             try:
                 when = _row_date(date_text, t.row_date_formats, period_end)
             except ValueError:
-                if not one and not strays:
+                if not one and not strays and not (desc and last is not None and _ocr(ln)):
                     note(ln, "outside", f"{date_text!r} is no date and there are no figures: "
                          "not a row")
                     continue
@@ -593,12 +597,14 @@ def read_table(t: Template, lines: list[Line], period_end: date,
                 continue
             out.rows.append(Row(when, desc, one, _confs(cells), [ln], sign,
                                 geometry.has_balance, _desc_confs(cells),
-                                date_twice=_read_twice(cells.get("date", []))))
+                                date_twice=_read_twice(cells.get("date", [])),
+                                apart=_apart(ln, one)))
             day = when
             note(ln, "row", _reading(out.rows[-1]))
         elif one and out.rows and not out.rows[-1].figures and last is not None:
             row = out.rows[-1]
             row.figures = one
+            row.apart = {role for role, tok in one.items() if tok.conf is not None}
             _add_words(row, cells)
             row.lines.append(ln)
             _merge(row.confs, _confs(cells))
@@ -606,7 +612,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         elif one and day is not None and t.carry_date:
             out.rows.append(Row(day, desc, one, _confs(cells), [ln], sign,
                                 geometry.has_balance, _desc_confs(cells), dated=False,
-                                blank_date=ln.words[0].ink == ()))
+                                blank_date=ln.words[0].ink == (), apart=_apart(ln, one)))
             note(ln, "row", "date of the row above: " + _reading(out.rows[-1]))
         elif one:
             out.problems.append(f"page {ln.page}: a table row without a date: "
@@ -715,6 +721,20 @@ def _read_twice(toks: list[Token]) -> bool:
                for tok in toks)
 
 
+def _ocr(ln: Line) -> bool:
+    return any(w.conf is not None for w in ln.words)
+
+
+def _apart(ln: Line, figures: dict[str, Token]) -> set[str]:
+    """The roles of the figures OCR read on another line than the first word of `ln`, a
+    line joined from several (`lines.py`)."""
+    if not ln.joined:
+        return set()
+    home = ln.words[0].line
+    return {role for role, tok in figures.items()
+            if any(w.line != home for w in ln.words if tok.x0 <= w.x0 and w.x1 <= tok.x1)}
+
+
 def _add_words(row: Row, cells: dict[str, list[Token]]) -> None:
     """The description words of another line of `row`, with their confidences."""
     row.desc += [tok.text for tok in cells.get("description", [])]
@@ -777,10 +797,15 @@ def _reading(r: Row) -> str:
 
 def doubts(rows: list[Row]) -> list[Doubt]:
     """The figures of `rows` OCR read below the review confidence, the least per figure,
-    and those it read with broken punctuation."""
+    those it read with broken punctuation and those it read apart from their row."""
     least: dict[tuple[int, str], float] = {}
     broken: dict[tuple[int, str], str] = {}
+    apart: set[tuple[int, str]] = set()
     for i, r in enumerate(rows):
+        for role in r.apart:
+            figure = "balance" if role == "balance" else "amount"
+            apart.add((i, figure))
+            least.setdefault((i, figure), r.confs.get(role, 0.0))
         for role, conf in r.confs.items():
             figure = "balance" if role == "balance" else "amount"
             if role in NUMBER_ROLES and conf < OCR_REVIEW_CONFIDENCE:
@@ -790,7 +815,7 @@ def doubts(rows: list[Row]) -> list[Doubt]:
                 figure = "balance" if role == "balance" else "amount"
                 broken[i, figure] = tok.text
                 least.setdefault((i, figure), tok.conf if tok.conf is not None else 0.0)
-    return [Doubt(i, figure, conf, broken.get((i, figure)))
+    return [Doubt(i, figure, conf, broken.get((i, figure)), (i, figure) in apart)
             for (i, figure), conf in sorted(least.items())]
 
 
