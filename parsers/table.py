@@ -81,9 +81,11 @@ class Token:
 
 def tokens(ln: Line, locale: str) -> list[Token]:
     """The line's words, with a sign, currency or `CR` word joined to its figure (a run is
-    read only when it is one word with a digit and signs, currency marks or `CR`/`DR`)."""
+    read only when it is one word with a digit and signs, currency marks or `CR`/`DR`). An
+    OCR `CR`/`DR` wrapped in specks (`‘Cr`) is joined too, the figure then `loose`."""
     words = ln.words
-    marks = [bool(_MARK.fullmatch(w.text)) for w in words]
+    clean = [_suffix(w) or w.text for w in words]
+    marks = [bool(_MARK.fullmatch(c)) for c in clean]
     digits = [any(ch.isdigit() for ch in w.text) for w in words]
     spaced = " " in LOCALES[locale].group_char  # `1 234,56`: one figure in several words
     out: list[Token] = []
@@ -99,11 +101,13 @@ def tokens(ln: Line, locale: str) -> list[Token]:
                     for a, b in itertools.pairwise(run)):
                 continue
             text = " ".join(w.text for w in run)
+            mended = " ".join(clean[i:i + n])
             try:
-                amount = read_amount(text, locale)
+                amount = read_amount(mended, locale)
             except ValueError:
                 continue
-            out.append(Token(text, run[0].x0, run[-1].x1, amount, _least(run)))
+            out.append(Token(text, run[0].x0, run[-1].x1, amount, _least(run),
+                             loose=mended != text))
             i += n
             break
         else:
@@ -112,6 +116,14 @@ def tokens(ln: Line, locale: str) -> list[Token]:
                                       conf=words[i].conf, twice=words[i].twice))
             i += len(loose.text.split()) if loose else 1
     return out
+
+
+def _suffix(w: Word) -> str | None:
+    """`CR` or `DR` of an OCR word that is one with specks at its ends (`‘Cr`, `Dr’`)."""
+    if w.conf is None:
+        return None
+    core = w.text.strip("".join(_SPECKS))
+    return core if core != w.text and _SUFFIX.fullmatch(core) else None
 
 
 def _loose_token(words: list[Word], i: int, marks: list[bool]) -> Token | None:
@@ -131,7 +143,10 @@ def _loose_token(words: list[Word], i: int, marks: list[bool]) -> Token | None:
 
 _BROKEN = re.compile(r"(?P<lead>[^\w]*)(?P<body>\d[\d.,:;]*\d)(?P<tail>[^\w]*)"
                      r"(?P<suffix>[CD]R)?[^\w]*", re.IGNORECASE)
+_SUFFIX = re.compile(r"[CD]R\.?", re.IGNORECASE)
 _SPECKS = set(".,:;'\"’‘“”_~")
+#: What OCR makes of a speck: never part of a word's letters.
+_NOISE_MARKS = "".join(_SPECKS) + " |!»«`°"
 _DASHES = set("-—–−")
 
 
@@ -405,10 +420,10 @@ class Row:
     #: Whether every word of the row's date read below the review confidence was read the
     #: same way a second time (`reread.py`).
     date_twice: bool = False
-    #: The roles of figures OCR read on a line apart from the row's first words, the row
-    #: put together again by position (`lines.py`): taken only where the running balance
-    #: pins them (`doubts`).
-    apart: set[str] = field(default_factory=set)
+    #: Figures of the row put together from OCR's words in an unusual way, by role, and how
+    #: (read on a line apart from the row, beside noise): taken only where the running
+    #: balance pins them (`doubts`).
+    assembled: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -533,6 +548,8 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             note(ln, "total", "a total line: the table stops here")
             continue
         cells, strays = geometry.cells(tokens(ln, t.locale))
+        noise = [tok for tok in strays if _noise(tok)]
+        strays = [tok for tok in strays if not _noise(tok)]
         date_text = " ".join(tok.text for tok in cells.get("date", []))
         desc = [tok.text for tok in cells.get("description", [])]
         figures = {r: cells[r] for r in NUMBER_ROLES if r in cells}
@@ -598,13 +615,14 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             out.rows.append(Row(when, desc, one, _confs(cells), [ln], sign,
                                 geometry.has_balance, _desc_confs(cells),
                                 date_twice=_read_twice(cells.get("date", [])),
-                                apart=_apart(ln, one)))
+                                assembled=_assembled(ln, one, noise)))
             day = when
             note(ln, "row", _reading(out.rows[-1]))
         elif one and out.rows and not out.rows[-1].figures and last is not None:
             row = out.rows[-1]
             row.figures = one
-            row.apart = {role for role, tok in one.items() if tok.conf is not None}
+            row.assembled = {role: "on the line under its row's date" for role, tok
+                             in one.items() if tok.conf is not None}
             _add_words(row, cells)
             row.lines.append(ln)
             _merge(row.confs, _confs(cells))
@@ -612,7 +630,8 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         elif one and day is not None and t.carry_date:
             out.rows.append(Row(day, desc, one, _confs(cells), [ln], sign,
                                 geometry.has_balance, _desc_confs(cells), dated=False,
-                                blank_date=ln.words[0].ink == (), apart=_apart(ln, one)))
+                                blank_date=ln.words[0].ink == (),
+                                assembled=_assembled(ln, one, noise)))
             note(ln, "row", "date of the row above: " + _reading(out.rows[-1]))
         elif one:
             out.problems.append(f"page {ln.page}: a table row without a date: "
@@ -725,14 +744,30 @@ def _ocr(ln: Line) -> bool:
     return any(w.conf is not None for w in ln.words)
 
 
-def _apart(ln: Line, figures: dict[str, Token]) -> set[str]:
-    """The roles of the figures OCR read on another line than the first word of `ln`, a
-    line joined from several (`lines.py`)."""
-    if not ln.joined:
-        return set()
-    home = ln.words[0].line
-    return {role for role, tok in figures.items()
-            if any(w.line != home for w in ln.words if tok.x0 <= w.x0 and w.x1 <= tok.x1)}
+def _assembled(ln: Line, figures: dict[str, Token], noise: list[Token]) -> dict[str, str]:
+    """How the figures of `ln` were put together unusually, by role: read on another OCR
+    line than the line's first word (a line joined from several, `lines.py`), or on a
+    line where OCR noise was dropped (`_noise`)."""
+    out = {role: "beside marks in no column, dropped as OCR noise" for role in figures
+           } if noise else {}
+    if ln.joined:
+        home = ln.words[0].line
+        out |= {role: "on a line apart from its row's first words"
+                for role, tok in figures.items()
+                if any(w.line != home for w in ln.words if tok.x0 <= w.x0 and w.x1 <= tok.x1)}
+    return out
+
+
+def _noise(tok: Token) -> bool:
+    """Whether a word standing in no column is OCR's noise, not print: no digit and no sign
+    or mark a figure takes, and nothing but stray punctuation, or one or two letters read
+    with little confidence."""
+    if tok.conf is None or tok.amount is not None or _MARK.fullmatch(tok.text) or any(
+            ch.isdigit() or ch in _DASHES for ch in tok.text):
+        return False
+    letters = tok.text.strip(_NOISE_MARKS)
+    return not letters or (len(letters) <= 2 and letters.isalpha()
+                           and tok.conf < OCR_REVIEW_CONFIDENCE)
 
 
 def _add_words(row: Row, cells: dict[str, list[Token]]) -> None:
@@ -797,14 +832,14 @@ def _reading(r: Row) -> str:
 
 def doubts(rows: list[Row]) -> list[Doubt]:
     """The figures of `rows` OCR read below the review confidence, the least per figure,
-    those it read with broken punctuation and those it read apart from their row."""
+    those it read with broken punctuation and those its row was put together from unusually."""
     least: dict[tuple[int, str], float] = {}
     broken: dict[tuple[int, str], str] = {}
-    apart: set[tuple[int, str]] = set()
+    assembled: dict[tuple[int, str], str] = {}
     for i, r in enumerate(rows):
-        for role in r.apart:
+        for role, how in r.assembled.items():
             figure = "balance" if role == "balance" else "amount"
-            apart.add((i, figure))
+            assembled[i, figure] = how
             least.setdefault((i, figure), r.confs.get(role, 0.0))
         for role, conf in r.confs.items():
             figure = "balance" if role == "balance" else "amount"
@@ -815,7 +850,7 @@ def doubts(rows: list[Row]) -> list[Doubt]:
                 figure = "balance" if role == "balance" else "amount"
                 broken[i, figure] = tok.text
                 least.setdefault((i, figure), tok.conf if tok.conf is not None else 0.0)
-    return [Doubt(i, figure, conf, broken.get((i, figure)), (i, figure) in apart)
+    return [Doubt(i, figure, conf, broken.get((i, figure)), assembled.get((i, figure)))
             for (i, figure), conf in sorted(least.items())]
 
 
