@@ -54,6 +54,8 @@ _STRAY = " .,;:|_~»«'`\""
 #: Words joined into one amount at most this far apart (in word heights): `$ 12.00`, `- 5,00`.
 _JOIN_GAP = 1.2
 _MARK = re.compile(rf"(?:[-+\u2212()]|{CURRENCY_PATTERN}|CR\.?|DR\.?)+", re.IGNORECASE)
+#: Two OCR words with digits at most this far apart (in word heights) may be one figure.
+_SPLIT_GAP = 0.5
 #: How far left of its label a text column's words may start (a label printed off its column).
 _TEXT_SLACK = 12.0
 
@@ -91,6 +93,11 @@ def tokens(ln: Line, locale: str) -> list[Token]:
     out: list[Token] = []
     i = 0
     while i < len(words):
+        split = _split_figure(words, clean, marks, i, locale)
+        if split is not None:
+            out.append(split)
+            i += len(split.text.split())
+            continue
         joinable = any(marks[i:i + 4]) or (spaced and sum(digits[i:i + 4]) > 1)
         for n in (4, 3, 2, 1) if joinable else (1,):
             run = words[i:i + n]
@@ -116,6 +123,37 @@ def tokens(ln: Line, locale: str) -> list[Token]:
                                       conf=words[i].conf, twice=words[i].twice))
             i += len(loose.text.split()) if loose else 1
     return out
+
+
+def _split_figure(words: list[Word], clean: list[str], marks: list[bool], i: int,
+                  locale: str) -> Token | None:
+    """One figure OCR read as the two words at `i` (`2,669.` `11`, `3,05` `1.87`), with a
+    `CR`/`DR` word after them: two words with digits that stand no further apart than a
+    space within a word, at least one of them no figure of its own, and together one. It
+    is `loose`: never taken unless the running balance pins it."""
+    pair = words[i:i + 2]
+    if len(pair) < 2 or any(w.conf is None or not any(ch.isdigit() for ch in w.text)
+                            for w in pair):
+        return None
+    a, b = pair
+    if b.x0 - a.x1 > _SPLIT_GAP * max(a.bottom - a.top, 1) or all(
+            _reads(w.text, locale) for w in pair):
+        return None
+    run = words[i:i + 3] if i + 2 < len(words) and marks[i + 2] else pair
+    for n in dict.fromkeys((len(run), 2)):
+        glued = a.text + b.text + "".join(" " + c for c in clean[i + 2:i + n])
+        amount = _reads(glued, locale) or loose_amount(glued)
+        if amount is not None:
+            return Token(" ".join(w.text for w in run[:n]), a.x0, run[n - 1].x1, amount,
+                         _least(run[:n]), loose=True)
+    return None
+
+
+def _reads(text: str, locale: str) -> Amount | None:
+    try:
+        return read_amount(text, locale)
+    except ValueError:
+        return None
 
 
 def _suffix(w: Word) -> str | None:
@@ -144,7 +182,7 @@ def _loose_token(words: list[Word], i: int, marks: list[bool]) -> Token | None:
 _BROKEN = re.compile(r"(?P<lead>[^\w]*)(?P<body>\d[\d.,:;]*\d)(?P<tail>[^\w]*)"
                      r"(?P<suffix>[CD]R)?[^\w]*", re.IGNORECASE)
 _SUFFIX = re.compile(r"[CD]R\.?", re.IGNORECASE)
-_SPECKS = set(".,:;'\"’‘“”_~")
+_SPECKS = set(".,:;'\"’‘“”_~°")
 #: What OCR makes of a speck: never part of a word's letters.
 _NOISE_MARKS = "".join(_SPECKS) + " |!»«`°"
 _DASHES = set("-—–−")
@@ -603,7 +641,8 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             try:
                 when = _row_date(date_text, t.row_date_formats, period_end)
             except ValueError:
-                if not one and not strays and not (desc and last is not None and _ocr(ln)):
+                if not one and not strays and not (desc and last is not None
+                                                   and _junk(cells["date"])):
                     note(ln, "outside", f"{date_text!r} is no date and there are no figures: "
                          "not a row")
                     continue
@@ -740,8 +779,13 @@ def _read_twice(toks: list[Token]) -> bool:
                for tok in toks)
 
 
-def _ocr(ln: Line) -> bool:
-    return any(w.conf is not None for w in ln.words)
+def _junk(toks: list[Token]) -> bool:
+    """Whether OCR read `toks` (a date cell that is no date) as a few marks or with little
+    confidence: noise that may stand before the next line of a row's description, not a
+    line of its own such as `End of Statement`."""
+    return all(tok.conf is not None for tok in toks) and (
+        len("".join(tok.text for tok in toks)) <= 3
+        or all(tok.conf < OCR_REVIEW_CONFIDENCE for tok in toks))
 
 
 def _assembled(ln: Line, figures: dict[str, Token], noise: list[Token]) -> dict[str, str]:
