@@ -588,6 +588,8 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         cells, strays = geometry.cells(tokens(ln, t.locale))
         noise = [tok for tok in strays if _noise(tok)]
         strays = [tok for tok in strays if not _noise(tok)]
+        if "description" in cells:  # `RENT PAYMENT .`: a speck OCR kept, printing nothing
+            cells["description"] = [tok for tok in cells["description"] if not _speck(tok)]
         date_text = " ".join(tok.text for tok in cells.get("date", []))
         desc = [tok.text for tok in cells.get("description", [])]
         figures = {r: cells[r] for r in NUMBER_ROLES if r in cells}
@@ -812,6 +814,12 @@ def _noise(tok: Token) -> bool:
     letters = tok.text.strip(_NOISE_MARKS)
     return not letters or (len(letters) <= 2 and letters.isalpha()
                            and tok.conf < OCR_REVIEW_CONFIDENCE)
+
+
+def _speck(tok: Token) -> bool:
+    """Whether an OCR word is stray punctuation alone (`.`, `|`, `»`): no dash, sign or
+    mark that means something."""
+    return tok.conf is not None and tok.amount is None and not tok.text.strip(_NOISE_MARKS)
 
 
 def _add_words(row: Row, cells: dict[str, list[Token]]) -> None:
