@@ -13,6 +13,10 @@ that row's value date when the template says so (`value_date_line`). Balance bro
 forward lines are markers (checked, never transactions); page furniture and totals are
 skipped; headings such as `Deposits` set what an unsigned amount means. Every line gets a
 role, so `templates check` can show how it was read.
+
+On a scan, OCR's noise that stands in no column and specks in a description are dropped,
+and a figure OCR read as two words is read as one; figures put together that way, or read
+on another OCR line than their row, are taken only where the running balance pins them.
 """
 
 from __future__ import annotations
