@@ -114,6 +114,13 @@ def _rejoin(page: int, groups: list[list[Word]]) -> list[Line]:
     return [Line(page, sorted(g, key=lambda w: w.x0)) for _, g in joined]
 
 
+def skew(lines: list[Line]) -> float:
+    """The skew of the page `lines` stand on (`_skew`; 0 on a text page): a column drifts
+    this many points right per point down the page, its lines' tops as many points down per
+    point right."""
+    return _skew([ln.words for ln in lines if any(w.conf is not None for w in ln.words)])
+
+
 def _skew(groups: list[list[Word]]) -> float:
     """The page's skew, as the slope of its lines' tops (points down per point right): the
     median over OCR's lines that span some width, from their first word to their last."""

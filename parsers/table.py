@@ -14,7 +14,9 @@ forward lines are markers (checked, never transactions); page furniture and tota
 skipped; headings such as `Deposits` set what an unsigned amount means. Every line gets a
 role, so `templates check` can show how it was read.
 
-On a scan, OCR's noise that stands in no column and specks in a description are dropped,
+On a scan, a line's words are placed in columns as if the page were not skewed (columns
+drift sideways down a skewed page); OCR's noise that stands in no column and specks in a
+description are dropped,
 and a figure OCR read as two words is read as one; figures put together that way, or read
 on another OCR line than their row, are taken only where the running balance pins them.
 """
@@ -24,13 +26,13 @@ from __future__ import annotations
 import contextlib
 import itertools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 
 from parsers.dates import parse_date
 from parsers.lexicon import words as lexicon
-from parsers.lines import Line
+from parsers.lines import Line, skew
 from parsers.model import mask_digits
 from parsers.numbers import CURRENCY_PATTERN, LOCALES, Amount, read_amount
 from parsers.reader import Word
@@ -235,6 +237,8 @@ class Geometry:
     #: Columns the header printed without a label, placed between their neighbours.
     unlabelled: list[Column]
     lines: int = 1
+    #: Where the header stands down the page (points).
+    top: float = 0.0
 
     def __post_init__(self) -> None:
         numeric = sorted(p.centre for p in self.placed if p.column.role in NUMBER_ROLES)
@@ -261,14 +265,18 @@ class Geometry:
         spans += [f"{c.role}=(no label, between neighbours)" for c in self.unlabelled]
         return ", ".join(spans)
 
-    def cells(self, toks: list[Token]) -> tuple[dict[str, list[Token]], list[Token]]:
-        """Tokens by column role, and the tokens that stand in no column (strays)."""
+    def cells(self, toks: list[Token], shift: float = 0.0
+              ) -> tuple[dict[str, list[Token]], list[Token]]:
+        """Tokens by column role, and the tokens that stand in no column (strays); each
+        token is placed `shift` points to the right of where it stands (a skewed scan's
+        columns drift sideways down the page)."""
         cells: dict[str, list[Token]] = {}
         strays: list[Token] = []
         for tok in toks:
-            role = self._figure_column(tok) if tok.amount is not None else None
+            at = replace(tok, x0=tok.x0 + shift, x1=tok.x1 + shift) if shift else tok
+            role = self._figure_column(at) if tok.amount is not None else None
             if role is None:
-                text = self._text_column(tok)
+                text = self._text_column(at)
                 if text is None:
                     strays.append(tok)
                     continue
@@ -420,7 +428,7 @@ def match_header(lines: list[Line], i: int, t: Template) -> Geometry | None:
         for layout in t.layouts:
             m = _match_layout(layout, toks)
             if m and (best is None or len(m[0]) > len(best.placed)):
-                best = Geometry(layout, m[0], m[1], depth)
+                best = Geometry(layout, m[0], m[1], depth, first.top)
         if best is not None:
             return best
     return None
@@ -537,6 +545,8 @@ def read_table(t: Template, lines: list[Line], period_end: date,
     day: date | None = None
     #: id(line) -> (role, detail) of lines already read with a line above them.
     taken: dict[int, tuple[str, str]] = {}
+    #: page -> its skew (`lines.skew`): how far a column drifts right per point down.
+    skews: dict[int, float] = {}
 
     def note(ln: Line, role: str, detail: str = "") -> None:
         out.roles[id(ln)] = role
@@ -589,7 +599,10 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             geometry = None
             note(ln, "total", "a total line: the table stops here")
             continue
-        cells, strays = geometry.cells(tokens(ln, t.locale))
+        if ln.page not in skews:
+            skews[ln.page] = skew([o for o in lines if o.page == ln.page])
+        cells, strays = geometry.cells(tokens(ln, t.locale),
+                                       skews[ln.page] * (ln.top - geometry.top))
         noise = [tok for tok in strays if _noise(tok)]
         strays = [tok for tok in strays if not _noise(tok)]
         if "description" in cells:  # `RENT PAYMENT .`: a speck OCR kept, printing nothing

@@ -99,6 +99,31 @@ def test_lines_a_row_apart_or_sharing_width_are_not_joined() -> None:
         "2 Feb COFFEE HOUSE 995.50", "MAIN STREET", "xx"]
 
 
+def turned(top: float, *cells: Cell, line: int, turn: float) -> list[Word]:
+    """The words of `cells` as OCR reads them on a page turned by `turn` (radians,
+    clockwise): each point goes `turn` points down per point right, and as many left per
+    point down."""
+    return [w._replace(x0=w.x0 - turn * w.top, x1=w.x1 - turn * w.top,
+                       top=w.top + turn * w.x0, bottom=w.bottom + turn * w.x0, conf=96.0,
+                       line=line) for w in words(top, *cells)]
+
+
+def test_columns_drifting_sideways_down_a_skewed_page_keep_their_words(
+        teal: Template) -> None:
+    turn = 0.035  # two degrees: 14 points sideways over 400 points down
+    rows = [turned(100, *HEADER, line=1, turn=turn),
+            turned(115, (50, "2 Feb"), (95, "COFFEE"), (-410, "4.50"), (-560, "995.50"),
+                   line=2, turn=turn)]
+    rows += [turned(130 + 15 * k, (95, "MORE TEXT OF THE ROW"), line=3 + k, turn=turn)
+             for k in range(20)]
+    rows += [turned(480, (50, "3 Feb"), (95, "ATM WITHDRAWAL 5TH"), (-410, "9.00"),
+                    (-560, "986.50"), line=30, turn=turn),
+             turned(495, (95, "AVE"), line=31, turn=turn)]
+    r = read_table(teal, page_lines(skewed_page(*rows)), END)
+    assert r.problems == []
+    assert r.rows[1].desc == ["ATM", "WITHDRAWAL", "5TH", "AVE"]
+
+
 # --- tokens -------------------------------------------------------------------------------
 
 def test_a_cr_ocr_wrapped_in_specks_is_a_suffix_of_a_figure_read_loose() -> None:
