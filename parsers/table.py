@@ -16,9 +16,9 @@ role, so `templates check` can show how it was read.
 
 On a scan, a line's words are placed in columns as if the page were not skewed (columns
 drift sideways down a skewed page); OCR's noise that stands in no column and specks in a
-description are dropped,
-and a figure OCR read as two words is read as one; figures put together that way, or read
-on another OCR line than their row, are taken only where the running balance pins them.
+description are dropped, and a figure OCR read as two words is read as one; figures put
+together that way, or read on another OCR line than their row, are taken only where the
+running balance pins them.
 """
 
 from __future__ import annotations
