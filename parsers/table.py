@@ -603,8 +603,9 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             skews[ln.page] = skew([o for o in lines if o.page == ln.page])
         cells, strays = geometry.cells(tokens(ln, t.locale),
                                        skews[ln.page] * (ln.top - geometry.top))
-        noise = [tok for tok in strays if _noise(tok)]
-        strays = [tok for tok in strays if not _noise(tok)]
+        bare = not any(role in cells for role in ("date", *NUMBER_ROLES))
+        noise = [tok for tok in strays if _noise(tok) or (bare and _mote(tok))]
+        strays = [tok for tok in strays if tok not in noise]
         if "description" in cells:  # `RENT PAYMENT .`: a speck OCR kept, printing nothing
             cells["description"] = [tok for tok in cells["description"] if not _speck(tok)]
         date_text = " ".join(tok.text for tok in cells.get("date", []))
@@ -831,6 +832,13 @@ def _noise(tok: Token) -> bool:
     letters = tok.text.strip(_NOISE_MARKS)
     return not letters or (len(letters) <= 2 and letters.isalpha()
                            and tok.conf < OCR_REVIEW_CONFIDENCE)
+
+
+def _mote(tok: Token) -> bool:
+    """Whether a word standing in no column is one letter or digit OCR read with little
+    confidence: noise on a line without a date or a figure, which it cannot be part of."""
+    return (tok.conf is not None and tok.amount is None and tok.conf < OCR_REVIEW_CONFIDENCE
+            and len(tok.text.strip(_NOISE_MARKS)) == 1 and tok.text.strip(_NOISE_MARKS).isalnum())
 
 
 def _speck(tok: Token) -> bool:

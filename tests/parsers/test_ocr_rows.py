@@ -167,6 +167,16 @@ def test_ocr_noise_in_no_column_is_dropped_and_its_row_needs_the_chain(teal: Tem
         assert any(f"{text!r} stands in no column" in p for p in r.problems)
 
 
+def test_one_doubtful_character_in_no_column_is_noise_only_on_a_line_without_figures(
+        teal: Template) -> None:
+    first = ocr_line(115, (50, "2 Feb"), (95, "TRANSFER TO"), (-410, "4.50"), (-560, "995.50"))
+    r = read(teal, first, ocr_line(128, (95, "SAVINGS REF"), (400, "4"), line=2, **{"4": 58.0}))
+    assert r.problems == [] and r.rows[0].desc == ["TRANSFER", "TO", "SAVINGS", "REF"]
+    r = read(teal, ocr_line(115, (50, "2 Feb"), (95, "TRANSFER"), (-410, "4.50"), (425, "4"),
+                            (-560, "995.50"), **{"4": 58.0}))
+    assert any("'4' stands in no column" in p for p in r.problems)
+
+
 def test_a_speck_ocr_kept_in_a_description_is_no_word_of_it(teal: Template) -> None:
     row = [(50, "2 Feb"), (95, "RENT PAYMENT . |"), (-410, "4.50"), (-560, "995.50")]
     assert read(teal, ocr_line(115, *row, **{".": 84.0})).rows[0].desc == ["RENT", "PAYMENT"]
