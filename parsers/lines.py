@@ -12,6 +12,8 @@ LINE_TOLERANCE = 3.0
 #: Words this many times taller than the page's usual word are a watermark or a title
 #: stamped across the page: they get lines of their own and never join a table row.
 LARGE = 2.5
+#: OCR lines spanning at least this width (points) tell the page's skew.
+_SPAN = 100.0
 
 
 @dataclass
@@ -37,13 +39,19 @@ class Line:
     def height(self) -> float:
         return statistics.median(w.bottom - w.top for w in self.words)
 
+    @property
+    def joined(self) -> bool:
+        """Whether OCR read this line as several lines, joined again here (`page_lines`)."""
+        return len({w.line for w in self.words if w.conf is not None}) > 1
+
 
 def page_lines(page: Page) -> list[Line]:
     """Group a page's words into lines, top to bottom, each left to right.
 
-    OCR words keep tesseract's own line grouping, which follows a skewed scan. Text-layer
-    words share a line when their tops are close or when they overlap vertically by at
-    least half the smaller height (a word set in a larger font on the same baseline).
+    OCR words keep tesseract's own line grouping, which follows a skewed scan; the lines it
+    read apart that stand level once the page's skew is taken out are joined (`_rejoin`).
+    Text-layer words share a line when their tops are close or when they overlap vertically
+    by at least half the smaller height (a word set in a larger font on the same baseline).
     """
     if not page.words:
         return []
@@ -51,8 +59,7 @@ def page_lines(page: Page) -> list[Line]:
         by_id: dict[int, list[Word]] = {}
         for w in page.words:
             by_id.setdefault(w.line or 0, []).append(w)
-        lines = [Line(page.number, sorted(g, key=lambda w: w.x0)) for g in by_id.values()]
-        return sorted(lines, key=lambda ln: ln.top)
+        return _rejoin(page.number, list(by_id.values()))
     usual = statistics.median(w.bottom - w.top for w in page.words)
     normal = [w for w in page.words if w.bottom - w.top <= LARGE * usual]
     large = [w for w in page.words if w.bottom - w.top > LARGE * usual]
@@ -79,3 +86,53 @@ def _same_line(w: Word, band: tuple[float, float]) -> bool:
         return True
     overlap = min(bottom, w.bottom) - max(top, w.top)
     return overlap >= 0.5 * min(bottom - top, w.bottom - w.top)
+
+
+def _rejoin(page: int, groups: list[list[Word]]) -> list[Line]:
+    """OCR's lines, with those it read apart joined again: a table row whose description and
+    figures stand far apart is often read as two lines, and on a skewed page the part on the
+    right may come before the row above it. Lines are joined when they share no width and,
+    measured square to the page's skew, their tops are level within half a word's height
+    (rows and wrapped lines stand a whole line apart). Lines come top to bottom in that
+    measure too."""
+    slope = _skew(groups)
+    usual = statistics.median(w.bottom - w.top for g in groups for w in g)
+
+    def level(w: Word) -> float:
+        return w.top - slope * (w.x0 + w.x1) / 2
+
+    keyed = sorted(((statistics.median(level(w) for w in g), g) for g in groups),
+                   key=lambda kg: kg[0])
+    joined: list[tuple[float, list[Word]]] = []
+    for key, g in keyed:
+        for k, (other, words) in enumerate(joined):
+            if abs(other - key) <= usual / 2 and not _overlap(words, g):
+                joined[k] = (other, words + g)
+                break
+        else:
+            joined.append((key, list(g)))
+    return [Line(page, sorted(g, key=lambda w: w.x0)) for _, g in joined]
+
+
+def skew(lines: list[Line]) -> float:
+    """The skew of the page `lines` stand on (`_skew`; 0 on a text page): a column drifts
+    this many points right per point down the page, its lines' tops as many points down per
+    point right."""
+    return _skew([ln.words for ln in lines if any(w.conf is not None for w in ln.words)])
+
+
+def _skew(groups: list[list[Word]]) -> float:
+    """The page's skew, as the slope of its lines' tops (points down per point right): the
+    median over OCR's lines that span some width, from their first word to their last."""
+    slopes = []
+    for g in groups:
+        first, last = min(g, key=lambda w: w.x0), max(g, key=lambda w: w.x1)
+        span = (last.x0 + last.x1 - first.x0 - first.x1) / 2
+        if span >= _SPAN:
+            slopes.append((last.top - first.top) / span)
+    return statistics.median(slopes) if slopes else 0.0
+
+
+def _overlap(a: list[Word], b: list[Word]) -> bool:
+    """Whether any word of `a` shares width with a word of `b`."""
+    return any(u.x0 < v.x1 and v.x0 < u.x1 for u in a for v in b)

@@ -13,6 +13,12 @@ that row's value date when the template says so (`value_date_line`). Balance bro
 forward lines are markers (checked, never transactions); page furniture and totals are
 skipped; headings such as `Deposits` set what an unsigned amount means. Every line gets a
 role, so `templates check` can show how it was read.
+
+On a scan, a line's words are placed in columns as if the page were not skewed (columns
+drift sideways down a skewed page); OCR's noise that stands in no column and specks in a
+description are dropped, and a figure OCR read as two words is read as one; figures put
+together that way, or read on another OCR line than their row, are taken only where the
+running balance pins them.
 """
 
 from __future__ import annotations
@@ -20,13 +26,13 @@ from __future__ import annotations
 import contextlib
 import itertools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 
 from parsers.dates import parse_date
 from parsers.lexicon import words as lexicon
-from parsers.lines import Line
+from parsers.lines import Line, skew
 from parsers.model import mask_digits
 from parsers.numbers import CURRENCY_PATTERN, LOCALES, Amount, read_amount
 from parsers.reader import Word
@@ -56,6 +62,8 @@ _STRAY = " .,;:|_~»«'`\""
 #: Words joined into one amount at most this far apart (in word heights): `$ 12.00`, `- 5,00`.
 _JOIN_GAP = 1.2
 _MARK = re.compile(rf"(?:[-+\u2212()]|{CURRENCY_PATTERN}|CR\.?|DR\.?)+", re.IGNORECASE)
+#: Two OCR words with digits at most this far apart (in word heights) may be one figure.
+_SPLIT_GAP = 0.5
 #: How far left of its label a text column's words may start (a label printed off its column).
 _TEXT_SLACK = 12.0
 
@@ -83,14 +91,21 @@ class Token:
 
 def tokens(ln: Line, locale: str) -> list[Token]:
     """The line's words, with a sign, currency or `CR` word joined to its figure (a run is
-    read only when it is one word with a digit and signs, currency marks or `CR`/`DR`)."""
+    read only when it is one word with a digit and signs, currency marks or `CR`/`DR`). An
+    OCR `CR`/`DR` wrapped in specks (`‘Cr`) is joined too, the figure then `loose`."""
     words = ln.words
-    marks = [bool(_MARK.fullmatch(w.text)) for w in words]
+    clean = [_suffix(w) or w.text for w in words]
+    marks = [bool(_MARK.fullmatch(c)) for c in clean]
     digits = [any(ch.isdigit() for ch in w.text) for w in words]
     spaced = " " in LOCALES[locale].group_char  # `1 234,56`: one figure in several words
     out: list[Token] = []
     i = 0
     while i < len(words):
+        split = _split_figure(words, clean, marks, i, locale)
+        if split is not None:
+            out.append(split)
+            i += len(split.text.split())
+            continue
         joinable = any(marks[i:i + 4]) or (spaced and sum(digits[i:i + 4]) > 1)
         for n in (4, 3, 2, 1) if joinable else (1,):
             run = words[i:i + n]
@@ -101,11 +116,13 @@ def tokens(ln: Line, locale: str) -> list[Token]:
                     for a, b in itertools.pairwise(run)):
                 continue
             text = " ".join(w.text for w in run)
+            mended = " ".join(clean[i:i + n])
             try:
-                amount = read_amount(text, locale)
+                amount = read_amount(mended, locale)
             except ValueError:
                 continue
-            out.append(Token(text, run[0].x0, run[-1].x1, amount, _least(run)))
+            out.append(Token(text, run[0].x0, run[-1].x1, amount, _least(run),
+                             loose=mended != text))
             i += n
             break
         else:
@@ -114,6 +131,45 @@ def tokens(ln: Line, locale: str) -> list[Token]:
                                       conf=words[i].conf, twice=words[i].twice))
             i += len(loose.text.split()) if loose else 1
     return out
+
+
+def _split_figure(words: list[Word], clean: list[str], marks: list[bool], i: int,
+                  locale: str) -> Token | None:
+    """One figure OCR read as the two words at `i` (`2,669.` `11`, `3,05` `1.87`), with a
+    `CR`/`DR` word after them: two words with digits that stand no further apart than a
+    space within a word, at least one of them no figure of its own, and together one. It
+    is `loose`: never taken unless the running balance pins it."""
+    pair = words[i:i + 2]
+    if len(pair) < 2 or any(w.conf is None or not any(ch.isdigit() for ch in w.text)
+                            for w in pair):
+        return None
+    a, b = pair
+    if b.x0 - a.x1 > _SPLIT_GAP * max(a.bottom - a.top, 1) or all(
+            _reads(w.text, locale) for w in pair):
+        return None
+    run = words[i:i + 3] if i + 2 < len(words) and marks[i + 2] else pair
+    for n in dict.fromkeys((len(run), 2)):
+        glued = a.text + b.text + "".join(" " + c for c in clean[i + 2:i + n])
+        amount = _reads(glued, locale) or loose_amount(glued)
+        if amount is not None:
+            return Token(" ".join(w.text for w in run[:n]), a.x0, run[n - 1].x1, amount,
+                         _least(run[:n]), loose=True)
+    return None
+
+
+def _reads(text: str, locale: str) -> Amount | None:
+    try:
+        return read_amount(text, locale)
+    except ValueError:
+        return None
+
+
+def _suffix(w: Word) -> str | None:
+    """`CR` or `DR` of an OCR word that is one with specks at its ends (`‘Cr`, `Dr’`)."""
+    if w.conf is None:
+        return None
+    core = w.text.strip("".join(_SPECKS))
+    return core if core != w.text and _SUFFIX.fullmatch(core) else None
 
 
 def _loose_token(words: list[Word], i: int, marks: list[bool]) -> Token | None:
@@ -133,7 +189,10 @@ def _loose_token(words: list[Word], i: int, marks: list[bool]) -> Token | None:
 
 _BROKEN = re.compile(r"(?P<lead>[^\w]*)(?P<body>\d[\d.,:;]*\d)(?P<tail>[^\w]*)"
                      r"(?P<suffix>[CD]R)?[^\w]*", re.IGNORECASE)
-_SPECKS = set(".,:;'\"’‘“”_~")
+_SUFFIX = re.compile(r"[CD]R\.?", re.IGNORECASE)
+_SPECKS = set(".,:;'\"’‘“”_~°")
+#: What OCR makes of a speck: never part of a word's letters.
+_NOISE_MARKS = "".join(_SPECKS) + " |!»«`°"
 _DASHES = set("-—–−")
 
 
@@ -180,6 +239,8 @@ class Geometry:
     #: Columns the header printed without a label, placed between their neighbours.
     unlabelled: list[Column]
     lines: int = 1
+    #: Where the header stands down the page (points).
+    top: float = 0.0
 
     def __post_init__(self) -> None:
         numeric = sorted(p.centre for p in self.placed if p.column.role in NUMBER_ROLES)
@@ -206,14 +267,18 @@ class Geometry:
         spans += [f"{c.role}=(no label, between neighbours)" for c in self.unlabelled]
         return ", ".join(spans)
 
-    def cells(self, toks: list[Token]) -> tuple[dict[str, list[Token]], list[Token]]:
-        """Tokens by column role, and the tokens that stand in no column (strays)."""
+    def cells(self, toks: list[Token], shift: float = 0.0
+              ) -> tuple[dict[str, list[Token]], list[Token]]:
+        """Tokens by column role, and the tokens that stand in no column (strays); each
+        token is placed `shift` points to the right of where it stands (a skewed scan's
+        columns drift sideways down the page)."""
         cells: dict[str, list[Token]] = {}
         strays: list[Token] = []
         for tok in toks:
-            role = self._figure_column(tok) if tok.amount is not None else None
+            at = replace(tok, x0=tok.x0 + shift, x1=tok.x1 + shift) if shift else tok
+            role = self._figure_column(at) if tok.amount is not None else None
             if role is None:
-                text = self._text_column(tok)
+                text = self._text_column(at)
                 if text is None:
                     strays.append(tok)
                     continue
@@ -365,7 +430,7 @@ def match_header(lines: list[Line], i: int, t: Template) -> Geometry | None:
         for layout in t.layouts:
             m = _match_layout(layout, toks)
             if m and (best is None or len(m[0]) > len(best.placed)):
-                best = Geometry(layout, m[0], m[1], depth)
+                best = Geometry(layout, m[0], m[1], depth, first.top)
         if best is not None:
             return best
     return None
@@ -407,6 +472,10 @@ class Row:
     #: Whether every word of the row's date read below the review confidence was read the
     #: same way a second time (`reread.py`).
     date_twice: bool = False
+    #: Figures of the row put together from OCR's words in an unusual way, by role, and how
+    #: (read on a line apart from the row, beside noise): taken only where the running
+    #: balance pins them (`doubts`).
+    assembled: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -478,6 +547,8 @@ def read_table(t: Template, lines: list[Line], period_end: date,
     day: date | None = None
     #: id(line) -> (role, detail) of lines already read with a line above them.
     taken: dict[int, tuple[str, str]] = {}
+    #: page -> its skew (`lines.skew`): how far a column drifts right per point down.
+    skews: dict[int, float] = {}
 
     def note(ln: Line, role: str, detail: str = "") -> None:
         out.roles[id(ln)] = role
@@ -530,7 +601,15 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             geometry = None
             note(ln, "total", "a total line: the table stops here")
             continue
-        cells, strays = geometry.cells(tokens(ln, t.locale))
+        if ln.page not in skews:
+            skews[ln.page] = skew([o for o in lines if o.page == ln.page])
+        cells, strays = geometry.cells(tokens(ln, t.locale),
+                                       skews[ln.page] * (ln.top - geometry.top))
+        bare = not any(role in cells for role in ("date", *NUMBER_ROLES))
+        noise = [tok for tok in strays if _noise(tok) or (bare and _mote(tok))]
+        strays = [tok for tok in strays if tok not in noise]
+        if "description" in cells:  # `RENT PAYMENT .`: a speck OCR kept, printing nothing
+            cells["description"] = [tok for tok in cells["description"] if not _speck(tok)]
         date_text = " ".join(tok.text for tok in cells.get("date", []))
         desc = [tok.text for tok in cells.get("description", [])]
         figures = {r: cells[r] for r in NUMBER_ROLES if r in cells}
@@ -584,7 +663,8 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             try:
                 when = _row_date(date_text, t.row_date_formats, period_end)
             except ValueError:
-                if not one and not strays:
+                if not one and not strays and not (desc and last is not None
+                                                   and _junk(cells["date"])):
                     note(ln, "outside", f"{date_text!r} is no date and there are no figures: "
                          "not a row")
                     continue
@@ -595,12 +675,15 @@ def read_table(t: Template, lines: list[Line], period_end: date,
                 continue
             out.rows.append(Row(when, desc, one, _confs(cells), [ln], sign,
                                 geometry.has_balance, _desc_confs(cells),
-                                date_twice=_read_twice(cells.get("date", []))))
+                                date_twice=_read_twice(cells.get("date", [])),
+                                assembled=_assembled(ln, one, noise)))
             day = when
             note(ln, "row", _reading(out.rows[-1]))
         elif one and out.rows and not out.rows[-1].figures and last is not None:
             row = out.rows[-1]
             row.figures = one
+            row.assembled = {role: "on the line under its row's date" for role, tok
+                             in one.items() if tok.conf is not None}
             _add_words(row, cells)
             row.lines.append(ln)
             _merge(row.confs, _confs(cells))
@@ -608,7 +691,8 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         elif one and day is not None and t.carry_date:
             out.rows.append(Row(day, desc, one, _confs(cells), [ln], sign,
                                 geometry.has_balance, _desc_confs(cells), dated=False,
-                                blank_date=ln.words[0].ink == ()))
+                                blank_date=ln.words[0].ink == (),
+                                assembled=_assembled(ln, one, noise)))
             note(ln, "row", "date of the row above: " + _reading(out.rows[-1]))
         elif one:
             out.problems.append(f"page {ln.page}: a table row without a date: "
@@ -731,6 +815,54 @@ def _read_twice(toks: list[Token]) -> bool:
                for tok in toks)
 
 
+def _junk(toks: list[Token]) -> bool:
+    """Whether OCR read `toks` (a date cell that is no date) as a few marks or with little
+    confidence: noise that may stand before the next line of a row's description, not a
+    line of its own such as `End of Statement`."""
+    return all(tok.conf is not None for tok in toks) and (
+        len("".join(tok.text for tok in toks)) <= 3
+        or all(tok.conf < OCR_REVIEW_CONFIDENCE for tok in toks))
+
+
+def _assembled(ln: Line, figures: dict[str, Token], noise: list[Token]) -> dict[str, str]:
+    """How the figures of `ln` were put together unusually, by role: read on another OCR
+    line than the line's first word (a line joined from several, `lines.py`), or on a
+    line where OCR noise was dropped (`_noise`)."""
+    out = {role: "beside marks in no column, dropped as OCR noise" for role in figures
+           } if noise else {}
+    if ln.joined:
+        home = ln.words[0].line
+        out |= {role: "on a line apart from its row's first words"
+                for role, tok in figures.items()
+                if any(w.line != home for w in ln.words if tok.x0 <= w.x0 and w.x1 <= tok.x1)}
+    return out
+
+
+def _noise(tok: Token) -> bool:
+    """Whether a word standing in no column is OCR's noise, not print: no digit and no sign
+    or mark a figure takes, and nothing but stray punctuation, or one or two letters read
+    with little confidence."""
+    if tok.conf is None or tok.amount is not None or _MARK.fullmatch(tok.text) or any(
+            ch.isdigit() or ch in _DASHES for ch in tok.text):
+        return False
+    letters = tok.text.strip(_NOISE_MARKS)
+    return not letters or (len(letters) <= 2 and letters.isalpha()
+                           and tok.conf < OCR_REVIEW_CONFIDENCE)
+
+
+def _mote(tok: Token) -> bool:
+    """Whether a word standing in no column is one letter or digit OCR read with little
+    confidence: noise on a line without a date or a figure, which it cannot be part of."""
+    return (tok.conf is not None and tok.amount is None and tok.conf < OCR_REVIEW_CONFIDENCE
+            and len(tok.text.strip(_NOISE_MARKS)) == 1 and tok.text.strip(_NOISE_MARKS).isalnum())
+
+
+def _speck(tok: Token) -> bool:
+    """Whether an OCR word is stray punctuation alone (`.`, `|`, `»`): no dash, sign or
+    mark that means something."""
+    return tok.conf is not None and tok.amount is None and not tok.text.strip(_NOISE_MARKS)
+
+
 def _add_words(row: Row, cells: dict[str, list[Token]]) -> None:
     """The description words of another line of `row`, with their confidences."""
     row.desc += [tok.text for tok in cells.get("description", [])]
@@ -793,10 +925,15 @@ def _reading(r: Row) -> str:
 
 def doubts(rows: list[Row]) -> list[Doubt]:
     """The figures of `rows` OCR read below the review confidence, the least per figure,
-    and those it read with broken punctuation."""
+    those it read with broken punctuation and those its row was put together from unusually."""
     least: dict[tuple[int, str], float] = {}
     broken: dict[tuple[int, str], str] = {}
+    assembled: dict[tuple[int, str], str] = {}
     for i, r in enumerate(rows):
+        for role, how in r.assembled.items():
+            figure = "balance" if role == "balance" else "amount"
+            assembled[i, figure] = how
+            least.setdefault((i, figure), r.confs.get(role, 0.0))
         for role, conf in r.confs.items():
             figure = "balance" if role == "balance" else "amount"
             if role in NUMBER_ROLES and conf < OCR_REVIEW_CONFIDENCE:
@@ -806,7 +943,7 @@ def doubts(rows: list[Row]) -> list[Doubt]:
                 figure = "balance" if role == "balance" else "amount"
                 broken[i, figure] = tok.text
                 least.setdefault((i, figure), tok.conf if tok.conf is not None else 0.0)
-    return [Doubt(i, figure, conf, broken.get((i, figure)))
+    return [Doubt(i, figure, conf, broken.get((i, figure)), assembled.get((i, figure)))
             for (i, figure), conf in sorted(least.items())]
 
 

@@ -49,6 +49,9 @@ class Doubt:
     #: The figure as printed when its punctuation is broken (`372:52`): the running balance
     #: alone then vouches for the one reading its digits allow.
     printed: str | None = None
+    #: How the figure's row was put together from OCR's words when that was unusual (read
+    #: on a line apart from the row, beside noise): the running balance alone vouches.
+    assembled: str | None = None
 
 
 def weigh(acct: Account, doubts: list[Doubt], opening_printed: bool, closing_printed: bool,
@@ -62,6 +65,7 @@ def weigh(acct: Account, doubts: list[Doubt], opening_printed: bool, closing_pri
         value = t.amount if d.figure == "amount" else t.balance
         said = (f"{where} row {d.row + 1}: {d.figure} {money(value or Decimal(0))} read by OCR "
                 + (f"as {d.printed!r}, its punctuation broken" if d.printed else
+                   d.assembled if d.assembled else
                    f"with confidence {d.confidence:.0f}"))
         if d.row in (amounts if d.figure == "amount" else balances):
             trusted.append(f"{said}, trusted: the running balance pins it")
