@@ -113,6 +113,7 @@ def run_template(t: Template, lines: list[Line], trace: list[TableReading] | Non
         raise TemplateMismatch(f"{t.bank}: statement period not found")
     preamble, sections = _split_sections(t, lines)
     out = ParseOutput(Statement(t.bank, [], period[0], period[1]))
+    out.problems += _table_before_sections(t, preamble, period)
     for sec in sections:
         own = _period(t, sec.lines, labelled_only=True)
         start, end = own or period
@@ -195,6 +196,20 @@ def _vocabulary_last4(ln: Line) -> str | None:
     return found.value if found else None
 
 
+def _table_before_sections(t: Template, preamble: list[Line],
+                           period: tuple[date | None, date]) -> list[str]:
+    """A table printed before the first section line is an account whose section line was
+    not recognised (a label or number misread): its rows would belong to no account."""
+    if not preamble:
+        return []
+    reading = read_table(t, preamble, period[1], period[0])
+    if not (reading.headers or reading.rows or reading.markers):
+        return []
+    page = preamble[0].page
+    return [f"page {page}: a table of {len(reading.rows)} row(s) stands before the first "
+            "account's section line: an account the statement shows was not read"]
+
+
 # --- the figures of one account ---------------------------------------------------------
 
 def _account(t: Template, sec: _Section, preamble: list[Line], reading: TableReading,
@@ -252,8 +267,47 @@ def _account(t: Template, sec: _Section, preamble: list[Line], reading: TableRea
     problems += _check_markers(t, reading, txs, opening, where, info)
     problems += _check_totals(reading, txs, where)
     problems += _check_day_ends(reading.rows, txs, where)
+    problems += _check_one_account(t, eligible, last4, where)
     acct = Account(last4, t.currency, opening, closing, txs, summary=summary)
     return acct, info
+
+
+def _check_one_account(t: Template, eligible: list[Line], last4: str, where: str) -> list[str]:
+    """A section holds one account: a second account's number line, or a second opening or
+    closing balance that differs from the first, is an account whose section line was not
+    recognised and whose figures and rows were read as this one's."""
+    problems = []
+    others = {n for n in _every_labelled(eligible, ACCOUNT, read_last4) if n != last4}
+    if others:
+        problems.append(f"{where}: its section also prints the account number "
+                        f"{', '.join(sorted(mask_account(n) for n in others))}: an account "
+                        "the statement shows was not read")
+    amounts = amount_reader(t.locale)
+    opening_labels, closing_labels = (*OPENING, *t.opening.labels), (*CLOSING, *t.closing.labels)
+    for name, labels, blockers, f in (("opening", opening_labels, closing_labels, t.opening),
+                                      ("closing", closing_labels, opening_labels, t.closing)):
+        if f.pattern:
+            continue
+        values = {_signed(a, t.balance_unsigned)
+                  for a in _every_labelled(eligible, labels, amounts, blockers)}
+        if len(values) > 1:
+            problems.append(f"{where}: its section prints {len(values)} different {name} "
+                            "balances: an account the statement shows was not read")
+    return problems
+
+
+def _every_labelled(lines: list[Line], labels: Sequence[str], read: Callable[[str], T | None],
+                    blockers: Sequence[str] = ()) -> list[T]:
+    """Every value `find_labelled` finds in `lines`, in order."""
+    values: list[T] = []
+    rest = lines
+    while rest:
+        found = find_labelled(rest, labels, read, blockers=blockers)
+        if found is None:
+            break
+        values.append(found.value)
+        rest = rest[next(i for i, ln in enumerate(rest) if ln is found.line) + 1:]
+    return values
 
 
 def _find(t: Template, name: str, f: Field, vocabulary: Sequence[str],
