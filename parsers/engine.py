@@ -120,6 +120,7 @@ def run_template(t: Template, lines: list[Line], trace: list[TableReading] | Non
         reading = read_table(t, sec.lines, end, start)
         if trace is not None:
             trace.append(reading)
+        out.problems += _rows_no_table_took(t, sec.lines, reading, end)
         acct, info = _account(t, sec, preamble, reading, out.problems,
                               len(out.statement.accounts) + 1)
         if own:
@@ -203,11 +204,42 @@ def _table_before_sections(t: Template, preamble: list[Line],
     if not preamble:
         return []
     reading = read_table(t, preamble, period[1], period[0])
-    if not (reading.headers or reading.rows or reading.markers):
-        return []
-    page = preamble[0].page
-    return [f"page {page}: a table of {len(reading.rows)} row(s) stands before the first "
-            "account's section line: an account the statement shows was not read"]
+    problems = _rows_no_table_took(t, preamble, reading, period[1])
+    if reading.headers or reading.rows or reading.markers:
+        problems.append(f"page {preamble[0].page}: a table of {len(reading.rows)} row(s) "
+                        "stands before the first account's section line: an account the "
+                        "statement shows was not read")
+    return problems
+
+
+def _rows_no_table_took(t: Template, lines: list[Line], reading: TableReading,
+                        end: date) -> list[str]:
+    """Lines that start with a date and print an amount, as a transaction does, that no
+    table read (outside every table, or after one stopped): rows no account holds."""
+    problems = []
+    for ln in lines:
+        if reading.roles.get(id(ln), "outside") != "outside":
+            continue
+        toks = tokens(ln, t.locale)
+        if t.daily_headings and _pairs_of(toks, t.daily_date_formats, end):
+            continue
+        dated = _row_date_at_start(t, ln, end)
+        if dated and any(tok.amount is not None and tok.x0 > dated[1] for tok in toks):
+            problems.append(f"page {ln.page}: a line dated {dated[0]!r} prints an amount, "
+                            "and no account's table read it")
+    return problems
+
+
+def _row_date_at_start(t: Template, ln: Line, end: date) -> tuple[str, float] | None:
+    """The row date that starts `ln` and where it ends (its right edge), or None."""
+    for n in range(1, min(3, len(ln.words)) + 1):
+        text = " ".join(w.text for w in ln.words[:n])
+        try:
+            parse_date(text, t.row_date_formats, end)
+        except ValueError:
+            continue
+        return text, ln.words[n - 1].x1
+    return None
 
 
 # --- the figures of one account ---------------------------------------------------------

@@ -123,3 +123,18 @@ def test_a_repeated_balance_summary_is_one_account(tmp_path: Path) -> None:
                (113, [(50, "Closing balance"), (-300, "$1,000.00")]), (125, HEADER)]
     out = run_template(template(tmp_path, TEAL), lines(*HEAD, *summary))
     assert not [p for p in out.problems if MISSED in p]
+
+
+def test_dated_rows_after_the_table_stopped_are_rows_no_account_holds(tmp_path: Path) -> None:
+    """An end line stops the table; the rows under it belong to no table, and the closing
+    balance taken from the last row read would agree without them."""
+    rows = [(115, [(50, "2 Feb"), (95, "COFFEE"), (-410, "4.50"), (-560, "995.50")]),
+            (128, [(50, "Interest rates may change")]),
+            (141, [(50, "3 Feb"), (95, "BOOKS"), (-410, "5.00"), (-560, "990.50")])]
+    opening = [(75, [(50, "Opening balance"), (-300, "$1,000.00")])]
+    t = template(tmp_path, TEAL + "    end = ['^interest rates']\n")
+    out = run_template(t, lines(*HEAD, *opening, (100, HEADER), *rows))
+    assert len(out.statement.accounts[0].transactions) == 1
+    assert [p for p in out.problems if "no account's table" in p] == [
+        "page 1: a line dated '3 Feb' prints an amount, and no account's table read it"]
+    assert not validate(out.statement, out.problems).ok
