@@ -309,7 +309,8 @@ def _check_one_account(t: Template, eligible: list[Line], last4: str, where: str
     closing balance that differs from the first, is an account whose section line was not
     recognised and whose figures and rows were read as this one's."""
     problems = []
-    others = {n for n in _every_labelled(eligible, ACCOUNT, read_last4) if n != last4}
+    others = {n for n in _every_labelled(eligible, ACCOUNT, read_last4, same_line=True)
+              if n != last4}
     if others:
         problems.append(f"{where}: its section also prints the account number "
                         f"{', '.join(sorted(mask_account(n) for n in others))}: an account "
@@ -329,12 +330,14 @@ def _check_one_account(t: Template, eligible: list[Line], last4: str, where: str
 
 
 def _every_labelled(lines: list[Line], labels: Sequence[str], read: Callable[[str], T | None],
-                    blockers: Sequence[str] = ()) -> list[T]:
-    """Every value `find_labelled` finds in `lines`, in order."""
+                    blockers: Sequence[str] = (), same_line: bool = False) -> list[T]:
+    """Every value `find_labelled` finds in `lines`, in order; with `same_line`, only values
+    printed on the label's line (a word like `account` in running text has none)."""
     values: list[T] = []
     rest = lines
     while rest:
-        found = find_labelled(rest, labels, read, blockers=blockers)
+        found = find_labelled(rest, labels, read, blockers=blockers,
+                              read_below=(lambda _: None) if same_line else None)
         if found is None:
             break
         values.append(found.value)
