@@ -7,7 +7,9 @@ closing balance, summary figures. A figure that is not printed is derived only w
 statement itself pins it (an opening balance from the first running balance, a closing one
 from the last), and how it was derived is recorded beside the statement, never silently.
 Balance rows inside a table and every printed running balance are checked against the
-running total.
+running total. An account the document shows that did not become one (its section line
+misread) is a problem: a table before the first section, a second account number or a second,
+different balance in a section, a dated line with an amount that no table read.
 """
 
 from __future__ import annotations
