@@ -19,6 +19,7 @@ from corpus import draw_for
 from corpus.banks import render_meridian_text
 from corpus.variant import Variant
 from parsers.engine import ParseOutput, run_template
+from parsers.generic import parse_generic
 from parsers.limits import Limits
 from parsers.lines import Line, page_lines
 from parsers.model import Statement, mask_account
@@ -98,6 +99,19 @@ def test_the_rows_of_an_account_whose_line_is_misread_do_not_reconcile_in_the_on
     assert len(out.statement.accounts[0].transactions) == sum(
         len(a.transactions) for a in truth.accounts)
     assert not validate(out.statement, out.problems).ok
+
+
+@pytest.mark.parametrize("account", [0, 1])
+@pytest.mark.parametrize("disturb", [look_alike_label, speck_after_number])
+def test_the_generic_reader_reads_an_account_whose_line_is_misread(
+        account: int, disturb: Callable[[Line], None]) -> None:
+    """Without a template the accounts are told apart by their own balances and tables."""
+    found, truth = drawn(0)
+    disturb([ln for ln in found if ln.text.startswith("Account No.")][account])
+    out = parse_generic(found, lambda o: validate(o.statement, o.problems))
+    assert out is not None
+    assert out.statement.to_dict()["accounts"] == truth.to_dict()["accounts"]
+    assert validate(out.statement, out.problems).ok
 
 
 def test_a_second_opening_and_closing_balance_in_one_section_is_a_problem(
