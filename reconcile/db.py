@@ -27,6 +27,7 @@ from sqlalchemy import (
     inspect,
     text,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.dml import Insert
 
 metadata = MetaData()
@@ -256,6 +257,18 @@ quarantine = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     UniqueConstraint("decision_id", "new_digest", name="one_quarantine_per_conflict"),
 )
+
+
+def remember_stamps(c: Connection, rows: list[dict[str, Any]]) -> None:
+    """Upsert `output_stamps` rows (uri, size, stamp, sha256): what a listing showed of each
+    object when its bytes were hashed."""
+    inserts = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
+    if c.dialect.name not in inserts:
+        raise NotImplementedError(f"the ledger runs on SQLite or PostgreSQL, not {c.dialect.name}")
+    upsert = inserts[c.dialect.name](output_stamps)
+    executemany(c, upsert.on_conflict_do_update(
+        index_elements=["uri"], set_={k: getattr(upsert.excluded, k)
+                                      for k in ("size", "stamp", "sha256")}), rows)
 
 
 def executemany(c: Connection, statement: Insert, rows: list[dict[str, Any]]) -> None:
