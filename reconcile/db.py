@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -259,16 +260,17 @@ quarantine = Table(
 )
 
 
-def remember_stamps(c: Connection, rows: list[dict[str, Any]]) -> None:
-    """Upsert `output_stamps` rows (uri, size, stamp, sha256): what a listing showed of each
-    object when its bytes were hashed."""
+@functools.cache
+def stamps_upsert(dialect: str) -> Insert:
+    """The upsert of `output_stamps` rows (uri, size, stamp, sha256): what a listing showed
+    of each object when its bytes were hashed. One statement per dialect, so that
+    SQLAlchemy compiles it once."""
     inserts = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
-    if c.dialect.name not in inserts:
-        raise NotImplementedError(f"the ledger runs on SQLite or PostgreSQL, not {c.dialect.name}")
-    upsert = inserts[c.dialect.name](output_stamps)
-    executemany(c, upsert.on_conflict_do_update(
-        index_elements=["uri"], set_={k: getattr(upsert.excluded, k)
-                                      for k in ("size", "stamp", "sha256")}), rows)
+    if dialect not in inserts:
+        raise NotImplementedError(f"the ledger runs on SQLite or PostgreSQL, not {dialect}")
+    upsert = inserts[dialect](output_stamps)
+    return upsert.on_conflict_do_update(index_elements=["uri"], set_={
+        k: getattr(upsert.excluded, k) for k in ("size", "stamp", "sha256")})
 
 
 def executemany(c: Connection, statement: Insert, rows: list[dict[str, Any]]) -> None:

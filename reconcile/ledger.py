@@ -51,7 +51,7 @@ from sqlalchemy import Connection, Engine, and_, func, insert, or_, select, upda
 from sqlalchemy.exc import IntegrityError
 
 from parsers.codes import BatchState, ErrorClass, Outcome, Reason, Status
-from reconcile.db import attempts, batches, input_claims, jobs, notifications, remember_stamps
+from reconcile.db import attempts, batches, input_claims, jobs, notifications, stamps_upsert
 from reconcile.records import Attempt, Batch, Clock, Identities, Job, utc_now
 from reconcile.storage import Stamp
 
@@ -305,7 +305,7 @@ class Ledger:
                     {"job_id": claim.job_id, "channel": ch, "attempts": 0, "created_at": t}
                     for ch in notify])
             if rows := [s._asdict() for s in stamps if s.stamp is not None]:
-                remember_stamps(c, rows)
+                c.execute(stamps_upsert(c.dialect.name), rows)
             row = c.execute(select(jobs).where(jobs.c.job_id == claim.job_id)).mappings().one()
             return Job.from_row(row)
 

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import Connection, Engine, select
 
 from parsers.codes import Status
-from reconcile.db import output_stamps, remember_stamps, transaction
+from reconcile.db import executemany, output_stamps, stamps_upsert, transaction
 from reconcile.records import Job
 from reconcile.storage import Storage
 
@@ -147,7 +147,7 @@ class OutputPass:
             self.known[r["uri"]] = (tuple(self.listing[r["uri"]]), r["sha256"])
         if rows and self.engine is not None:
             with transaction(self.engine, self.connection) as c:
-                remember_stamps(c, rows)
+                executemany(c, stamps_upsert(c.dialect.name), rows)
 
     def job_ids(self) -> set[str]:
         """The names directly under `results/`: the job ids that have objects."""
