@@ -31,21 +31,21 @@ from datetime import date
 from decimal import Decimal
 
 from parsers.dates import parse_date
+from parsers.lexicon import run_together
 from parsers.lexicon import words as lexicon
 from parsers.lines import Line, skew
 from parsers.model import mask_digits
 from parsers.numbers import CURRENCY_PATTERN, LOCALES, Amount, read_amount
 from parsers.reader import Word
+from parsers.reread import across_a_speck
 from parsers.template import NUMBER_ROLES, Column, Template, header_words
 from parsers.trust import (
     OCR_REVIEW_CONFIDENCE,
     Doubt,
-    across_a_speck,
     dates_in_order,
     dates_pinned,
     numbers_apart,
     ordinal_look_alike,
-    run_together,
     word_vouched,
 )
 from parsers.vocabulary import (

@@ -11,6 +11,7 @@ from PIL import Image
 
 from corpus import Sample, generate, statement
 from corpus.variant import ScanQuality, Variant
+from parsers import lexicon
 from parsers.api import parse_pdf
 from parsers.errors import OcrTimeout, ParseTimeout
 from parsers.limits import Limits
@@ -117,6 +118,21 @@ def test_words_the_first_reading_ran_together_are_split(page) -> None:
     split = reread(image, [both], 90.0, 60.0, tesseract_env())
     assert [w.text for w in split] == ["ATM", "WITHDRAWAL"]
     assert split[0].left == atm.left and split[1].left + split[1].width == both.left + both.width
+
+
+def test_words_run_together_are_read_again_however_sure_the_first_reading_was(page) -> None:
+    image, words = page
+    atm, withdrawal = (next(w for w in words if w.text == t) for t in ("ATM", "WITHDRAWAL"))
+    both = Read("ATMWITHDRAWAL", 96.0, atm.left, atm.top,
+                withdrawal.left + withdrawal.width - atm.left, atm.height)
+    assert not doubtful(both, 90.0) and doubtful(both, 90.0, lexicon.words())
+    split = reread(image, [both], 90.0, 60.0, tesseract_env(), lexicon.words())
+    assert [w.text for w in split] == ["ATM", "WITHDRAWAL"]
+
+
+def test_a_long_word_of_the_language_is_not_read_again() -> None:
+    word = Read("WITHDRAWAL", 96.0, 0, 0, 100, 20)
+    assert not doubtful(word, 90.0, lexicon.words())
 
 
 def test_confident_plain_words_start_no_second_reading(page) -> None:
