@@ -62,9 +62,10 @@ LOOKALIKES = frozenset("SOIlBZG501826")
 EDGE = ".,:;'`|-=~_*\u2014"
 #: OCR reads a speck of noise as a word of at most this many glyphs.
 SPECK_GLYPHS = 2
-#: What a speck at a word's edge may be read as and a printed dot would make: a stop, a
-#: comma, a colon, a quote (a dash or a bar is a line, not a dot, and stays).
-SPECK_MARKS = ".,:;'`\"\u2018\u2019\u201c\u201d"
+#: What a speck at a word's edge may be read as: a stop, a comma, a colon, a quote, a
+#: dash (a printed one is a line, and stays on the page without specks and in the ink
+#: `ink.speck_mark` weighs; a bar is taken for a glyph and stays).
+SPECK_MARKS = ".,:;'`\"\u2018\u2019\u201c\u201d-"
 #: What a speck beside a date may be read as: a mark, a quote, a bracket.
 AROUND = EDGE + "'\"\u2018\u2019\u201c\u201d()[]!"
 #: The digit each look-alike letter may stand for.

@@ -3,6 +3,8 @@ tesseract binary: a printed stop stays however a speck beside a word goes."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
@@ -119,3 +121,13 @@ def test_a_word_joined_across_a_speck_is_split_only_where_the_clean_page_reads_a
     assert (kept and [k.text for k in kept]) == parts
     assert kept is None or (all(k.twice and k.conf == 80.0 for k in kept)
                             and kept[0].left == 100 and kept[-1].left + kept[-1].width == 230)
+
+
+@pytest.mark.parametrize("size", [18, 24])
+def test_a_printed_dash_at_a_word_s_edge_stays_and_a_speck_read_as_one_goes(size: int) -> None:
+    img, printed = word("REF-", size)
+    [kept] = reread(img, [printed], 90.0, 60.0, tesseract_env())
+    assert kept.text == "REF-"
+    img, specked = word("88231", size, speck=True)
+    [kept] = reread(img, [replace(specked, text="88231-")], 90.0, 60.0, tesseract_env())
+    assert kept.text == "88231"
