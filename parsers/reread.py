@@ -16,7 +16,8 @@ the first reading towards words. Then, per word:
 - otherwise the first stands, below the review confidence, so that a person looks at it.
 
 A date the two read alike but for a speck beside it (`14-Jun-2024.`, `14-Jun-2024:`) is read
-twice: a mark at its edge changes no date. A third reading, of the page without its specks
+twice: a mark at its edge changes no date; so is a word the second reads with a mark at its
+edge that the first did not (`7781-ALPHA.`). A third reading, of the page without its specks
 (`ink.despeckled`), enlarged further, then settles what the first two read differently: a
 date, or a word of letters and digits alone, that it reads as one of them stands, read
 twice but below the review confidence (look-alike glyphs, `STH`/`5TH`, are never settled:
@@ -66,6 +67,8 @@ SPECK_GLYPHS = 2
 #: dash (a printed one is a line, and stays on the page without specks and in the ink
 #: `ink.speck_mark` weighs; a bar is taken for a glyph and stays).
 SPECK_MARKS = ".,:;'`\"\u2018\u2019\u201c\u201d-"
+#: Quotes a speck may be read as.
+QUOTES = "'`\"\u2018\u2019\u201c\u201d"
 #: What a speck beside a date may be read as: a mark, a quote, a bracket.
 AROUND = EDGE + "'\"\u2018\u2019\u201c\u201d()[]!"
 #: The digit each look-alike letter may stand for.
@@ -179,6 +182,10 @@ def judge(first: Read, second: tuple[str, float] | None, gate: float) -> list[Re
             else text
         return [replace(first, text=kept, conf=max(first.conf, conf), twice=True)]
     what = kind(first.text)
+    if what == "text" and first.text == first.text.strip(SPECK_MARKS) != "" \
+            and text.strip(SPECK_MARKS) == first.text:
+        # the same word, a speck beside it read as a mark by the second: read twice
+        return [replace(first, twice=True)]
     if (what != "text" and not well_formed(first.text, what) and kind(text) == what
             and well_formed(text, what)):
         return [_with(first, text, conf)]
@@ -284,11 +291,13 @@ def apart(first: Read, second: tuple[str, float] | None, third: tuple[str, float
     """`first`, a word joined across a speck (`across_a_speck`), as the words the third
     reading, of the page without its specks, reads apart where its mark was, the mark gone:
     a printed stop or colon is a dot two pixels wide or more and stays on that page, and a
-    space read where it stood says it stood between words. Read twice where the second
+    space read where it stood says it stood between words (a quote it reads at either end
+    is a larger speck, which that page keeps). Read twice where the second
     reading read their letters and digits alike; or None."""
     if third is None:
         return None
-    parts = third[0].split()
+    # a quote the first reading did not see at either end is a speck the page kept
+    parts = third[0].strip(QUOTES).split()
     whole = "".join(c for c in first.text if c not in MARKS)
     if len(parts) < 2 or "".join(parts) != whole or not all(PLAIN.fullmatch(p) for p in parts):
         return None

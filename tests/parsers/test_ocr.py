@@ -233,3 +233,16 @@ def test_what_a_third_reading_settles(first: tuple[str, float], second: tuple[st
                                       kept: tuple[str, float, bool] | None) -> None:
     got = settle(Read(first[0], first[1], 0, 0, 130, 20), second, third, 90.0)
     assert (None if got is None else (got[0].text, got[0].conf, got[0].twice)) == kept
+
+
+@pytest.mark.parametrize(("first", "second", "twice"), [
+    ("7781-ALPHA", "7781-ALPHA.", True),  # a speck beside it read as a mark by the second
+    ("REF", "'REF", True),
+    ("5TH", "STH.", False),  # letters read otherwise
+    ("304.65", "304.65.", False),  # a figure: the running balance weighs it
+    ("CORP.", "CORP", False),  # the first's mark: `unspeck` weighs it
+])
+def test_a_word_the_second_reading_reads_with_a_mark_more_is_read_twice(
+        first: str, second: str, twice: bool) -> None:
+    [kept] = judge(Read(first, 80.0, 0, 0, 60, 20), (second, 40.0), 90.0)
+    assert kept.twice is twice and (kept.text == first or not twice)
