@@ -33,7 +33,7 @@ from parsers.reader import CID, PageReader, PdfplumberReader
 from parsers.table import TableReading
 from parsers.template import Template, load_templates
 from parsers.trust import weigh
-from parsers.validate import Validation, repair_from_running_balance, validate
+from parsers.validate import Validation, repair_ends, repair_from_running_balance, validate
 
 
 @dataclass
@@ -168,9 +168,13 @@ def _read(t: Template, lines: list[Line], ocr: bool) -> tuple[ParseOutput, Valid
 def _validate(out: ParseOutput, t: Template | None, ocr: bool) -> Validation:
     """Validate; OCR readings may first be repaired where the running balance pins them."""
     repairs: list[str] = []
+    ends: list[dict[str, str]] = [{} for _ in out.statement.accounts]
     if ocr:
-        for acct in out.statement.accounts:
-            repairs += repair_from_running_balance(acct)
+        for i, (acct, reading) in enumerate(zip(out.statement.accounts, out.readings,
+                                                strict=False)):
+            rows = repair_from_running_balance(acct)
+            ends[i] = {} if rows else repair_ends(acct, reading.doubtful)
+            repairs += rows + [f"account {i + 1}: {note}" for note in ends[i].values()]
     v = validate(out.statement, out.problems)
     v.trusted += out.trusted
     for name in t.hooks if t else ():
@@ -179,11 +183,17 @@ def _validate(out: ParseOutput, t: Template | None, ocr: bool) -> Validation:
     for i, (acct, reading) in enumerate(zip(out.statement.accounts, out.readings,
                                             strict=False)):
         where = f"account {i + 1} ({mask_account(acct.account_last4)})"
-        problems, trusted = weigh(acct, reading.doubts, "opening_balance" not in reading.derived,
-                                  "closing_balance" not in reading.derived, where)
+        # a mended end pins nothing: it was made to agree with the rows
+        mended = ends[i] if i < len(ends) else {}
+        problems, trusted = weigh(acct, reading.doubts,
+                                  "opening_balance" not in reading.derived
+                                  and "opening" not in mended,
+                                  "closing_balance" not in reading.derived
+                                  and "closing" not in mended, where)
         v.problems += problems
         v.trusted += trusted
-        if repairs and reading.doubts:  # the chain that pins them was itself mended
+        if len(repairs) > sum(map(len, ends)) and reading.doubts:
+            # the chain that pins them was itself mended
             v.problems.append(f"{where}: a figure was repaired to agree with figures OCR read "
                               "with low confidence: a person confirms them")
     v.ok = not v.problems
