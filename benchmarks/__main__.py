@@ -2,9 +2,9 @@
 
 Each benchmark is a module with a `run(...)` of its own over the corpora of `corpora.py`
 (generated once per run) or a synthesised ledger: `accuracy.py`, `generic.py` (the generic
-reader alone), `scans.py`, `speed.py`, `overhead.py`, `reconcile.py`, `start.py`,
-`memory.py`, and `fuzz.py`, which runs only when asked. This entry point only parses the
-options and dispatches, so a new benchmark is a new module and a line here.
+reader alone), `scans.py`, `speed.py`, `overhead.py`, `ledger.py`, `reconcile.py`,
+`start.py`, `memory.py`, and `fuzz.py`, which runs only when asked. This entry point only
+parses the options and dispatches, so a new benchmark is a new module and a line here.
 """
 
 from __future__ import annotations
@@ -12,9 +12,21 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from benchmarks import accuracy, fuzz, generic, memory, overhead, reconcile, scans, speed, start
+from benchmarks import (
+    accuracy,
+    fuzz,
+    generic,
+    ledger,
+    memory,
+    overhead,
+    reconcile,
+    scans,
+    speed,
+    start,
+)
 
-EVERY = ["accuracy", "generic", "scans", "speed", "overhead", "reconcile", "start", "memory"]
+EVERY = ["accuracy", "generic", "scans", "speed", "overhead", "ledger", "reconcile", "start",
+         "memory"]
 
 
 def _sizes(text: str) -> list[int]:
@@ -54,6 +66,8 @@ def main() -> None:
                     help="overhead: text statements through `stmtflow import` (default 100); "
                          "memory: comma-separated batch sizes compared (default 100,2000)")
     ap.add_argument("--jobs", type=int, default=20_000, help="reconcile: ledger size")
+    ap.add_argument("--cycles", type=int, default=1000,
+                    help="ledger: files claimed and finished on each ledger")
     ap.add_argument("--rounds", type=int, default=3, help="reconcile, start: interleaved rounds")
     ap.add_argument("--sample", type=int, default=1000,
                     help="reconcile: statements the book takes one by one and batched")
@@ -73,6 +87,7 @@ def main() -> None:
                                    args.scan_dpi, args.cost_pages, args.ocr_cache),
         "speed": lambda: speed.run(args.statements, args.seed, args.varied, args.skip_flow),
         "overhead": lambda: overhead.run((args.files or [100])[0], args.seed, args.workers),
+        "ledger": lambda: ledger.run(args.cycles),
         "memory": lambda: memory.run(args.files or [100, 2000], args.seed, args.workers),
         "reconcile": lambda: reconcile.run(args.jobs, args.rounds, args.sample, args.seed,
                                            args.keep),

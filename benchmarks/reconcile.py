@@ -3,13 +3,15 @@
 The ledger rows and output objects are written directly (what `stmtflow import` would leave
 behind, without parsing thousands of PDFs): jobs of a few hundred accounts, each statement
 with its own transactions and one overlapping the previous statement of its account, a few
-needing review. Each round copies the untouched ledger, then times
+needing review, and the listing stamps of their objects that the import records with each
+success. Each round copies the untouched ledger, then times
 
-- the **first pass**: the sweep and the report, the book taking in every statement;
+- the **first pass**: the sweep and the report, the book taking in every statement (read
+  for it; the stamps vouch for the other objects);
 - the **steady pass**: the same again, nothing new (the listing vouches for every object, so
   none is read);
-- the **floor**: reading and hashing every output object once, which the first pass must do
-  to check them;
+- the **floor**: reading and hashing every output object once, which a first pass without
+  the import's stamps must do to check them;
 - the **per-statement baseline**: the book taking in the first `sample` statements one
   transaction each, against the same statements in one batch.
 
@@ -37,7 +39,7 @@ from sqlalchemy import insert
 from flows.outputs import SCHEMA_VERSION, document_files
 from parsers.codes import BatchState, Outcome, Status
 from reconcile.book import Book, Delivery
-from reconcile.db import attempts, batches, jobs, make_engine, notifications
+from reconcile.db import attempts, batches, jobs, make_engine, notifications, output_stamps
 from reconcile.ledger import Ledger
 from reconcile.recovery import sweep
 from reconcile.report import build
@@ -80,7 +82,8 @@ def synthesise(root: Path, count: int, seed: int, batch_size: int = 1000) -> Pat
     engine = make_engine(f"sqlite:///{partial}")
     accounts = [(rng.choice(BANKS), f"{rng.randint(0, 9999):04d}") for _ in range(300)]
     carried: dict[tuple[str, str], list[dict]] = {}
-    job_rows, attempt_rows, note_rows, batch_rows = [], [], [], []
+    store = Storage(str(storage))
+    job_rows, attempt_rows, note_rows, batch_rows, stamp_rows = [], [], [], [], []
     for i in range(count):
         if i % batch_size == 0:
             batch_rows.append({"batch_id": f"b-{i // batch_size:05d}", "source": "synthetic",
@@ -97,6 +100,10 @@ def synthesise(root: Path, count: int, seed: int, batch_size: int = 1000) -> Pat
         folder.mkdir(parents=True)
         for name, data in files.items():
             (folder / name).write_bytes(data)
+        digests = {store.uri(f"results/{job_id}/{n}"): sha256(d) for n, d in files.items()}
+        stamp_rows += [{"uri": uri, "size": listed.size, "stamp": listed.stamp,
+                        "sha256": digests[uri]}
+                       for uri, listed in store.list_objects(f"results/{job_id}").items()]
         at = T0 + timedelta(seconds=i)
         job_rows.append({
             "job_id": job_id, "batch_id": f"b-{i // batch_size:05d}",
@@ -120,6 +127,7 @@ def synthesise(root: Path, count: int, seed: int, batch_size: int = 1000) -> Pat
         c.execute(insert(jobs), job_rows)
         c.execute(insert(attempts), attempt_rows)
         c.execute(insert(notifications), note_rows)
+        c.execute(insert(output_stamps), stamp_rows)
     engine.dispose()
     return partial.rename(root / "ledger.db")
 

@@ -210,11 +210,12 @@ def _run(worker: Worker, claim: Claim) -> Job:
     files = output_files(result, job)
     # this attempt's own key: a stale attempt never writes over the objects a success names
     prefix = f"results/{job.job_id}/{claim.attempt}-{claim.owner.rsplit(':', 1)[-1]}"
-    digests = worker.storage.write_outputs(prefix, files, token="write")
+    written = worker.storage.write_stamped(prefix, files, token="write")
+    digests = {name: w.sha256 for name, w in written.items()}
     crashpoint.reached(worker.crash_at, "written")
     record = worker.ledger.succeed(
         claim, output_uri=worker.storage.uri(f"{prefix}/statement.json"),
-        output_digest=digests["statement.json"], outputs=digests,
+        output_digest=digests["statement.json"], outputs=digests, stamps=list(written.values()),
         needs_review=not result.validation.ok, bank=result.statement.bank,
         account_last4=",".join(a.account_last4 for a in result.statement.accounts),
         transactions=result.statement.transaction_count, notify=worker.channels)

@@ -7,7 +7,9 @@ closing balance, summary figures. A figure that is not printed is derived only w
 statement itself pins it (an opening balance from the first running balance, a closing one
 from the last), and how it was derived is recorded beside the statement, never silently.
 Balance rows inside a table and every printed running balance are checked against the
-running total.
+running total. An account the document shows that did not become one (its section line
+misread) is a problem: a table before the first section, a second account number or a second,
+different balance in a section, a dated line with an amount that no table read.
 """
 
 from __future__ import annotations
@@ -116,12 +118,14 @@ def run_template(t: Template, lines: list[Line], trace: list[TableReading] | Non
         raise TemplateMismatch(f"{t.bank}: statement period not found")
     preamble, sections = _split_sections(t, lines)
     out = ParseOutput(Statement(t.bank, [], period[0], period[1]))
+    out.problems += _table_before_sections(t, preamble, period)
     for sec in sections:
         own = _period(t, sec.lines, labelled_only=True)
         start, end = own or period
         reading = read_table(t, sec.lines, end, start)
         if trace is not None:
             trace.append(reading)
+        out.problems += _rows_no_table_took(t, sec.lines, reading, end)
         acct, info = _account(t, sec, preamble, reading, out.problems,
                               len(out.statement.accounts) + 1)
         if own:
@@ -198,6 +202,51 @@ def _vocabulary_last4(ln: Line) -> str | None:
     return found.value if found else None
 
 
+def _table_before_sections(t: Template, preamble: list[Line],
+                           period: tuple[date | None, date]) -> list[str]:
+    """A table printed before the first section line is an account whose section line was
+    not recognised (a label or number misread): its rows would belong to no account."""
+    if not preamble:
+        return []
+    reading = read_table(t, preamble, period[1], period[0])
+    problems = _rows_no_table_took(t, preamble, reading, period[1])
+    if reading.headers or reading.rows or reading.markers:
+        problems.append(f"page {preamble[0].page}: a table of {len(reading.rows)} row(s) "
+                        "stands before the first account's section line: an account the "
+                        "statement shows was not read")
+    return problems
+
+
+def _rows_no_table_took(t: Template, lines: list[Line], reading: TableReading,
+                        end: date) -> list[str]:
+    """Lines that start with a date and print an amount, as a transaction does, that no
+    table read (outside every table, or after one stopped): rows no account holds."""
+    problems = []
+    for ln in lines:
+        if reading.roles.get(id(ln), "outside") != "outside":
+            continue
+        toks = tokens(ln, t.locale)
+        if t.daily_headings and _pairs_of(toks, t.daily_date_formats, end):
+            continue
+        dated = _row_date_at_start(t, ln, end)
+        if dated and any(tok.amount is not None and tok.x0 > dated[1] for tok in toks):
+            problems.append(f"page {ln.page}: a line dated {dated[0]!r} prints an amount, "
+                            "and no account's table read it")
+    return problems
+
+
+def _row_date_at_start(t: Template, ln: Line, end: date) -> tuple[str, float] | None:
+    """The row date that starts `ln` and where it ends (its right edge), or None."""
+    for n in range(1, min(3, len(ln.words)) + 1):
+        text = " ".join(w.text for w in ln.words[:n])
+        try:
+            parse_date(text, t.row_date_formats, end)
+        except ValueError:
+            continue
+        return text, ln.words[n - 1].x1
+    return None
+
+
 # --- the figures of one account ---------------------------------------------------------
 
 def _account(t: Template, sec: _Section, preamble: list[Line], reading: TableReading,
@@ -255,8 +304,50 @@ def _account(t: Template, sec: _Section, preamble: list[Line], reading: TableRea
     problems += _check_markers(t, reading, txs, opening, where, info)
     problems += _check_totals(reading, txs, where)
     problems += _check_day_ends(reading.rows, txs, where)
+    problems += _check_one_account(t, eligible, last4, where)
     acct = Account(last4, t.currency, opening, closing, txs, summary=summary)
     return acct, info
+
+
+def _check_one_account(t: Template, eligible: list[Line], last4: str, where: str) -> list[str]:
+    """A section holds one account: a second account's number line, or a second opening or
+    closing balance that differs from the first, is an account whose section line was not
+    recognised and whose figures and rows were read as this one's."""
+    problems = []
+    others = {n for n in _every_labelled(eligible, ACCOUNT, read_last4, same_line=True)
+              if n != last4}
+    if others:
+        problems.append(f"{where}: its section also prints the account number "
+                        f"{', '.join(sorted(mask_account(n) for n in others))}: an account "
+                        "the statement shows was not read")
+    amounts = amount_reader(t.locale)
+    opening_labels, closing_labels = (*OPENING, *t.opening.labels), (*CLOSING, *t.closing.labels)
+    for name, labels, blockers, f in (("opening", opening_labels, closing_labels, t.opening),
+                                      ("closing", closing_labels, opening_labels, t.closing)):
+        if f.pattern:
+            continue
+        values = {_signed(a, t.balance_unsigned)
+                  for a in _every_labelled(eligible, labels, amounts, blockers)}
+        if len(values) > 1:
+            problems.append(f"{where}: its section prints {len(values)} different {name} "
+                            "balances: an account the statement shows was not read")
+    return problems
+
+
+def _every_labelled(lines: list[Line], labels: Sequence[str], read: Callable[[str], T | None],
+                    blockers: Sequence[str] = (), same_line: bool = False) -> list[T]:
+    """Every value `find_labelled` finds in `lines`, in order; with `same_line`, only values
+    printed on the label's line (a word like `account` in running text has none)."""
+    values: list[T] = []
+    rest = lines
+    while rest:
+        found = find_labelled(rest, labels, read, blockers=blockers,
+                              read_below=(lambda _: None) if same_line else None)
+        if found is None:
+            break
+        values.append(found.value)
+        rest = rest[next(i for i, ln in enumerate(rest) if ln is found.line) + 1:]
+    return values
 
 
 def _find(t: Template, name: str, f: Field, vocabulary: Sequence[str],

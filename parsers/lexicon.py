@@ -1,10 +1,12 @@
 """Tesseract's own English word list, read out of the traineddata OCR runs with.
 
 A description word OCR read with little confidence may still be taken when it is a word of
-the language (see `trust.word_vouched`). The list is the one tesseract's recogniser was
-built with, extracted by tesseract's own tools (`combine_tessdata`, `dawg2wordlist`, both
-shipped with it) once per process: no second dictionary to install or keep in step. Where
-the tools or the data are missing the list is empty, and no word is taken on its strength.
+the language (see `trust.word_vouched`), and a long word that is words of the language run
+together is read again (`reread.py`): OCR may have lost a space. The list is the one
+tesseract's recogniser was built with, extracted by tesseract's own tools
+(`combine_tessdata`, `dawg2wordlist`, both shipped with it) once per process: no second
+dictionary to install or keep in step. Where the tools or the data are missing the list is
+empty, and no word is taken on its strength.
 """
 
 from __future__ import annotations
@@ -13,8 +15,6 @@ import functools
 import subprocess
 import tempfile
 from pathlib import Path
-
-from parsers.ocr import traineddata_path
 
 
 @functools.cache
@@ -34,3 +34,39 @@ def words() -> frozenset[str]:
         except (OSError, subprocess.SubprocessError):
             return frozenset()
         return frozenset(w.upper() for w in out.read_text(errors="replace").split())
+
+
+def traineddata_path(lang: str) -> Path | None:
+    """Where tesseract keeps the traineddata of `lang`, or None where it has none."""
+    out = subprocess.run(
+        ["tesseract", "--list-langs"], capture_output=True, text=True, check=False
+    ).stdout
+    # First line: List of available languages in "/usr/share/tesseract-ocr/5/tessdata/" (2):
+    first = out.splitlines()[0] if out else ""
+    if '"' in first:
+        path = Path(first.split('"')[1]) / f"{lang}.traineddata"
+        if path.exists():
+            return path
+    return None
+
+
+#: The shortest word a run-together word is split into (shorter ones make nearly anything
+#: look like a run of words).
+_PART = 3
+#: The shortest run-together word suspected: shorter ones are as often a name written as
+#: one word (`AUTOPAY`, `SPOTIFY`), measured on the scan corpus.
+_RUN = 10
+
+
+def run_together(word: str, lexicon: frozenset[str]) -> bool:
+    """Whether `word`, ten letters or more, is no word of `lexicon` but two or more of its
+    words of three letters or more written without a space (`GYMMEMBERSHIP`): a space OCR
+    did not see."""
+    w = word.upper()
+    if not w.isalpha() or len(w) < _RUN or w in lexicon:
+        return False
+    # ends[i]: w[:i] is a run of lexicon words
+    ends = [True] + [False] * len(w)
+    for i in range(_PART, len(w) + 1):
+        ends[i] = any(ends[j] and w[j:i] in lexicon for j in range(0, i - _PART + 1))
+    return ends[-1]

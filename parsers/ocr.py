@@ -15,7 +15,6 @@ import hashlib
 import os
 import subprocess
 import tempfile
-from pathlib import Path
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -24,6 +23,8 @@ from PIL import Image
 
 from parsers.errors import CorruptPdf, OcrTimeout, UnreadableScan
 from parsers.ink import ink_left
+from parsers.lexicon import traineddata_path
+from parsers.lexicon import words as lexicon
 from parsers.limits import Limits
 from parsers.pdfium import LOCK
 from parsers.pixels import check_render
@@ -54,7 +55,7 @@ def ocr_page(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
                           (block * 1000 + par) * 1000 + line_num))
     try:
         reads = reread(image, reads, OCR_REVIEW_CONFIDENCE, limits.seconds_per_ocr_page,
-                       tesseract_env())
+                       tesseract_env(), lexicon())
     except subprocess.TimeoutExpired as exc:
         raise OcrTimeout(f"the second OCR reading of page {index + 1} took over "
                          f"{limits.seconds_per_ocr_page:.0f} s") from exc
@@ -129,16 +130,3 @@ def engine_identity() -> str:
     if data is not None:
         digest = hashlib.sha256(data.read_bytes()).hexdigest()[:16]
     return f"tesseract:{version}+eng:{digest}"
-
-
-def traineddata_path(lang: str) -> Path | None:
-    out = subprocess.run(
-        ["tesseract", "--list-langs"], capture_output=True, text=True, check=False
-    ).stdout
-    # First line: List of available languages in "/usr/share/tesseract-ocr/5/tessdata/" (2):
-    first = out.splitlines()[0] if out else ""
-    if '"' in first:
-        path = Path(first.split('"')[1]) / f"{lang}.traineddata"
-        if path.exists():
-            return path
-    return None

@@ -16,7 +16,8 @@ the first reading towards words. Then, per word:
 - otherwise the first stands, below the review confidence, so that a person looks at it.
 
 A date the two read alike but for a speck beside it (`14-Jun-2024.`, `14-Jun-2024:`) is read
-twice: a mark at its edge changes no date. A third reading, of the page without its specks
+twice: a mark at its edge changes no date; so is a word the second reads with a mark at its
+edge that the first did not (`7781-ALPHA.`). A third reading, of the page without its specks
 (`ink.despeckled`), enlarged further, then settles what the first two read differently: a
 date, or a word of letters and digits alone, that it reads as one of them stands, read
 twice but below the review confidence (look-alike glyphs, `STH`/`5TH`, are never settled:
@@ -41,6 +42,7 @@ from PIL import Image
 
 from parsers.dates import fold, month_names
 from parsers.ink import despeckled, holds_ink, speck_mark
+from parsers.lexicon import run_together
 from parsers.tesseract_stream import TesseractStreams
 
 #: Second readings: one line per image, no dictionary to pull a glyph run towards a word.
@@ -61,9 +63,12 @@ LOOKALIKES = frozenset("SOIlBZG501826")
 EDGE = ".,:;'`|-=~_*\u2014"
 #: OCR reads a speck of noise as a word of at most this many glyphs.
 SPECK_GLYPHS = 2
-#: What a speck at a word's edge may be read as and a printed dot would make: a stop, a
-#: comma, a colon, a quote (a dash or a bar is a line, not a dot, and stays).
-SPECK_MARKS = ".,:;'`\"\u2018\u2019\u201c\u201d"
+#: What a speck at a word's edge may be read as: a stop, a comma, a colon, a quote, a
+#: dash (a printed one is a line, and stays on the page without specks and in the ink
+#: `ink.speck_mark` weighs; a bar is taken for a glyph and stays).
+SPECK_MARKS = ".,:;'`\"\u2018\u2019\u201c\u201d-"
+#: Quotes a speck may be read as.
+QUOTES = "'`\"\u2018\u2019\u201c\u201d"
 #: What a speck beside a date may be read as: a mark, a quote, a bracket.
 AROUND = EDGE + "'\"\u2018\u2019\u201c\u201d()[]!"
 #: The digit each look-alike letter may stand for.
@@ -77,6 +82,22 @@ DATE = re.compile(r"(\d{1,2})([-/. ]?)([^\W\d_]{3,9}|\d{1,2})(?:\2(\d{2}|\d{4}))
                   r"\d{4}-\d{2}-\d{2}")
 #: Marks a figure's punctuation may be misread as.
 MARKS = ".,:;"
+
+
+#: Letters and digits, in runs joined by a hyphen or a slash (`7781-ALPHA`, `11/02`): a
+#: mark inside a word that OCR reads alike twice is printed, not a speck at its edge.
+PLAIN = re.compile(r"[^\W_]+(?:[-/][^\W_]+)*")
+
+#: A mark a speck makes, between two runs of two glyphs or more, one of them letters: a
+#: speck in the space between two words that OCR read as one (`STORE.0912`).
+_ACROSS = re.compile(r"[^\W\d_]{2}[.,:;][^\W_]{2}|[^\W_]{2}[.,:;][^\W\d_]{2}")
+
+
+def across_a_speck(word: str) -> bool:
+    """Whether `word` may be two words OCR joined across a speck in the space between them
+    (`STORE.0912`, `PAYMENT.ID`); printed ones (`NO.123`) read alike, so none is taken on
+    one reading (`apart` weighs them on the page without its specks)."""
+    return _ACROSS.search(word) is not None
 
 
 @dataclass(frozen=True)
@@ -130,10 +151,12 @@ def _month_in(text: str) -> bool:
     return any(fold(run) in month_names() for run in re.findall(r"[^\W\d_]{3,}", text))
 
 
-def doubtful(r: Read, gate: float) -> bool:
+def doubtful(r: Read, gate: float, lexicon: frozenset[str] = frozenset()) -> bool:
     """Whether a word wants a second reading: read below `gate`; a figure or date that is
-    not well formed; a text word that is short with a glyph of LOOKALIKES, or that ends in a
-    mark a speck may have made (a label's colon aside)."""
+    not well formed; a text word that is short with a glyph of LOOKALIKES, that ends in a
+    mark a speck may have made (a label's colon aside), that is words of `lexicon` run
+    together (`GYMMEMBERSHIP`: however sure OCR was, it may have lost a space) or words
+    joined across a speck (`across_a_speck`)."""
     if r.conf < gate:
         return any(c.isalnum() for c in r.text)
     what = kind(r.text)
@@ -141,7 +164,8 @@ def doubtful(r: Read, gate: float) -> bool:
         return not well_formed(r.text, what)
     bare = r.text.strip(EDGE)
     short = 0 < len(bare) <= SHORT and bare.isupper() and any(c in LOOKALIKES for c in bare)
-    return short or (bare != r.text and bare.isalnum() and not r.text.endswith(":"))
+    return short or (bare != r.text and bare.isalnum() and not r.text.endswith(":")) \
+        or run_together(bare, lexicon) or across_a_speck(r.text)
 
 
 def judge(first: Read, second: tuple[str, float] | None, gate: float) -> list[Read]:
@@ -158,6 +182,10 @@ def judge(first: Read, second: tuple[str, float] | None, gate: float) -> list[Re
             else text
         return [replace(first, text=kept, conf=max(first.conf, conf), twice=True)]
     what = kind(first.text)
+    if what == "text" and first.text == first.text.strip(SPECK_MARKS) != "" \
+            and text.strip(SPECK_MARKS) == first.text:
+        # the same word, a speck beside it read as a mark by the second: read twice
+        return [replace(first, twice=True)]
     if (what != "text" and not well_formed(first.text, what) and kind(text) == what
             and well_formed(text, what)):
         return [_with(first, text, conf)]
@@ -223,23 +251,29 @@ def _doubt(r: Read, gate: float) -> Read:
 
 
 def reread(image: Image.Image, words: list[Read], gate: float, timeout: float,
-           env: dict[str, str]) -> list[Read]:
-    """`words` after a second reading of the doubtful ones in `image` (8-bit), and a third,
-    of the page without its specks (`ink.despeckled`), of those the first two read
-    differently (`settle`) and of those read with a mark at their edge (`unspeck`)."""
-    todo = [i for i, r in enumerate(words) if doubtful(r, gate)]
+           env: dict[str, str], lexicon: frozenset[str] = frozenset()) -> list[Read]:
+    """`words` after a second reading of the doubtful ones in `image` (8-bit; `lexicon`
+    tells words run together, `doubtful`), and a third, of the page without its specks
+    (`ink.despeckled`), of those the first two read differently (`settle`), of those
+    joined across a speck (`apart`) and of those read with a mark at their edge
+    (`unspeck`)."""
+    todo = [i for i, r in enumerate(words) if doubtful(r, gate, lexicon)]
     seconds = dict(zip(todo, _read_crops([crop(image, words[i]) for i in todo], timeout, env),
                        strict=True)) if todo else {}
     judged = {i: judge(words[i], seconds[i], gate) for i in todo}
     split = [i for i in todo if _unsettled(words[i], seconds[i], judged[i], gate)]
-    marked = [i for i, r in enumerate(words) if i not in split and _marked(judged.get(i, [r]))]
-    if split or marked:
+    joined = [i for i in todo if i not in split and across_a_speck(words[i].text)]
+    marked = [i for i, r in enumerate(words)
+              if i not in split + joined and _marked(judged.get(i, [r]))]
+    if split or joined or marked:
         clean = despeckled(image)
-        thirds = dict(zip(split + marked, _read_crops(
-            [crop(clean, words[i], THIRD_HEIGHT) for i in split + marked], timeout, env),
-            strict=True))
+        thirds = dict(zip(split + joined + marked, _read_crops(
+            [crop(clean, words[i], THIRD_HEIGHT) for i in split + joined + marked], timeout,
+            env), strict=True))
         for i in split:
             judged[i] = settle(words[i], seconds[i], thirds[i], gate) or judged[i]
+        for i in joined:
+            judged[i] = apart(words[i], seconds[i], thirds[i]) or judged[i]
         for i in marked:
             judged[i] = [unspeck(judged.get(i, [words[i]])[0], thirds[i], image)]
     for i, r in enumerate(words):
@@ -250,6 +284,27 @@ def reread(image: Image.Image, words: list[Read], gate: float, timeout: float,
     for i, r in enumerate(words):
         out += judged.get(i, [r])
     return [_doubt(r, gate) if number_like(r.text) else r for r in out]
+
+
+def apart(first: Read, second: tuple[str, float] | None, third: tuple[str, float] | None
+          ) -> list[Read] | None:
+    """`first`, a word joined across a speck (`across_a_speck`), as the words the third
+    reading, of the page without its specks, reads apart where its mark was, the mark gone:
+    a printed stop or colon is a dot two pixels wide or more and stays on that page, and a
+    space read where it stood says it stood between words (a quote it reads at either end
+    is a larger speck, which that page keeps). Read twice where the second
+    reading read their letters and digits alike; or None."""
+    if third is None:
+        return None
+    # a quote the first reading did not see at either end is a speck the page kept
+    parts = third[0].strip(QUOTES).split()
+    whole = "".join(c for c in first.text if c not in MARKS)
+    if len(parts) < 2 or "".join(parts) != whole or not all(PLAIN.fullmatch(p) for p in parts):
+        return None
+    twice = second is not None and "".join(
+        c for c in second[0] if c not in MARKS + " ") == whole
+    conf = min(third[1], second[1]) if twice and second else third[1]
+    return [replace(r, twice=twice) for r in _split(first, parts, conf)]
 
 
 def _marked(kept: list[Read]) -> bool:

@@ -31,21 +31,21 @@ from datetime import date
 from decimal import Decimal
 
 from parsers.dates import parse_date
+from parsers.lexicon import run_together
 from parsers.lexicon import words as lexicon
 from parsers.lines import Line, skew
 from parsers.model import mask_digits
 from parsers.numbers import CURRENCY_PATTERN, LOCALES, Amount, read_amount
 from parsers.reader import Word
+from parsers.reread import across_a_speck
 from parsers.template import NUMBER_ROLES, Column, Template, header_words
 from parsers.trust import (
     OCR_REVIEW_CONFIDENCE,
     Doubt,
-    across_a_speck,
     dates_in_order,
     dates_pinned,
     numbers_apart,
     ordinal_look_alike,
-    run_together,
     word_vouched,
 )
 from parsers.vocabulary import (
@@ -610,6 +610,8 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         strays = [tok for tok in strays if tok not in noise]
         if "description" in cells:  # `RENT PAYMENT .`: a speck OCR kept, printing nothing
             cells["description"] = [tok for tok in cells["description"] if not _speck(tok)]
+        if "date" in cells:  # `03-Jan-2026 .`: a mark at the cell's end changes no date
+            cells["date"] = _unspecked_ends(cells["date"])
         date_text = " ".join(tok.text for tok in cells.get("date", []))
         desc = [tok.text for tok in cells.get("description", [])]
         figures = {r: cells[r] for r in NUMBER_ROLES if r in cells}
@@ -861,6 +863,18 @@ def _speck(tok: Token) -> bool:
     """Whether an OCR word is stray punctuation alone (`.`, `|`, `»`): no dash, sign or
     mark that means something."""
     return tok.conf is not None and tok.amount is None and not tok.text.strip(_NOISE_MARKS)
+
+
+def _unspecked_ends(toks: list[Token]) -> list[Token]:
+    """`toks` without the specks (`_speck`) at either end, where a word stays: the date
+    is read with stray punctuation at its ends forgiven (`_row_date`), so their
+    confidence says nothing of it."""
+    kept = list(toks)
+    while len(kept) > 1 and _speck(kept[-1]):
+        kept.pop()
+    while len(kept) > 1 and _speck(kept[0]):
+        kept.pop(0)
+    return kept
 
 
 def _add_words(row: Row, cells: dict[str, list[Token]]) -> None:

@@ -21,7 +21,8 @@ that reads as an ordinal or a number once its look-alike letters are digits (`ST
 `5TH`), a word the language does not know that is words it knows run together
 (`GYMMEMBERSHIP`: OCR lost the space), a word joined across a speck (`STORE.0912`) or two
 numbers side by side (`20251 10400193`: OCR may have read a space into one) are never
-taken, however confidently they were read.
+taken, however confidently they were read (`reread.py` reads the first two again, and
+splits them where the readings show the space).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from datetime import date
 from decimal import Decimal
 
 from parsers.model import Account, money
-from parsers.reread import number_like
+from parsers.reread import PLAIN, number_like
 
 #: A value OCR read below this confidence is not taken on its word: a row's date or
 #: description then goes to review (only confidence speaks for them); a figure goes to
@@ -221,48 +222,12 @@ def word_vouched(word: str, conf: float, confident: frozenset[str], lexicon: fro
     read once never does."""
     if len(word) < 2 or ordinal_look_alike(word) or number_like(word):
         return False
-    if twice and _PLAIN.fullmatch(word):
+    if twice and PLAIN.fullmatch(word):
         return True
     return word.isalpha() and (word in confident or (
         len(word) >= 3 and conf >= LEXICON_CONFIDENCE and word.upper() in lexicon))
 
 
-#: Letters and digits, in runs joined by a hyphen or a slash (`7781-ALPHA`, `11/02`): a
-#: mark inside a word that OCR reads alike twice is printed, not a speck at its edge.
-_PLAIN = re.compile(r"[^\W_]+(?:[-/][^\W_]+)*")
-
-
-#: The shortest word a run-together word is split into (shorter ones make nearly anything
-#: look like a run of words).
-_PART = 3
-#: The shortest run-together word suspected: shorter ones are as often a name written as
-#: one word (`AUTOPAY`, `SPOTIFY`), measured on the scan corpus.
-_RUN = 10
-
-
-def run_together(word: str, lexicon: frozenset[str]) -> bool:
-    """Whether `word`, ten letters or more, is no word of `lexicon` but two or more of its
-    words of three letters or more written without a space (`GYMMEMBERSHIP`): a space OCR
-    did not see."""
-    w = word.upper()
-    if not w.isalpha() or len(w) < _RUN or w in lexicon:
-        return False
-    # ends[i]: w[:i] is a run of lexicon words
-    ends = [True] + [False] * len(w)
-    for i in range(_PART, len(w) + 1):
-        ends[i] = any(ends[j] and w[j:i] in lexicon for j in range(0, i - _PART + 1))
-    return ends[-1]
-
-
-#: A mark a speck makes, between two runs of two glyphs or more, one of them letters: a
-#: speck in the space between two words that OCR read as one (`STORE.0912`).
-_ACROSS = re.compile(r"[^\W\d_]{2}[.,:;][^\W_]{2}|[^\W_]{2}[.,:;][^\W\d_]{2}")
-
-
-def across_a_speck(word: str) -> bool:
-    """Whether `word` may be two words OCR joined across a speck in the space between them
-    (`STORE.0912`, `PAYMENT.ID`); printed ones (`NO.123`) read alike, so none is taken."""
-    return _ACROSS.search(word) is not None
 
 
 def numbers_apart(first: str, second: str) -> bool:

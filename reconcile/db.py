@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,6 +28,7 @@ from sqlalchemy import (
     inspect,
     text,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.dml import Insert
 
 metadata = MetaData()
@@ -256,6 +258,19 @@ quarantine = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     UniqueConstraint("decision_id", "new_digest", name="one_quarantine_per_conflict"),
 )
+
+
+@functools.cache
+def stamps_upsert(dialect: str) -> Insert:
+    """The upsert of `output_stamps` rows (uri, size, stamp, sha256): what a listing showed
+    of each object when its bytes were hashed. One statement per dialect, so that
+    SQLAlchemy compiles it once."""
+    inserts = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
+    if dialect not in inserts:
+        raise NotImplementedError(f"the ledger runs on SQLite or PostgreSQL, not {dialect}")
+    upsert = inserts[dialect](output_stamps)
+    return upsert.on_conflict_do_update(index_elements=["uri"], set_={
+        k: getattr(upsert.excluded, k) for k in ("size", "stamp", "sha256")})
 
 
 def executemany(c: Connection, statement: Insert, rows: list[dict[str, Any]]) -> None:

@@ -51,8 +51,9 @@ from sqlalchemy import Connection, Engine, and_, func, insert, or_, select, upda
 from sqlalchemy.exc import IntegrityError
 
 from parsers.codes import BatchState, ErrorClass, Outcome, Reason, Status
-from reconcile.db import attempts, batches, input_claims, jobs, notifications
+from reconcile.db import attempts, batches, input_claims, jobs, notifications, stamps_upsert
 from reconcile.records import Attempt, Batch, Clock, Identities, Job, utc_now
+from reconcile.storage import Stamp
 
 MAX_ATTEMPTS = 3
 
@@ -256,12 +257,15 @@ class Ledger:
 
     def succeed(self, claim: Claim, *, output_uri: str, output_digest: str,
                 outputs: dict[str, str], needs_review: bool, bank: str, account_last4: str,
-                transactions: int, notify: Sequence[str] = ()) -> Job | None:
-        """PROCESSING -> SUCCEEDED with the verified output's record, under the claim."""
+                transactions: int, notify: Sequence[str] = (),
+                stamps: Sequence[Stamp] = ()) -> Job | None:
+        """PROCESSING -> SUCCEEDED with the verified output's record, under the claim;
+        `stamps`: its objects as the write listed and read them back (`output_stamps`), so
+        that the next reconciliation vouches for them by its listing."""
         return self._finish(claim, Status.SUCCEEDED, Outcome.SUCCEEDED, None, None, None, dict(
             output_uri=output_uri, output_digest=output_digest, outputs=json.dumps(outputs),
             needs_review=needs_review, bank=bank, account_last4=account_last4,
-            transactions=transactions), notify)
+            transactions=transactions), notify, stamps)
 
     def fail(self, claim: Claim, error_class: ErrorClass, reason: Reason, message: str,
              notify: Sequence[str] = ()) -> Job | None:
@@ -276,10 +280,11 @@ class Ledger:
 
     def _finish(self, claim: Claim, status: Status, outcome: Outcome,
                 error_class: ErrorClass | None, reason: Reason | None, message: str | None,
-                extra: dict[str, Any], notify: Sequence[str]) -> Job | None:
+                extra: dict[str, Any], notify: Sequence[str],
+                stamps: Sequence[Stamp] = ()) -> Job | None:
         """The transition, the attempt's end, the notifications a terminal job now owes (on
-        each channel of `notify`) and the job as committed, in one transaction; None when
-        the guarded update lost (nothing is written)."""
+        each channel of `notify`), its objects' `stamps` and the job as committed, in one
+        transaction; None when the guarded update lost (nothing is written)."""
         t = self.clock()
         terminal = {"finished_at": t} if status.terminal else {}
         with self.engine.begin() as c:
@@ -299,6 +304,8 @@ class Ledger:
                 c.execute(insert(notifications), [
                     {"job_id": claim.job_id, "channel": ch, "attempts": 0, "created_at": t}
                     for ch in notify])
+            if rows := [s._asdict() for s in stamps if s.stamp is not None]:
+                c.execute(stamps_upsert(c.dialect.name), rows)
             row = c.execute(select(jobs).where(jobs.c.job_id == claim.job_id)).mappings().one()
             return Job.from_row(row)
 

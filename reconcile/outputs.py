@@ -4,11 +4,13 @@ A success whose object is missing or differs from the recorded digest, and an ob
 `results/` that no succeeded job claims, are each listed by job id.
 
 A pass lists result storage once (`OutputPass`). An object the listing shows with the size
-and stamp it had when its bytes were last hashed (`output_stamps`) keeps that digest; only
-new or changed objects are read, in chunks, several at a time (the next chunk while the
-caller works on this one), and hashed. The digests serve both this check and the book
-(`reconcile.book`), which takes in, from the same bytes, the statements it has not been
-given yet: a statement is read whenever the book wants it, whatever its stamp says.
+and stamp it had when its bytes were last hashed (`output_stamps`: by a pass, or by the
+import that wrote it, which lists and reads back its objects in the same way and records
+them with its success) keeps that digest; only new or changed objects are read, in
+chunks, several at a time (the next chunk while the caller works on this one), and hashed.
+The digests serve both this check and the book (`reconcile.book`), which takes in, from the
+same bytes, the statements it has not been given yet: a statement is read whenever the book
+wants it, whatever its stamp says.
 """
 
 from __future__ import annotations
@@ -19,10 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, Engine, select
-from sqlalchemy.dialects import postgresql, sqlite
 
 from parsers.codes import Status
-from reconcile.db import executemany, output_stamps, transaction
+from reconcile.db import executemany, output_stamps, stamps_upsert, transaction
 from reconcile.records import Job
 from reconcile.storage import Storage
 
@@ -146,10 +147,7 @@ class OutputPass:
             self.known[r["uri"]] = (tuple(self.listing[r["uri"]]), r["sha256"])
         if rows and self.engine is not None:
             with transaction(self.engine, self.connection) as c:
-                upsert = _insert(c.dialect.name)
-                executemany(c, upsert.on_conflict_do_update(
-                    index_elements=["uri"], set_={k: getattr(upsert.excluded, k)
-                                                  for k in ("size", "stamp", "sha256")}), rows)
+                executemany(c, stamps_upsert(c.dialect.name), rows)
 
     def job_ids(self) -> set[str]:
         """The names directly under `results/`: the job ids that have objects."""
@@ -171,13 +169,6 @@ def _bytes(found: tuple[bytes, str] | None) -> bytes | None:
 
 def _prefix(job: Job) -> str:
     return (job.output_uri or "").rsplit("/", 1)[0]
-
-
-def _insert(dialect: str) -> Any:
-    inserts = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
-    if dialect not in inserts:
-        raise NotImplementedError(f"the ledger runs on SQLite or PostgreSQL, not {dialect}")
-    return inserts[dialect](output_stamps)
 
 
 def _read_stamps(engine: Engine) -> dict[str, tuple[tuple[int, str | None], str]]:

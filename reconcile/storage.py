@@ -87,6 +87,26 @@ class Storage:
             digests[name] = digest
         return digests
 
+    def write_stamped(self, prefix: str, files: dict[str, bytes],
+                      token: str) -> dict[str, Stamp]:
+        """Write each file under `prefix`, verified; return each object as a listing of
+        `prefix` showed it after the write, with the digest its bytes were then read back
+        with: the evidence a reconciliation pass gathers (listing, then reading), so that
+        its first pass may vouch for them by listing alone. `stamp` is None where the
+        store's listing gives none."""
+        digests = {name: sha256(data) for name, data in files.items()}
+        for name, data in files.items():
+            self._stage(f"{prefix}/{name}", data, digests[name], token)
+        listing = self.list_objects(prefix)
+        stamps = {}
+        for name, digest in digests.items():
+            key = f"{prefix}/{name}"
+            self._check_final(key, digest)
+            listed = listing.get(self.uri(key))
+            stamps[name] = Stamp(self.uri(key), listed.size if listed else len(files[name]),
+                                 listed.stamp if listed else None, digest)
+        return stamps
+
     def digest_of(self, uri: str) -> str | None:
         """The sha256 of the object at `uri`, or None when there is none."""
         path = self.path(self.key(uri))
@@ -152,6 +172,11 @@ class Storage:
         return self.uri(key)
 
     def _write_verified(self, key: str, data: bytes, digest: str, token: str) -> None:
+        self._stage(key, data, digest, token)
+        self._check_final(key, digest)
+
+    def _stage(self, key: str, data: bytes, digest: str, token: str) -> None:
+        """Write `data` to a temporary key, verify it, move it to `key`."""
         final = self.path(key)
         # unique per writer: two imports may store the same bytes at the same moment
         tmp = f"{final}.tmp-{token}-{uuid.uuid4().hex[:12]}"
@@ -163,7 +188,9 @@ class Storage:
             raise OutputUnverified(f"{key}: temporary object does not match what was written")
         self.fs.mv(tmp, final)
         self.fs.invalidate_cache()
-        if sha256(self.fs.cat_file(final)) != digest:
+
+    def _check_final(self, key: str, digest: str) -> None:
+        if sha256(self.fs.cat_file(self.path(key))) != digest:
             raise OutputUnverified(f"{key}: committed object does not match what was written")
 
 
@@ -172,6 +199,15 @@ class Listed(NamedTuple):
 
     size: int
     stamp: str | None
+
+
+class Stamp(NamedTuple):
+    """An object as a listing showed it, and the digest of its bytes read after that."""
+
+    uri: str
+    size: int
+    stamp: str | None
+    sha256: str
 
 
 def _walk(top: str) -> Iterator[tuple[str, Listed]]:

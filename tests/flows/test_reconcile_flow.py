@@ -15,6 +15,7 @@ from uuid import UUID
 import pytest
 from faults import Faults, first_upload_fails
 from prefect.utilities.asyncutils import run_coro_as_sync
+from sqlalchemy import select
 
 from corpus import generate
 from flows.config import Settings
@@ -24,6 +25,7 @@ from flows.reconcile_flow import completed_tasks, read_task_runs, reconcile
 from flows.recover import sweep_and_notify
 from parsers.codes import Status
 from reconcile.book import Book, Delivery
+from reconcile.db import output_stamps
 from reconcile.investigations import Investigations
 from reconcile.records import utc_now
 from reconcile.report import alerts, to_markdown
@@ -167,11 +169,21 @@ def test_missing_object_and_object_without_record_are_found(stmtflow_home: Path,
     settings = Settings.from_env()
     storage = settings.storage()
     first, second = settings.ledger().jobs("b-o")
+    # each success recorded its objects' stamps: the first pass reads what the book wants
+    prefix = (second.output_uri or "").rsplit("/", 1)[0]
+    with settings.engine().connect() as c:
+        stamped = dict(c.execute(select(output_stamps.c.uri, output_stamps.c.sha256)).all())
+    assert {f"{prefix}/{n}": d for n, d in second.outputs.items()}.items() <= stamped.items()
     storage.fs.rm(storage.path(storage.key(first.output_uri)))
     storage.put("results/j-nobody/statement.json", b"{}")
+    # changed after the import, the same size: its stamp differs, so it is read and caught
+    csv = storage.path(storage.key(f"{prefix}/transactions.csv"))
+    storage.fs.pipe_file(csv, storage.fs.cat_file(csv).swapcase())
     report = reconcile()
     assert report["outputs"]["missing_object"] == [
         {"job_id": first.job_id, "object": "statement.json"}]
+    assert report["outputs"]["digest_mismatch"] == [
+        {"job_id": second.job_id, "object": "transactions.csv"}]
     assert report["outputs"]["object_without_record"] == ["j-nobody"]
     assert report["outputs"]["ok"] is False
     assert second.job_id not in json.dumps(report["outputs"]["missing_object"])

@@ -11,6 +11,7 @@ from PIL import Image
 
 from corpus import Sample, generate, statement
 from corpus.variant import ScanQuality, Variant
+from parsers import lexicon
 from parsers.api import parse_pdf
 from parsers.errors import OcrTimeout, ParseTimeout
 from parsers.limits import Limits
@@ -119,6 +120,21 @@ def test_words_the_first_reading_ran_together_are_split(page) -> None:
     assert split[0].left == atm.left and split[1].left + split[1].width == both.left + both.width
 
 
+def test_words_run_together_are_read_again_however_sure_the_first_reading_was(page) -> None:
+    image, words = page
+    atm, withdrawal = (next(w for w in words if w.text == t) for t in ("ATM", "WITHDRAWAL"))
+    both = Read("ATMWITHDRAWAL", 96.0, atm.left, atm.top,
+                withdrawal.left + withdrawal.width - atm.left, atm.height)
+    assert not doubtful(both, 90.0) and doubtful(both, 90.0, lexicon.words())
+    split = reread(image, [both], 90.0, 60.0, tesseract_env(), lexicon.words())
+    assert [w.text for w in split] == ["ATM", "WITHDRAWAL"]
+
+
+def test_a_long_word_of_the_language_is_not_read_again() -> None:
+    word = Read("WITHDRAWAL", 96.0, 0, 0, 100, 20)
+    assert not doubtful(word, 90.0, lexicon.words())
+
+
 def test_confident_plain_words_start_no_second_reading(page) -> None:
     image, words = page
     plain = [replace(w, conf=96.0) for w in words if w.text in ("MERIDIAN", "VETERINARY")]
@@ -217,3 +233,16 @@ def test_what_a_third_reading_settles(first: tuple[str, float], second: tuple[st
                                       kept: tuple[str, float, bool] | None) -> None:
     got = settle(Read(first[0], first[1], 0, 0, 130, 20), second, third, 90.0)
     assert (None if got is None else (got[0].text, got[0].conf, got[0].twice)) == kept
+
+
+@pytest.mark.parametrize(("first", "second", "twice"), [
+    ("7781-ALPHA", "7781-ALPHA.", True),  # a speck beside it read as a mark by the second
+    ("REF", "'REF", True),
+    ("5TH", "STH.", False),  # letters read otherwise
+    ("304.65", "304.65.", False),  # a figure: the running balance weighs it
+    ("CORP.", "CORP", False),  # the first's mark: `unspeck` weighs it
+])
+def test_a_word_the_second_reading_reads_with_a_mark_more_is_read_twice(
+        first: str, second: str, twice: bool) -> None:
+    [kept] = judge(Read(first, 80.0, 0, 0, 60, 20), (second, 40.0), 90.0)
+    assert kept.twice is twice and (kept.text == first or not twice)

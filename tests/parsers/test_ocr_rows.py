@@ -184,6 +184,16 @@ def test_a_speck_ocr_kept_in_a_description_is_no_word_of_it(teal: Template) -> N
     assert read(teal, ocr_line(115, *row)).rows[0].desc == ["RENT", "-", "PAYMENT"]
 
 
+def test_a_speck_ocr_read_at_the_end_of_a_date_says_nothing_of_the_date(
+        teal: Template) -> None:
+    row = [(50, "2 Feb ."), (95, "RENT"), (-410, "4.50"), (-560, "995.50")]
+    r = read(teal, ocr_line(115, *row, **{".": 84.0}))
+    assert r.rows[0].confs["date"] == 96.0 and r.rows[0].date_twice
+    # the date's own words still speak for it
+    r = read(teal, ocr_line(115, *row, **{".": 84.0, "Feb": 85.0}))
+    assert r.rows[0].confs["date"] == 85.0 and not r.rows[0].date_twice
+
+
 def test_ocr_marks_in_the_date_cell_keep_the_description_after_them_in_review(
         teal: Template) -> None:
     first = ocr_line(115, (50, "2 Feb"), (95, "TRANSFER TO"), (-410, "4.50"), (-560, "995.50"))

@@ -3,13 +3,15 @@ tesseract binary: a printed stop stays however a speck beside a word goes."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from parsers.ink import despeckled, holds_ink, speck_mark
 from parsers.ocr import tesseract_env
-from parsers.reread import Read, reread
+from parsers.reread import Read, apart, reread
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
@@ -71,3 +73,61 @@ def test_a_lone_speck_read_as_a_glyph_is_dropped_and_a_printed_dash_is_not() -> 
         (100, 20), "-", font=ImageFont.truetype(FONT, 24))
     dash = Read("-", 85.0, left, top, right - left, bottom - top)
     assert [r.text for r in reread(img, [speck, dash], 90.0, 60.0, tesseract_env())] == ["-"]
+
+
+def joined(left: str, right: str, size: int, mark: str) -> tuple[Image.Image, Read]:
+    """`left` and `right` printed a space apart at `size` pixels, as OCR read them when it
+    joined them with a `.`: with `mark` "speck", a one-pixel speck in the space between
+    them; with "stop", the two printed as one word with a stop between them."""
+    font = ImageFont.truetype(FONT, size)
+    text = f"{left}.{right}" if mark == "stop" else f"{left} {right}"
+    img = Image.new("L", (40 + size * len(text), 3 * size), 255)
+    draw = ImageDraw.Draw(img)
+    draw.text((20, size), text, fill=0, font=font)
+    x0, top, x1, bottom = draw.textbbox((20, size), text, font=font)
+    if mark == "speck":
+        gap = draw.textbbox((20, size), f"{left} ", font=font)[2] - size // 6
+        pixels = np.asarray(img).copy()
+        pixels[bottom - 2, gap] = 40
+        img = Image.fromarray(pixels, mode="L")
+    return img, Read(f"{left}.{right}", 96.0, x0, top, x1 - x0, bottom - top)
+
+
+@pytest.mark.parametrize("size", [18, 24])
+def test_words_joined_across_a_speck_are_read_apart(size: int) -> None:
+    img, r = joined("STORE", "0912", size, "speck")
+    kept = reread(img, [r], 90.0, 60.0, tesseract_env())
+    assert [k.text for k in kept] == ["STORE", "0912"] and all(k.twice for k in kept)
+
+
+@pytest.mark.parametrize("size", [18, 24])
+def test_a_printed_stop_between_words_is_not_read_as_a_speck(size: int) -> None:
+    img, r = joined("NO", "123", size, "stop")
+    [kept] = reread(img, [r], 90.0, 60.0, tesseract_env())
+    assert kept.text == "NO.123"
+
+
+@pytest.mark.parametrize(("third", "parts"), [
+    ("ID 7781-ALPHA", ["ID", "7781-ALPHA"]),
+    ("ID7781-ALPHA", None),  # the mark gone but no space: a speck inside a word, maybe
+    ("ID. 7781-ALPHA", None),  # the mark stays on the page without specks: printed
+    ("IO 7781-ALPHA", None),  # a glyph read otherwise
+    (None, None),
+])
+def test_a_word_joined_across_a_speck_is_split_only_where_the_clean_page_reads_a_space(
+        third: str | None, parts: list[str] | None) -> None:
+    first = Read("ID.7781-ALPHA", 95.0, 100, 10, 130, 20)
+    kept = apart(first, ("ID.7781-ALPHA", 80.0), (third, 91.0) if third else None)
+    assert (kept and [k.text for k in kept]) == parts
+    assert kept is None or (all(k.twice and k.conf == 80.0 for k in kept)
+                            and kept[0].left == 100 and kept[-1].left + kept[-1].width == 230)
+
+
+@pytest.mark.parametrize("size", [18, 24])
+def test_a_printed_dash_at_a_word_s_edge_stays_and_a_speck_read_as_one_goes(size: int) -> None:
+    img, printed = word("REF-", size)
+    [kept] = reread(img, [printed], 90.0, 60.0, tesseract_env())
+    assert kept.text == "REF-"
+    img, specked = word("88231", size, speck=True)
+    [kept] = reread(img, [replace(specked, text="88231-")], 90.0, 60.0, tesseract_env())
+    assert kept.text == "88231"

@@ -8,17 +8,17 @@ from decimal import Decimal
 import pytest
 
 from parsers import lexicon
+from parsers.lexicon import run_together
 from parsers.model import Account, Transaction
+from parsers.reread import across_a_speck
 from parsers.trust import (
     Doubt,
-    across_a_speck,
     alone_in_sum,
     dates_in_order,
     dates_pinned,
     numbers_apart,
     ordinal_look_alike,
     pinned,
-    run_together,
     weigh,
     word_vouched,
 )

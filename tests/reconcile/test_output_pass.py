@@ -4,12 +4,15 @@ and on S3, with its stamps on either database; the book still gets every new sta
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import func, select
 
 from parsers.codes import Status
-from reconcile.db import make_engine
+from reconcile.db import make_engine, output_stamps
+from reconcile.ledger import Claim, Ledger
 from reconcile.outputs import OutputPass, check_outputs
-from reconcile.records import Job
+from reconcile.records import Identities, Job
 from reconcile.storage import Storage, sha256
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -70,3 +73,57 @@ def test_objects_without_a_record_are_named_by_job(storage: Storage) -> None:
     jobs = [succeeded(storage, 0)]
     storage.put("results/j-nobody/statement.json", b"{}")
     assert check_outputs(jobs, storage)["object_without_record"] == ["j-nobody"]
+
+
+def imported(storage: Storage, ledger: Ledger, n: int) -> Job:
+    """A job succeeded as an import finishes one: its objects written, stamped, recorded."""
+    ledger.open_batch("b-1", "test", None)
+    job = ledger.accept("b-1", source_uri=f"/in/{n}.pdf", input_uri=f"/i/{n}", size=1,
+                        sha256=f"{n:064x}", bank_hint=None, ids=Identities("c", "o", "p"),
+                        queue_limit=timedelta(hours=1))
+    claim = ledger.claim(job.job_id, "w")
+    assert claim is not None
+    written = storage.write_stamped(f"results/{job.job_id}/1-abcd", {
+        "statement.json": json.dumps({"n": n}).encode(), "transactions.csv": b"a,b\n"}, "t")
+    digests = {name: w.sha256 for name, w in written.items()}
+    record = ledger.succeed(claim, output_uri=written["statement.json"].uri,
+                            output_digest=digests["statement.json"], outputs=digests,
+                            needs_review=False, bank="x", account_last4="1234",
+                            transactions=0, stamps=list(written.values()))
+    assert record is not None
+    return record
+
+
+def test_the_stamps_an_import_records_let_the_first_pass_vouch(storage: Storage,
+                                                               database_url: str) -> None:
+    """The import's stamps are a pass's own evidence: the first pass reads nothing it need
+    not, and an object changed after the import is read again and found to differ."""
+    ledger = Ledger(make_engine(database_url))
+    jobs = [imported(storage, ledger, n) for n in range(3)]
+    with ledger.engine.connect() as c:
+        assert c.execute(select(func.count()).select_from(output_stamps)).scalar() == 6
+    first = OutputPass(storage, ledger.engine)
+    found = [f for part in first.read(jobs) for f in part]
+    assert first.read_objects == 0
+    assert [f.statement_digest for f in found] == [j.output_digest for j in jobs]
+    # the same size, other bytes, after the import: read again, and caught
+    rewrite(storage, jobs[1].output_uri or "", json.dumps({"n": 7}).encode())
+    result = check_outputs(jobs, storage, ledger.engine)
+    assert result["digest_mismatch"] == [{"job_id": jobs[1].job_id,
+                                          "object": "statement.json"}]
+    assert not result["ok"]
+
+
+def test_a_success_that_lost_its_claim_records_no_stamps(storage: Storage,
+                                                         database_url: str) -> None:
+    """A stale attempt (its job already succeeded) commits nothing, its stamps included."""
+    ledger = Ledger(make_engine(database_url))
+    job = imported(storage, ledger, 0)
+    written = storage.write_stamped(f"results/{job.job_id}/2-ef01",
+                                    {"statement.json": b"{}"}, "t")
+    assert ledger.succeed(Claim(job.job_id, "w", 1, None), output_uri="x", output_digest="d",
+                          outputs={}, needs_review=False, bank="x", account_last4="1234",
+                          transactions=0, stamps=list(written.values())) is None
+    with ledger.engine.connect() as c:
+        uris = set(c.execute(select(output_stamps.c.uri)).scalars())
+    assert written["statement.json"].uri not in uris and len(uris) == 2
