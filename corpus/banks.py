@@ -8,7 +8,7 @@ layout; every knob of `Variant` is read through the shared helpers of `forms.py`
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from decimal import Decimal
 from functools import partial
@@ -353,8 +353,7 @@ def render_meridian_text(d: Draw, v: Variant = PLAIN) -> Rendered:
         s.line((50, f"{number} XXXXXX{last4}" if one else ""))
         s.skip()
 
-    furniture = Furniture("This is a computer generated statement.",
-                          watermark="DUPLICATE", repeated=f"{number} XXXXXX{last4}")
+    furniture = Furniture("This is a computer generated statement.", watermark="DUPLICATE")
     s = Sheet("a4", font, size, header, variant=v, furniture=furniture)
     s_, e_ = f"{start:%d-%b-%Y}", f"{end:%d-%b-%Y}"
     standard = f"{v.label('Statement Period', colon=True)} {s_} {v.cased('to')} {e_}"
@@ -365,6 +364,8 @@ def render_meridian_text(d: Draw, v: Variant = PLAIN) -> Rendered:
     for acct in accounts:
         printed = shape(acct, v)
         shown.append(printed)
+        # a page the table continues on repeats the number of the account it belongs to
+        s.furniture = replace(furniture, repeated=f"{number} XXXXXX{acct.account_last4}")
         if not one:
             s.ensure(8)
             s.line((50, f"{number} XXXXXX{acct.account_last4}"), bold=True)

@@ -12,6 +12,7 @@ import functools
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from parsers.generic import parse_generic
 from parsers.hooks import HOOKS
 from parsers.limits import Limits
 from parsers.lines import Line, page_lines
-from parsers.model import Statement, mask_account
+from parsers.model import Account, Statement, mask_account
 from parsers.ocr import ocr_page
 from parsers.ocr_labels import snap_lines
 from parsers.pdfium_reader import PdfiumReader
@@ -33,7 +34,7 @@ from parsers.reader import CID, PageReader, PdfplumberReader
 from parsers.table import TableReading
 from parsers.template import Template, load_templates
 from parsers.trust import weigh
-from parsers.validate import Validation, repair_from_running_balance, validate
+from parsers.validate import Validation, repair_ends, repair_from_running_balance, validate
 
 
 @dataclass
@@ -168,9 +169,16 @@ def _read(t: Template, lines: list[Line], ocr: bool) -> tuple[ParseOutput, Valid
 def _validate(out: ParseOutput, t: Template | None, ocr: bool) -> Validation:
     """Validate; OCR readings may first be repaired where the running balance pins them."""
     repairs: list[str] = []
+    ends: list[dict[str, str]] = [{} for _ in out.statement.accounts]
+    mended: list[set[tuple[int, str]]] = [set() for _ in out.statement.accounts]
     if ocr:
-        for acct in out.statement.accounts:
-            repairs += repair_from_running_balance(acct)
+        for i, (acct, reading) in enumerate(zip(out.statement.accounts, out.readings,
+                                                strict=False)):
+            read = [(t.amount, t.balance) for t in acct.transactions]
+            rows = repair_from_running_balance(acct)
+            mended[i] = _changed(read, acct)
+            ends[i] = {} if rows else repair_ends(acct, reading.doubtful)
+            repairs += rows + [f"account {i + 1}: {note}" for note in ends[i].values()]
     v = validate(out.statement, out.problems)
     v.trusted += out.trusted
     for name in t.hooks if t else ():
@@ -179,16 +187,31 @@ def _validate(out: ParseOutput, t: Template | None, ocr: bool) -> Validation:
     for i, (acct, reading) in enumerate(zip(out.statement.accounts, out.readings,
                                             strict=False)):
         where = f"account {i + 1} ({mask_account(acct.account_last4)})"
-        problems, trusted = weigh(acct, reading.doubts, "opening_balance" not in reading.derived,
-                                  "closing_balance" not in reading.derived, where)
+        # a mended end pins nothing: it was made to agree with the rows
+        end = ends[i] if i < len(ends) else {}
+        problems, trusted = weigh(acct, reading.doubts,
+                                  "opening_balance" not in reading.derived
+                                  and "opening" not in end,
+                                  "closing_balance" not in reading.derived
+                                  and "closing" not in end, where)
         v.problems += problems
         v.trusted += trusted
-        if repairs and reading.doubts:  # the chain that pins them was itself mended
+        replaced = mended[i] if i < len(mended) else set()
+        if replaced and any((d.row, d.figure) not in replaced for d in reading.doubts):
+            # a doubtful figure the repair did not replace may be what it was computed from
             v.problems.append(f"{where}: a figure was repaired to agree with figures OCR read "
                               "with low confidence: a person confirms them")
     v.ok = not v.problems
     v.repairs = repairs
     return v
+
+
+def _changed(read: list[tuple[Decimal, Decimal | None]], acct: Account) -> set[tuple[int, str]]:
+    """(row, figure) of each amount or balance of `acct` that differs from what was `read`."""
+    return {(i, figure) for i, (t, (amount, balance)) in enumerate(zip(acct.transactions, read,
+                                                                        strict=True))
+            for figure, was, now in (("amount", amount, t.amount),
+                                     ("balance", balance, t.balance)) if was != now}
 
 
 def _by_bank(templates: list[Template], bank: str) -> Template:

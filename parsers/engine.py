@@ -28,7 +28,7 @@ from parsers.model import Account, Statement, Transaction, mask_account, mask_di
 from parsers.numbers import Amount, currency_agrees, read_amount
 from parsers.table import Row, TableReading, Token, doubts, read_table, tokens, weigh_ocr
 from parsers.template import Field, Template
-from parsers.trust import Doubt
+from parsers.trust import OCR_REVIEW_CONFIDENCE, Doubt
 from parsers.vocabulary import (
     ACCOUNT,
     CLOSING,
@@ -65,6 +65,9 @@ class AccountReading:
     balance_rows_checked: int = 0
     #: Figures OCR read below the review confidence (`trust.py` weighs them).
     doubts: list[Doubt] = field(default_factory=list)
+    #: Labelled figures (`opening`, `closing`) whose line OCR read a figure of with little
+    #: confidence: the only ones a repair from the running balance may mend.
+    doubtful: set[str] = field(default_factory=set)
 
     def to_dict(self) -> dict[str, Any]:
         return {"derived": self.derived, "rows": self.rows,
@@ -368,6 +371,9 @@ def _find(t: Template, name: str, f: Field, vocabulary: Sequence[str],
         return None
     info.found[name] = f"after {found.label!r} on page {found.line.page}" + (
         " (on the line under it)" if found.below else "")
+    if not found.below and any(w.conf is not None and w.conf < OCR_REVIEW_CONFIDENCE
+                               and any(c.isdigit() for c in w.text) for w in found.line.words):
+        info.doubtful.add(name)
     return found.value
 
 

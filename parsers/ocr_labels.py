@@ -7,10 +7,13 @@ reads like a text page. Only where labels stand: at the start of a line (or just
 row's date, where balance brought/carried forward rows print theirs), and across a table
 header (a line without figures or dates where three or more words are column labels). A single-word
 label is taken only with no edit beyond look-alike glyphs, so a description word is never
-turned into a label. A period line whose dates OCR split or smudged (`31-J ul-2024`,
-`Period:.01-Sep-2024`, `0l-Apl-2025`) is given back its two dates when, with the spaces and
-stray punctuation between them gone, look-alike digits mended and a month abbreviation one
-edit from exactly one month, they read as a range in one of the vocabulary's dated forms.
+turned into a label. A short account label is also taken with its `c` read as `e` or an `e`
+slipped in (`a/c no` read `ale no.`, `alec no`), and only when all that follows it on the line
+is a masked account number (`XXXXXX2100`): `ABC No. XXXXXX7812` stays as printed.
+A period line whose dates OCR split or smudged (`31-J ul-2024`, `Period:.01-Sep-2024`,
+`0l-Apl-2025`) is given back its two dates when, with the spaces and stray punctuation
+between them gone, look-alike digits mended and a month abbreviation one edit from exactly
+one month, they read as a range in one of the vocabulary's dated forms.
 Text-layer lines are left as printed.
 """
 
@@ -41,13 +44,13 @@ from parsers.vocabulary import (
 HEADER_WORDS = 3
 
 
-Vocabulary = tuple[tuple[str, ...], frozenset[str]]
+Vocabulary = tuple[tuple[str, ...], frozenset[str], frozenset[str]]
 _made: dict[tuple[tuple[str, str], ...], Vocabulary] = {}
 
 
 def vocabulary(templates: Sequence[Template]) -> Vocabulary:
-    """(labels that start a line, column label words) of the shared vocabulary and of
-    `templates`, made once per set of template revisions."""
+    """(labels that start a line, column label words, account number labels) of the shared
+    vocabulary and of `templates`, made once per set of template revisions."""
     ident = tuple((t.bank, t.revision) for t in templates)
     if ident not in _made:
         _made[ident] = _vocabulary(templates)
@@ -57,27 +60,31 @@ def vocabulary(templates: Sequence[Template]) -> Vocabulary:
 def _vocabulary(templates: Sequence[Template]) -> Vocabulary:
     labels: set[str] = {*BALANCE_ROWS, *PERIOD, *PERIOD_END, *ACCOUNT, *TOTALS}
     columns: set[str] = set()
+    accounts: set[str] = set(ACCOUNT)
     for t in templates:
+        accounts.update(t.last4.labels)
         labels.update((*t.identity, *t.markers, *t.period_labels, *t.period_end_labels,
                        *t.last4.labels, *t.opening.labels, *t.closing.labels, *t.headings))
         labels.update(p for p in t.end if re.fullmatch(r"[\w ]+", p))
         columns.update(w for c in t.columns for lb in c.labels for w in lb.split())
     by_length = sorted(labels, key=lambda lb: (-len(lb.split()), -len(lb)))
-    return tuple(by_length), frozenset(w for w in columns if len(key(w)) >= 4)
+    return (tuple(by_length), frozenset(w for w in columns if len(key(w)) >= 4),
+            frozenset(accounts))
 
 
 def snap_lines(lines: Iterable[Line], templates: Sequence[Template]) -> list[Line]:
     """`lines` with the misread labels of OCR lines replaced by the vocabulary's words."""
-    labels, columns = vocabulary(templates)
-    return [snap_line(ln, labels, columns) if _ocr(ln) else ln for ln in lines]
+    labels, columns, accounts = vocabulary(templates)
+    return [snap_line(ln, labels, columns, accounts) if _ocr(ln) else ln for ln in lines]
 
 
-def snap_line(ln: Line, labels: Sequence[str], columns: frozenset[str]) -> Line:
+def snap_line(ln: Line, labels: Sequence[str], columns: frozenset[str],
+              accounts: frozenset[str] = frozenset()) -> Line:
     words = list(ln.words)
     if _header_like(words, columns):
         words = [_column_word(w, columns) for w in words]
     for start in _label_starts(words):
-        words = _snap_at(words, start, labels)
+        words = _snap_at(words, start, labels, accounts)
     words = mend_period(words)
     return Line(ln.page, words, ln.large) if words != ln.words else ln
 
@@ -97,7 +104,8 @@ def _label_starts(words: list[Word]) -> list[int]:
     return [first]
 
 
-def _snap_at(words: list[Word], start: int, labels: Sequence[str]) -> list[Word]:
+def _snap_at(words: list[Word], start: int, labels: Sequence[str],
+             accounts: frozenset[str] = frozenset()) -> list[Word]:
     """Words with the longest label that `words[start:]` begins with, as the label spells it."""
     for label in labels:
         parts = label.split()
@@ -108,11 +116,29 @@ def _snap_at(words: list[Word], start: int, labels: Sequence[str]) -> list[Word]
         if key(text) == key(label) and _plain(text) == _plain(label):
             return words  # printed as the label is spelt: nothing to mend
         edits = 0 if len(parts) == 1 else edits_allowed(letters(label))
-        if near(text, label, edits):
+        if near(text, label, edits) or (
+                label in accounts and _masked_number_only(words[start + len(parts):])
+                and _c_read_as_e(text, label)):
             mended = [w._replace(text=p + _trailing(w.text)) for w, p in zip(window, parts,
                                                                              strict=True)]
             return words[:start] + mended + words[start + len(parts):]
     return words
+
+
+#: An account number as statements mask it: mask glyphs, then its last digits.
+_MASKED = re.compile(r"[xX*•]{2,}[\s-]*\d{4}")
+
+
+def _masked_number_only(rest: list[Word]) -> bool:
+    """Whether `rest` (the words after a label) is a masked account number and nothing else."""
+    return _MASKED.fullmatch(" ".join(w.text for w in rest).strip(" .:")) is not None
+
+
+def _c_read_as_e(text: str, label: str) -> bool:
+    """Whether `text` is `label` but for one `e` OCR read for a `c` or slipped in beside it."""
+    a, b = key(text), key(label)
+    return any(a[:i] + mend + a[i + 1:] == b for i, ch in enumerate(a) if ch == "e"
+               for mend in ("c", ""))
 
 
 def _header_like(words: list[Word], columns: frozenset[str]) -> bool:

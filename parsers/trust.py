@@ -6,8 +6,10 @@ closing, every printed balance equal to the running total), and the figure sits 
 unbroken stretch of printed balances: an amount between two printed balances (the printed
 opening counts as the first), a balance followed by another printed balance or by the
 printed closing balance. Two independent readings then agree on it, and a misread digit
-would have broken the chain. A figure not pinned that way (a day-end balance that sums
-several rows, a derived opening or closing balance) goes to review, and says why.
+would have broken the chain. Where a day-end balance sums several rows, the two printed
+balances around them pin the rows' sum: the one amount among them read with little confidence
+is pinned by the others, read confidently. A figure not pinned that way (two doubtful amounts
+in one sum, a derived opening or closing balance) goes to review, and says why.
 
 No arithmetic checks a date or a description, so other evidence must: a date read with
 little confidence stands when the confidently read dates around it are its own day (and the
@@ -60,6 +62,7 @@ def weigh(acct: Account, doubts: list[Doubt], opening_printed: bool, closing_pri
     """(problems, trusted): a problem for every doubtful figure the chain does not pin, a
     note for every one it does."""
     amounts, balances = pinned(acct, opening_printed, closing_printed)
+    amounts |= alone_in_sum(acct, doubts, opening_printed, closing_printed)
     problems, trusted = [], []
     for d in doubts:
         t = acct.transactions[d.row]
@@ -92,6 +95,27 @@ def pinned(acct: Account, opening_printed: bool, closing_printed: bool
     balances = {i for i in range(len(txs)) if anchors[i] and later[i]}
     amounts = {i for i in balances if (anchors[i - 1] if i else opening_printed)}
     return amounts, balances
+
+
+def alone_in_sum(acct: Account, doubts: list[Doubt], opening_printed: bool,
+                 closing_printed: bool) -> set[int]:
+    """Rows whose amount is the one doubtful amount of the rows between two printed balances
+    (the printed opening and closing count): the two pin the rows' sum, and the others were
+    read confidently, so they pin it too. A balance that is itself doubtful pins nothing."""
+    txs = acct.transactions
+    if not txs or not _reconciles(acct):
+        return set()
+    unsure = {d.row for d in doubts if d.figure == "balance"}
+    anchors = sorted({*([-1] if opening_printed else []),
+                      *(i for i, t in enumerate(txs) if t.balance is not None and i not in unsure),
+                      *([len(txs) - 1] if closing_printed else [])})
+    doubtful = {d.row for d in doubts if d.figure == "amount"}
+    found: set[int] = set()
+    for p, q in itertools.pairwise(anchors):
+        rows = doubtful & set(range(p + 1, q + 1))
+        if len(rows) == 1:
+            found |= rows
+    return found
 
 
 def _reconciles(acct: Account) -> bool:

@@ -9,6 +9,7 @@ agree is reported with its problems and never presented as validated.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from decimal import Decimal
@@ -109,6 +110,42 @@ def repair_from_running_balance(acct: Account) -> list[str]:
             repairs.append(f"row {i + 1}: balance {money(t.balance)} read as {money(recomputed)}")
             txs[i] = replace(t, balance=recomputed)
     return repairs
+
+
+def repair_ends(acct: Account, doubtful: Collection[str]) -> dict[str, str]:
+    """Mend an opening or closing balance OCR read with little confidence (`doubtful` names
+    which) when the printed running balance leaves it one possible value, one glyph from
+    what was read: {figure: note} for each one mended, `acct` updated in place.
+
+    Only when the rows agree among themselves on every printed balance, the first and the last
+    row print theirs, and the other end agrees: then no other single figure changed makes the
+    account reconcile (a row's figure would break its own row), except, for the opening, the
+    first row's amount, so the opening is mended only when that amount cannot be one glyph off.
+    """
+    txs = acct.transactions
+    if not txs or txs[0].balance is None or txs[-1].balance is None:
+        return {}
+    running = txs[0].balance
+    for t in txs[1:]:
+        running += t.amount
+        if t.balance is not None and t.balance != running:
+            return {}
+    first, last = txs[0], txs[-1].balance
+    opening_ok = acct.opening_balance + first.amount == first.balance
+    closing_ok = last == acct.closing_balance
+    if opening_ok and not closing_ok and "closing" in doubtful \
+            and _one_glyph_apart(acct.closing_balance, last):
+        note = f"closing balance {money(acct.closing_balance)} read as {money(last)}"
+        acct.closing_balance = last
+        return {"closing": note}
+    fixed = first.balance - first.amount
+    if closing_ok and not opening_ok and "opening" in doubtful \
+            and _one_glyph_apart(acct.opening_balance, fixed) \
+            and not _one_glyph_apart(first.amount, first.balance - acct.opening_balance):
+        note = f"opening balance {money(acct.opening_balance)} read as {money(fixed)}"
+        acct.opening_balance = fixed
+        return {"opening": note}
+    return {}
 
 
 def _one_glyph_apart(a: Decimal, b: Decimal) -> bool:

@@ -131,3 +131,15 @@ def test_no_colon_drops_the_colons_the_bank_prints_after_its_labels() -> None:
     assert "Statement Period:" not in page
     plain, _ = render("northwind", Variant())
     assert "Statement Period: 0" in plain and "Account Number: ****" in plain
+
+
+def test_a_repeated_header_names_the_account_whose_table_continues() -> None:
+    v = Variant(structure="two-accounts", furniture=("repeated-header",))
+    out = RENDERERS["meridian"](draw_for(26, random.Random("r:26"), False), v)
+    first, second = (a.account_last4 for a in out.truth.accounts)
+    doc = pdfium.PdfDocument(out.pdf)
+    pages = [p.get_textpage().get_text_range() for p in doc]
+    assert "furniture:repeated-header" in out.drawn
+    assert len(pages) == 2 and f"XXXXXX{second}" in pages[0]  # the second table breaks
+    assert f"XXXXXX{second}" in pages[1]
+    assert f"XXXXXX{first}" not in pages[1]

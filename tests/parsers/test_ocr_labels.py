@@ -93,3 +93,18 @@ def test_a_slash_read_as_a_letter_is_a_look_alike() -> None:
     assert snapped("AIC", "No.", "XXXXXX8287") == "A/C No. XXXXXX8287"
     assert snapped("alc", "no.", "XXXXXX7812") == "A/C No. XXXXXX7812"
     assert snapped("ABC", "No.", "XXXXXX7812") == "ABC No. XXXXXX7812"
+
+
+def test_an_account_label_with_its_c_read_as_e_is_mended_before_a_masked_number() -> None:
+    assert snapped("ale", "no.", "XXXXXX2100") == "A/C No. XXXXXX2100"
+    assert snapped("alec", "no", "XXXXXX2100") == "A/C No XXXXXX2100"
+
+
+def test_words_like_an_account_label_stay_unless_a_masked_number_alone_follows() -> None:
+    # the same misreading followed by anything but a masked number is not a label
+    assert snapped("ale", "no.", "2100") == "ale no. 2100"
+    assert snapped("ale", "no.", "XXXXXX2100", "SAVINGS") == "ale no. XXXXXX2100 SAVINGS"
+    assert snapped("05-Jan-2026", "ALE", "NO", "12.50") == "05-Jan-2026 ALE NO 12.50"
+    # an edit other than a `c` read as `e` is another word
+    assert snapped("alx", "no.", "XXXXXX2100") == "alx no. XXXXXX2100"
+    assert snapped("ale", "no.", "XXXXXX2100", conf=None) == "ale no. XXXXXX2100"

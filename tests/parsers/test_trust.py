@@ -13,6 +13,7 @@ from parsers.model import Account, Transaction
 from parsers.reread import across_a_speck
 from parsers.trust import (
     Doubt,
+    alone_in_sum,
     dates_in_order,
     dates_pinned,
     numbers_apart,
@@ -56,18 +57,37 @@ def test_an_account_that_does_not_reconcile_pins_nothing() -> None:
 
 def test_weigh_trusts_pinned_doubts_and_says_why_others_go_to_review() -> None:
     acct = account(["-10.00", "5.50", "-1.00"], ["90.00", None, "94.50"])
-    problems, trusted = weigh(acct, [Doubt(0, "amount", 41.0), Doubt(1, "amount", 55.0)],
-                              True, True, "account 1")
+    problems, trusted = weigh(acct, [Doubt(0, "amount", 41.0), Doubt(1, "amount", 55.0),
+                                     Doubt(2, "amount", 60.0)], True, True, "account 1")
     assert trusted == ["account 1 row 1: amount -10.00 read by OCR with confidence 41, "
                        "trusted: the running balance pins it"]
-    assert problems == ["account 1 row 2: amount 5.50 read by OCR with confidence 55, and the "
-                        "running balance does not pin it: no balance is printed on its row"]
+    assert problems[0] == ("account 1 row 2: amount 5.50 read by OCR with confidence 55, and "
+                           "the running balance does not pin it: no balance is printed on its "
+                           "row")
+    assert len(problems) == 2
+
+
+def test_the_one_doubtful_amount_a_day_end_balance_sums_is_pinned_by_the_others() -> None:
+    acct = account(["-10.00", "5.50", "-1.00", "2.00"], ["90.00", None, "94.50", None],
+                   closing="96.50")
+    assert alone_in_sum(acct, [Doubt(1, "amount", 55.0)], True, True) == {1}
+    # the closing pins the last rows' sum when no balance follows them
+    assert alone_in_sum(acct, [Doubt(3, "amount", 55.0)], True, True) == {3}
+    assert alone_in_sum(acct, [Doubt(3, "amount", 55.0)], True, False) == set()
+    # two doubtful amounts in one sum, a doubtful balance closing it, no reconciliation
+    assert alone_in_sum(acct, [Doubt(1, "amount", 55.0), Doubt(2, "amount", 70.0)],
+                        True, True) == set()
+    assert alone_in_sum(acct, [Doubt(1, "amount", 55.0), Doubt(2, "balance", 70.0)],
+                        True, False) == set()
+    acct.closing_balance = D("96.60")
+    assert alone_in_sum(acct, [Doubt(1, "amount", 55.0)], True, True) == set()
 
 
 def test_a_figure_with_broken_punctuation_says_how_it_was_printed() -> None:
     acct = account(["-10.00", "5.50", "-1.00"], ["90.00", None, "94.50"])
     problems, trusted = weigh(acct, [Doubt(0, "amount", 96.0, "10:00"),
-                                     Doubt(1, "amount", 96.0, "5.50.")], True, True, "account 1")
+                                     Doubt(1, "amount", 96.0, "5.50."),
+                                     Doubt(2, "amount", 96.0, "1:00")], True, True, "account 1")
     assert trusted == ["account 1 row 1: amount -10.00 read by OCR as '10:00', its punctuation "
                        "broken, trusted: the running balance pins it"]
     assert problems[0].startswith("account 1 row 2: amount 5.50 read by OCR as '5.50.', its "

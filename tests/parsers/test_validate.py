@@ -5,7 +5,7 @@ from decimal import Decimal
 
 from parsers.hooks import card_summary
 from parsers.model import Account, Statement, Transaction
-from parsers.validate import repair_from_running_balance, validate
+from parsers.validate import repair_ends, repair_from_running_balance, validate
 
 D = Decimal
 
@@ -86,3 +86,42 @@ def test_misread_opening_is_never_repaired_into_the_first_amount() -> None:
     acct = account(["20.00", "-5.00"], ["120.00", "115.00"], opening="180.00")
     assert repair_from_running_balance(acct) == []
     assert not validate(statement(acct)).ok
+
+
+def test_a_doubtful_closing_one_glyph_from_the_last_balance_is_repaired() -> None:
+    acct = account(["-10.00", "5.50"], ["90.00", "95.50"], closing="35.50")  # 9 read as 3
+    assert repair_ends(acct, {"closing"}) == {"closing": "closing balance 35.50 read as 95.50"}
+    assert validate(statement(acct)).ok
+
+
+def test_a_doubtful_opening_the_first_amount_cannot_explain_is_repaired() -> None:
+    acct = account(["-10.00", "5.50"], ["90.00", "95.50"], opening="700.00")  # 1 read as 7
+    assert repair_ends(acct, {"opening"}) == {"opening": "opening balance 700.00 read as 100.00"}
+    assert validate(statement(acct)).ok
+
+
+def test_an_end_is_not_repaired_unless_it_alone_can_explain_the_difference() -> None:
+    def mended(acct: Account, doubtful: set[str]) -> dict[str, str]:
+        before = (acct.opening_balance, acct.closing_balance)
+        found = repair_ends(acct, doubtful)
+        assert found or before == (acct.opening_balance, acct.closing_balance)
+        return found
+
+    # read confidently: the figure stands as printed
+    assert mended(account(["-10.00", "5.50"], ["90.00", "95.50"], closing="35.50"), set()) == {}
+    # two glyphs off: not an OCR slip
+    assert mended(account(["-10.00", "5.50"], ["90.00", "95.50"], closing="35.20"),
+                  {"closing"}) == {}
+    # a row disagrees with the balances around it: the chain pins nothing
+    assert mended(account(["-10.00", "7.50"], ["90.00", "95.50"], closing="35.50"),
+                  {"closing"}) == {}
+    # the other end disagrees too
+    assert mended(account(["-10.00", "5.50"], ["90.00", "95.50"], opening="700.00",
+                          closing="35.50"), {"opening", "closing"}) == {}
+    # the first amount one glyph off would explain the opening as well (180.00 or -60.00)
+    assert mended(account(["20.00", "-5.00"], ["120.00", "115.00"], opening="180.00"),
+                  {"opening"}) == {}
+    # no balance on the last row: its amount may be the misread figure
+    acct = account(["-10.00", "5.50"], ["90.00", "95.50"], closing="35.50")
+    acct.transactions[-1] = Transaction(date(2026, 1, 2), "row 1", D("5.50"))
+    assert mended(acct, {"closing"}) == {}
