@@ -239,13 +239,20 @@ def _index_after(path: Sequence[str | int], key: str) -> int:
 # --- loading ----------------------------------------------------------------------------
 
 def load_template(path: Path) -> Template:
-    raw = path.read_bytes()
+    """The template in `path`. Bytes already parsed are not parsed again: checking a
+    template costs milliseconds, and a caller without a cache of its own (`parse_pdf` with
+    no templates given) asks for every template on every file."""
+    return _parsed(str(path), path.read_bytes())
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed(path: str, raw: bytes) -> Template:
     try:
         text = raw.decode("utf-8")
         data = tomllib.loads(text)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise TemplateError(f"{path}: {exc}") from exc
-    return template_from_dict(data, source=str(path),
+    return template_from_dict(data, source=path,
                               revision=hashlib.sha256(raw).hexdigest()[:12], text=text)
 
 
