@@ -95,8 +95,10 @@ class Storage:
         its first pass may vouch for them by listing alone. `stamp` is None where the
         store's listing gives none."""
         digests = {name: sha256(data) for name, data in files.items()}
+        self.fs.makedirs(self.path(prefix), exist_ok=True)  # once for every object below it
         for name, data in files.items():
-            self._stage(f"{prefix}/{name}", data, digests[name], token)
+            self._stage(f"{prefix}/{name}", data, digests[name], token,
+                        made="/" not in name)
         listing = self.list_objects(prefix)
         stamps = {}
         for name, digest in digests.items():
@@ -175,13 +177,15 @@ class Storage:
         self._stage(key, data, digest, token)
         self._check_final(key, digest)
 
-    def _stage(self, key: str, data: bytes, digest: str, token: str) -> None:
-        """Write `data` to a temporary key, verify it, move it to `key`."""
+    def _stage(self, key: str, data: bytes, digest: str, token: str,
+               made: bool = False) -> None:
+        """Write `data` to a temporary key, verify it, move it to `key` (`made`: its folder
+        exists already)."""
         final = self.path(key)
         # unique per writer: two imports may store the same bytes at the same moment
         tmp = f"{final}.tmp-{token}-{uuid.uuid4().hex[:12]}"
         parent = posixpath.dirname(final)
-        if parent:
+        if parent and not made:
             self.fs.makedirs(parent, exist_ok=True)
         self.fs.pipe_file(tmp, data)
         if sha256(self.fs.cat_file(tmp)) != digest:
