@@ -8,18 +8,27 @@ TSV, read for read as a fresh process would; after each batch a blank image foll
 page row marks the end of the batch's answers. A process inherits no per-parse CPU budget
 (it outlives the parse that started it; every read has its own timeout), is replaced after
 a timeout or a failure, is never shared with a forked child, and ends with its input when
-this process ends. Threads reading at once each get a process of their own.
+this process ends. Started from the main thread (as a parse process does), it is also
+killed when this process dies, so that a parse killed for its time leaves no tesseract
+reading on uncapped: the kernel's parent-death signal fires when the starting *thread*
+ends, so a process other threads start only ends with its input. Threads reading at once
+each get a process of their own.
 """
 
 from __future__ import annotations
 
 import atexit
+import ctypes
+import ctypes.util
 import os
 import resource
 import select
+import signal
 import subprocess
+import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 #: A white image tesseract reads in no time, sent after each batch (written beside its
@@ -118,9 +127,11 @@ class TesseractStream:
                                        or self._proc.poll() is not None):
             self._stop()
         if self._proc is None:
+            main = threading.current_thread() is threading.main_thread()
             self._proc = subprocess.Popen(self.command, stdin=subprocess.PIPE,
                                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                          env=env)
+                                          env=env, preexec_fn=_dies_with(os.getpid())
+                                          if main and _PRCTL else None)
             hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
             resource.prlimit(self._proc.pid, resource.RLIMIT_CPU, (hard, hard))
             _STARTED[0] += 1
@@ -175,6 +186,31 @@ class TesseractStream:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+def _prctl() -> Callable[..., int] | None:
+    """libc's prctl, where there is one (Linux)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _prctl()
+_PR_SET_PDEATHSIG = 1
+
+
+def _dies_with(parent: int) -> Callable[[], None]:
+    """In the child before exec: be killed when the starting thread ends; exit at once if the
+    parent is already gone (it died between the fork and the prctl)."""
+    def arm() -> None:
+        assert _PRCTL is not None
+        _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(1)
+    return arm
 
 
 _ALL: list[TesseractStreams] = []

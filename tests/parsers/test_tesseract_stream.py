@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import os
 import resource
+import signal
 import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -128,3 +132,62 @@ def test_close_ends_the_processes(streams: TesseractStreams, images: list[str]) 
     procs = [s._proc for s in streams._all]
     streams.close()
     assert pid(streams) == set() and all(p is not None and p.returncode == 0 for p in procs)
+
+
+CHILD = """
+import sys, time
+from parsers.ocr import tesseract_env
+from parsers.reread import CONFIG
+from parsers.tesseract_stream import TesseractStreams
+streams = TesseractStreams(CONFIG)
+streams.read([sys.argv[1]], 60, tesseract_env())
+print(streams._all[0]._proc.pid, flush=True)
+streams.read([sys.argv[2]], 600, tesseract_env())
+"""
+
+
+def alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie waiting for its reaper has stopped reading)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def test_a_killed_process_leaves_no_tesseract_behind(images: list[str], tmp_path: Path
+                                                     ) -> None:
+    """A parse process killed for its wall time takes its tesseract with it, even while
+    tesseract is busy on an image (noise: seconds of reading) and not waiting for input."""
+    noise = tmp_path / "noise.pgm"
+    Image.frombytes("L", (4000, 4000), os.urandom(4000 * 4000)) \
+        .point(lambda v: 255 if v > 128 else 0).save(noise)
+    child = subprocess.Popen([sys.executable, "-c", CHILD, images[0], str(noise)],
+                             stdout=subprocess.PIPE,
+                             env={**os.environ, "PYTHONPATH": os.getcwd()})
+    assert child.stdout is not None
+    tesseract = int(child.stdout.readline())
+    time.sleep(0.5)  # tesseract is reading the noise
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    deadline = time.monotonic() + 1.5
+    while alive(tesseract) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    survived = alive(tesseract)
+    if survived:
+        os.kill(tesseract, signal.SIGKILL)
+    assert not survived
+
+
+def test_a_process_another_thread_started_outlives_that_thread(
+        streams: TesseractStreams, images: list[str]) -> None:
+    """The parent-death signal would fire when the starting thread ends: a thread other than
+    the main one must not arm it, or the next reader's process would die under it."""
+    reader = threading.Thread(target=streams.read, args=(images[:1], 60, tesseract_env()))
+    reader.start()
+    reader.join()
+    [started] = pid(streams)
+    time.sleep(0.2)
+    assert alive(started)
+    assert [" ".join(r[11] for r in rows) for rows in
+            streams.read(images[:1], 60, tesseract_env())] == WORDS[:1]
+    assert pid(streams) == {started}
