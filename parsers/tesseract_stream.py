@@ -9,31 +9,29 @@ page row marks the end of the batch's answers. A process inherits no per-parse C
 (it outlives the parse that started it; every read has its own timeout), is replaced after
 a timeout or a failure, is never shared with a forked child, and ends with its input when
 this process ends. Started from the main thread (as a parse process does), it is also
-killed when this process dies, so that a parse killed for its time leaves no tesseract
-reading on uncapped: the kernel's parent-death signal fires when the starting *thread*
-ends, so a process other threads start only ends with its input. Threads reading at once
-each get a process of their own. A process's standard error goes to a file of its own,
-emptied before each batch, whose end a `TesseractStopped` carries: never a pipe, which a
-process writing much to it while its answers wait to be read would fill and block on.
+killed when this process dies (`lifetime.py`), so that a parse killed for its time leaves
+no tesseract reading on uncapped; one another thread starts ends only with its input.
+Threads reading at once each get a process of their own. A process's standard error goes
+to a file of its own, emptied before each batch, whose end a `TesseractStopped` carries:
+never a pipe, which a process writing much to it while its answers wait to be read would
+fill and block on.
 """
 
 from __future__ import annotations
 
 import atexit
-import ctypes
-import ctypes.util
 import fcntl
 import os
 import resource
 import select
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
+
+from parsers.lifetime import dies_with_this_process
 
 #: A white image tesseract reads in no time, sent after each batch (written beside its
 #: first image, removed after it).
@@ -155,12 +153,10 @@ class TesseractStream:
                                        or self._proc.poll() is not None):
             self._stop()
         if self._proc is None:
-            main = threading.current_thread() is threading.main_thread()
             self._stderr = _appended_file()
             self._proc = subprocess.Popen(self.command, stdin=subprocess.PIPE,
                                           stdout=subprocess.PIPE, stderr=self._stderr,
-                                          env=env, preexec_fn=_dies_with(os.getpid())
-                                          if main and _PRCTL else None)
+                                          env=env, preexec_fn=dies_with_this_process())
             hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
             resource.prlimit(self._proc.pid, resource.RLIMIT_CPU, (hard, hard))
             _STARTED[0] += 1
@@ -235,31 +231,6 @@ def _appended_file() -> int:
     os.unlink(name)
     fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_APPEND)
     return fd
-
-
-def _prctl() -> Callable[..., int] | None:
-    """libc's prctl, where there is one (Linux)."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-
-
-_PRCTL = _prctl()
-_PR_SET_PDEATHSIG = 1
-
-
-def _dies_with(parent: int) -> Callable[[], None]:
-    """In the child before exec: be killed when the starting thread ends; exit at once if the
-    parent is already gone (it died between the fork and the prctl)."""
-    def arm() -> None:
-        assert _PRCTL is not None
-        _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        if os.getppid() != parent:
-            os._exit(1)
-    return arm
 
 
 _ALL: list[TesseractStreams] = []
