@@ -1,11 +1,12 @@
 """`stmtflow server start|stop|status`: a long-running local Prefect server for the commands;
 and the embedded API a command starts for itself when there is none.
 
-Every command that runs a flow on the embedded default starts Prefect's ephemeral API and
-stops it at the end (`Embedded`). `server start` runs `prefect server start` in the background once
-(its log in `STMTFLOW_HOME/server.log`) and notes its address in `STMTFLOW_HOME/server.json`;
-while it answers, every later command of that home talks to it (`api_url`) instead of
-starting its own, unless `PREFECT_API_URL` says otherwise. `server stop` ends it.
+The commands that run a flow (`import`, `recover`, `reconcile`), on the embedded default,
+start Prefect's ephemeral API and stop it at the end (`Embedded`). `server start` runs
+`prefect server start` in the background once (its log in `STMTFLOW_HOME/server.log`) and
+notes its address in `STMTFLOW_HOME/server.json`; while it answers, every later command of
+that home talks to it (`api_url`) instead of starting its own, unless `PREFECT_API_URL`
+says otherwise. `server stop` ends it.
 """
 
 from __future__ import annotations
