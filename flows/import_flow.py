@@ -73,7 +73,12 @@ def process_file(job_id: str, name: str) -> str:
 @functools.lru_cache(maxsize=8)
 def _worker(flow_run_id: str) -> Worker:
     """This process's worker for the files of one flow run: the settings, and the Secret
-    blocks they read from the server, are read once per run, not once per file."""
+    blocks they read from the server, are read once per run, not once per file.
+
+    A Retry of the run keeps its id, so a Retry this process runs again (under `serve`)
+    reuses the worker of the first attempt: a setting or Secret changed in between is seen
+    only by a new run, or a Retry run in a new process. Not keyed on the run count, which a
+    task on a Dask worker cannot read (it has no flow-run context there)."""
     return Worker.from_settings(Settings.from_env())
 
 

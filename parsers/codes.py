@@ -98,6 +98,8 @@ class Reason(StrEnum):
     #: the job names a bank no template in force describes
     UNKNOWN_BANK = "unknown_bank"
     OCR_TIMEOUT = "ocr_timeout"
+    #: tesseract stopped while reading a page (its exit status and error are in the message)
+    OCR_FAILED = "ocr_failed"
     #: the parse process died twice on the same bytes (a PDF library crashed on them)
     PARSER_CRASH = "parser_crash"
     # -- acceptance: the source file, before a byte of it is stored -----------------------

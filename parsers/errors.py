@@ -1,8 +1,9 @@
 """Errors a statement can raise while being read, each with its reason code.
 
 `transient` marks the few parser errors that another attempt may cure (an OCR page that
-ran out of time); every other reason is a property of the file and never retried. Every
-code is a member of the one vocabulary (`parsers/codes.py`).
+ran out of time, a tesseract killed while reading); every other reason is a property of
+the file and never retried. Every code is a member of the one vocabulary
+(`parsers/codes.py`).
 """
 
 from __future__ import annotations
@@ -93,6 +94,19 @@ class EmptyStatement(StatementError):
 
 class OcrTimeout(StatementError):
     reason = Reason.OCR_TIMEOUT
+    transient = True
+
+
+class OcrFailed(StatementError):
+    """Tesseract exited with an error while reading a page: the page makes it fail, again."""
+
+    reason = Reason.OCR_FAILED
+
+
+class OcrKilled(OcrFailed):
+    """Tesseract was killed while reading a page (the OOM killer, an operator): a cause
+    outside the file, which another attempt may not meet."""
+
     transient = True
 
 

@@ -21,7 +21,7 @@ import pypdfium2.raw as pdfium_c
 import pytesseract
 from PIL import Image
 
-from parsers.errors import CorruptPdf, OcrTimeout, UnreadableScan
+from parsers.errors import CorruptPdf, OcrFailed, OcrKilled, OcrTimeout, UnreadableScan
 from parsers.ink import ink_left
 from parsers.lexicon import traineddata_path
 from parsers.lexicon import words as lexicon
@@ -30,7 +30,7 @@ from parsers.pdfium import LOCK
 from parsers.pixels import check_render
 from parsers.reader import Word
 from parsers.reread import Read, reread
-from parsers.tesseract_stream import TesseractStreams
+from parsers.tesseract_stream import TesseractStopped, TesseractStreams
 from parsers.trust import OCR_REVIEW_CONFIDENCE
 
 #: Page segmentation "single column of variable sizes": mode 6 merges ruled table rows.
@@ -59,6 +59,8 @@ def ocr_page(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
     except subprocess.TimeoutExpired as exc:
         raise OcrTimeout(f"the second OCR reading of page {index + 1} took over "
                          f"{limits.seconds_per_ocr_page:.0f} s") from exc
+    except TesseractStopped as exc:
+        raise _ocr_failed(exc, f"the second OCR reading of page {index + 1}") from exc
     ink = ink_left(image, [(r.left, r.top, r.top + r.height) for r in reads], limits.ocr_dpi)
     to_pt = 72 / limits.ocr_dpi
     return [Word(r.text, r.left * to_pt, (r.left + r.width) * to_pt, r.top * to_pt,
@@ -79,9 +81,14 @@ def tesseract_tsv(image: Image.Image, index: int, limits: Limits) -> list[list[s
         except subprocess.TimeoutExpired as exc:
             raise OcrTimeout(f"OCR of page {index + 1} took over "
                              f"{limits.seconds_per_ocr_page:.0f} s") from exc
-        except RuntimeError as exc:
-            raise RuntimeError(f"tesseract failed on page {index + 1}: {exc}") from exc
+        except TesseractStopped as exc:
+            raise _ocr_failed(exc, f"the first OCR reading of page {index + 1}") from exc
     return rows
+
+
+def _ocr_failed(exc: TesseractStopped, reading: str) -> OcrFailed:
+    """The error of a tesseract that stopped during `reading`: transient if it was killed."""
+    return (OcrKilled if exc.killed else OcrFailed)(f"{reading} failed: {exc}")
 
 
 def tesseract_env() -> dict[str, str]:

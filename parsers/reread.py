@@ -400,7 +400,8 @@ def crop(image: Image.Image, r: Read, height: int = TEXT_HEIGHT) -> Image.Image:
 def _read_crops(crops: list[Image.Image], timeout: float, env: dict[str, str]
                 ) -> list[tuple[str, float] | None]:
     """Every crop read by the process's second-reading tesseract; per crop its words
-    joined by a space and their least confidence, or None where it read nothing."""
+    joined by a space and their least confidence, or None where it read nothing
+    (`TesseractStopped` if tesseract stops: the caller names the page)."""
     with tempfile.TemporaryDirectory(prefix="stmtflow-reread-") as folder:
         names = []
         for n, c in enumerate(crops):

@@ -8,19 +8,30 @@ TSV, read for read as a fresh process would; after each batch a blank image foll
 page row marks the end of the batch's answers. A process inherits no per-parse CPU budget
 (it outlives the parse that started it; every read has its own timeout), is replaced after
 a timeout or a failure, is never shared with a forked child, and ends with its input when
-this process ends. Threads reading at once each get a process of their own.
+this process ends. Started from the main thread (as a parse process does), it is also
+killed when this process dies (`lifetime.py`), so that a parse killed for its time leaves
+no tesseract reading on uncapped; one another thread starts ends only with its input.
+Threads reading at once each get a process of their own. A process's standard error goes
+to a file of its own, emptied before each batch, whose end a `TesseractStopped` carries:
+never a pipe, which a process writing much to it while its answers wait to be read would
+fill and block on.
 """
 
 from __future__ import annotations
 
 import atexit
+import fcntl
 import os
 import resource
 import select
+import signal
 import subprocess
+import tempfile
 import threading
 import time
 from pathlib import Path
+
+from parsers.lifetime import dies_with_this_process
 
 #: A white image tesseract reads in no time, sent after each batch (written beside its
 #: first image, removed after it).
@@ -28,6 +39,28 @@ _BLANK = b"P5\n16 16\n255\n" + b"\xff" * 256
 #: Images per batch: their names fit in the pipe, so that writing them never waits for
 #: tesseract, which may itself be waiting for its answers to be read.
 _BATCH = 200
+#: Bytes of a stopped process's standard error kept for its error.
+_STDERR_TAIL = 2000
+
+
+class TesseractStopped(RuntimeError):
+    """A tesseract process ended while reading: its exit status (negative: the signal that
+    killed it, as `subprocess` reports it) and the end of its standard error."""
+
+    def __init__(self, returncode: int, stderr: str) -> None:
+        how = (f"killed by {signal.Signals(-returncode).name}" if returncode < 0
+               else f"exit {returncode}")
+        super().__init__(f"tesseract stopped ({how}) reading images"
+                         + (f": {stderr}" if stderr else ""))
+        self.returncode, self.stderr = returncode, stderr
+
+    @property
+    def killed(self) -> bool:
+        """Ended by a signal (the OOM killer, an operator), not by its own failure."""
+        return self.returncode < 0
+
+    def __reduce__(self) -> tuple:
+        return type(self), (self.returncode, self.stderr)
 
 
 class TesseractStreams:
@@ -43,7 +76,7 @@ class TesseractStreams:
     def read(self, images: list[str], timeout: float, env: dict[str, str]
              ) -> list[list[list[str]]]:
         """Per image file, the TSV rows of its words (level 5); TimeoutExpired after
-        `timeout` seconds, RuntimeError if tesseract stops."""
+        `timeout` seconds, `TesseractStopped` if tesseract stops."""
         with self._lock:
             if not self._idle:
                 self._all.append(TesseractStream(self.options))
@@ -70,6 +103,7 @@ class TesseractStream:
                         "tsv"]
         self._lock = threading.Lock()
         self._proc: subprocess.Popen[bytes] | None = None
+        self._stderr: int | None = None
         self._owner = 0
         self._env: dict[str, str] = {}
         self._pages = 0
@@ -93,14 +127,15 @@ class TesseractStream:
         assert proc.stdin is not None
         blank = Path(f"{images[0]}.end.pgm")  # beside the batch, gone with it
         blank.write_bytes(_BLANK)
+        assert self._stderr is not None
+        os.ftruncate(self._stderr, 0)  # appended to: the process writes on at the start
         try:
             try:
                 proc.stdin.write("".join(f"{name}\n" for name in [*images, str(blank)])
                                  .encode())
                 proc.stdin.flush()
             except OSError as exc:
-                raise RuntimeError(f"tesseract stopped (exit {proc.wait()}) reading "
-                                   f"images") from exc
+                raise self._stopped(proc) from exc
             return self._answers(proc, first, end, deadline, timeout)
         except BaseException:
             self._stop(kill=True)
@@ -118,9 +153,10 @@ class TesseractStream:
                                        or self._proc.poll() is not None):
             self._stop()
         if self._proc is None:
+            self._stderr = _appended_file()
             self._proc = subprocess.Popen(self.command, stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                          env=env)
+                                          stdout=subprocess.PIPE, stderr=self._stderr,
+                                          env=env, preexec_fn=dies_with_this_process())
             hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
             resource.prlimit(self._proc.pid, resource.RLIMIT_CPU, (hard, hard))
             _STARTED[0] += 1
@@ -151,8 +187,16 @@ class TesseractStream:
                 raise subprocess.TimeoutExpired(self.command, timeout)
             chunk = os.read(fd, 1 << 16)
             if not chunk:
-                raise RuntimeError(f"tesseract stopped (exit {proc.wait()}) reading images")
+                raise self._stopped(proc)
             self._buffer += chunk
+
+    def _stopped(self, proc: subprocess.Popen[bytes]) -> TesseractStopped:
+        """The error of a process that ended, with the end of its standard error."""
+        code = proc.wait()
+        assert self._stderr is not None
+        size = os.fstat(self._stderr).st_size
+        tail = os.pread(self._stderr, _STDERR_TAIL, max(0, size - _STDERR_TAIL))
+        return TesseractStopped(code, tail.decode(errors="replace").strip())
 
     def _stop(self, kill: bool = False) -> None:
         """End the process: at the end of its input, or killed (after a timeout or a
@@ -160,6 +204,9 @@ class TesseractStream:
         proc, self._proc = self._proc, None
         if proc is None:
             return
+        if self._stderr is not None:
+            os.close(self._stderr)
+            self._stderr = None
         ours = self._owner == os.getpid()
         if ours and kill:
             proc.kill()
@@ -175,6 +222,15 @@ class TesseractStream:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+def _appended_file() -> int:
+    """A nameless temporary file opened for appending (so that emptying it while a process
+    writes to it leaves no hole before its next line)."""
+    fd, name = tempfile.mkstemp(prefix="stmtflow-tesseract-", suffix=".err")
+    os.unlink(name)
+    fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_APPEND)
+    return fd
 
 
 _ALL: list[TesseractStreams] = []

@@ -1,11 +1,12 @@
 """`stmtflow server start|stop|status`: a long-running local Prefect server for the commands;
 and the embedded API a command starts for itself when there is none.
 
-Every command that runs a flow on the embedded default starts Prefect's ephemeral API and
-stops it at the end (`Embedded`). `server start` runs `prefect server start` in the background once
-(its log in `STMTFLOW_HOME/server.log`) and notes its address in `STMTFLOW_HOME/server.json`;
-while it answers, every later command of that home talks to it (`api_url`) instead of
-starting its own, unless `PREFECT_API_URL` says otherwise. `server stop` ends it.
+The commands that run a flow (`import`, `recover`, `reconcile`), on the embedded default,
+start Prefect's ephemeral API and stop it at the end (`Embedded`). `server start` runs
+`prefect server start` in the background once (its log in `STMTFLOW_HOME/server.log`) and
+notes its address in `STMTFLOW_HOME/server.json`; while it answers, every later command of
+that home talks to it (`api_url`) instead of starting its own, unless `PREFECT_API_URL`
+says otherwise. `server stop` ends it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+
+from parsers.lifetime import dies_with_this_process
 
 #: seconds `server start` waits for the server's health check
 START_TIMEOUT = 300.0
@@ -72,35 +75,50 @@ class Embedded:
     imported everything, and imports its whole server into the command's process to do it.
     Started here, it comes up while the command imports and checks its input on the other
     core, and the command's process never imports the server. The same app, in the same
-    environment, as Prefect's ephemeral server; stopped when the command ends.
+    environment, as Prefect's ephemeral server; stopped when the command ends, killed with
+    the command's process should that die first.
+
+    The listening socket is bound here and handed to the server (`--fd`): a port merely
+    found free could be taken by another process before the server binds it, and the
+    command would then talk to that process's API. Each command's server logs to a file
+    of its own (`embedded-server-<pid>.log`, removed when empty).
     """
 
     def __init__(self) -> None:
-        port = _free_port()
-        self.url = f"http://127.0.0.1:{port}/api"
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(socket.SOMAXCONN)
+        self.url = f"http://127.0.0.1:{sock.getsockname()[1]}/api"
         home().mkdir(parents=True, exist_ok=True)
-        self.log_path = home() / "embedded-server.log"
-        with open(self.log_path, "wb") as log:
+        self.log_path = home() / f"embedded-server-{os.getpid()}.log"
+        with sock, open(self.log_path, "wb") as log:
             self.proc: subprocess.Popen[bytes] | None = subprocess.Popen(
                 [sys.executable, "-m", "uvicorn", "--factory",
-                 "prefect.server.api.server:create_app", "--host", "127.0.0.1",
-                 "--port", str(port), "--log-level", "error", "--lifespan", "on"],
+                 "prefect.server.api.server:create_app", "--fd", str(sock.fileno()),
+                 "--log-level", "error", "--lifespan", "on"],
                 env={**os.environ, **EPHEMERAL_ENV}, stdout=log, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL)
+                stdin=subprocess.DEVNULL, pass_fds=(sock.fileno(),),
+                preexec_fn=dies_with_this_process())
         # registered before Prefect is imported, so it runs after Prefect's own exit
         # handlers, which send the last logs and events to this API
         atexit.register(self.stop)
 
     def ready(self, timeout: float) -> str:
-        """Its URL once it answers its health check; raise when it ended or took too long."""
+        """Its URL once it answers its health check; raise when it ended or took too long.
+        Whether it still runs is asked first: once it ended, whatever answers is not it."""
         deadline = time.monotonic() + timeout
-        while not _healthy(self.url, timeout=1.0):
-            if self.proc is None or self.proc.poll() is not None or time.monotonic() > deadline:
+        while True:
+            if self.proc is None or self.proc.poll() is not None:
+                self.stop()
+                raise RuntimeError(f"the embedded Prefect API ended before it answered; "
+                                   f"see {self.log_path}")
+            if _healthy(self.url, timeout=1.0):
+                return self.url
+            if time.monotonic() > deadline:
                 self.stop()
                 raise RuntimeError(f"the embedded Prefect API did not start within "
                                    f"{timeout:.0f} s; see {self.log_path}")
             time.sleep(0.05)
-        return self.url
 
     def stop(self) -> None:
         if self.proc is None:
@@ -112,6 +130,9 @@ class Embedded:
             self.proc.kill()
             self.proc.wait()
         self.proc = None
+        with contextlib.suppress(OSError):
+            if self.log_path.stat().st_size == 0:
+                self.log_path.unlink()
 
 
 #: the embedded API this process started (`start_embedded`), if any

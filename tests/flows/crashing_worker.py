@@ -32,7 +32,7 @@ def main(mode: str, target: str, marker: str, batch_id: str, source: str) -> Non
     def on_read(path: str, data: bytes | None) -> None:
         if mode == "mid-attempt" and path.endswith(f"/inputs/sha256/{target}.pdf"):
             hang()
-        # the last object write_outputs writes and reads back
+        # the last object write_stamped writes and reads back
         if mode == "after-upload" and outputs_of_target and path.endswith(
                 f"{outputs_of_target[0]}/transactions.parquet"):
             hang()

@@ -5,8 +5,13 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
+import socket
 import subprocess
 import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -14,6 +19,7 @@ from uuid import UUID
 import pytest
 
 from flows.cli import main
+from flows.cli.server import Embedded
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -264,3 +270,74 @@ def test_an_api_named_by_a_prefect_profile_wins_over_the_embedded_one(
             return await client.read_flow_run(UUID(flow_run_id))
 
     assert run_coro_as_sync(read()).name.startswith("import-")
+
+
+def _port(url: str) -> int:
+    return int(url.rsplit(":", 1)[1].split("/")[0])
+
+
+def test_the_embedded_api_holds_its_port_from_the_start(
+        stmtflow_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The socket is bound before the server starts: no other process can take the port in
+    between, and each command's server logs to a file of its own."""
+    monkeypatch.setenv("PREFECT_HOME", str(tmp_path / "prefect-home"))
+    embedded = Embedded()
+    try:
+        with socket.socket() as other, pytest.raises(OSError, match="in use"):
+            other.bind(("127.0.0.1", _port(embedded.url)))
+        assert embedded.log_path == stmtflow_home / f"embedded-server-{os.getpid()}.log"
+    finally:
+        embedded.stop()
+
+
+class _Healthy(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.end_headers()
+        self.wfile.write(b"true")
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_an_embedded_api_that_ended_is_not_taken_for_whatever_answers(
+        stmtflow_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PREFECT_HOME", str(tmp_path / "prefect-home"))
+    embedded = Embedded()
+    assert embedded.proc is not None
+    embedded.proc.kill()
+    embedded.proc.wait()
+    other = HTTPServer(("127.0.0.1", _port(embedded.url)), _Healthy)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    try:
+        with pytest.raises(RuntimeError, match="ended before it answered"):
+            embedded.ready(30)
+    finally:
+        other.shutdown()
+        other.server_close()
+
+
+def test_the_embedded_api_dies_with_its_command(stmtflow_home: Path, tmp_path: Path) -> None:
+    """A command killed outright leaves no server behind."""
+    script = ("import time\nfrom flows.cli.server import Embedded\n"
+              "print(Embedded().proc.pid, flush=True)\ntime.sleep(600)\n")
+    command = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                               env={**_prefect_env(tmp_path), "PYTHONPATH": os.getcwd()})
+    assert command.stdout is not None
+    server = int(command.stdout.readline())
+    command.send_signal(signal.SIGKILL)
+    command.wait()
+    deadline = time.monotonic() + 5
+    while _running(server) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    survived = _running(server)
+    if survived:
+        os.kill(server, signal.SIGKILL)
+    assert not survived
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False

@@ -3,7 +3,11 @@ second reading of the words one confidence figure cannot vouch for."""
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
 from dataclasses import replace
+from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
@@ -13,9 +17,9 @@ from corpus import Sample, generate, statement
 from corpus.variant import ScanQuality, Variant
 from parsers import lexicon
 from parsers.api import parse_pdf
-from parsers.errors import OcrTimeout, ParseTimeout
+from parsers.errors import OcrFailed, OcrKilled, OcrTimeout, ParseTimeout
 from parsers.limits import Limits
-from parsers.ocr import engine_identity, ocr_page, render_page, tesseract_env, tesseract_tsv
+from parsers.ocr import FIRST, engine_identity, ocr_page, render_page, tesseract_env, tesseract_tsv
 from parsers.reread import (
     Read,
     date_value,
@@ -50,6 +54,37 @@ def test_ocr_page_timeout_is_transient(scan: Sample) -> None:
     with pytest.raises(OcrTimeout) as info:
         ocr_page(first_page(scan), 0, Limits(seconds_per_ocr_page=0.01))
     assert info.value.transient and info.value.reason == "ocr_timeout"
+
+
+def test_a_tesseract_that_fails_is_a_deterministic_ocr_failure_with_its_error(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("TESSDATA_PREFIX", str(tmp_path))  # no language data: it cannot start
+    with pytest.raises(OcrFailed) as info:
+        tesseract_tsv(Image.new("L", (200, 100), 255), 1, Limits())
+    assert type(info.value) is OcrFailed and not info.value.transient
+    assert info.value.reason == "ocr_failed"
+    assert "the first OCR reading of page 2" in info.value.message
+    assert "Error opening data file" in info.value.message
+
+
+def test_a_tesseract_killed_while_reading_is_a_transient_ocr_failure() -> None:
+    """The OOM killer ends tesseract, not the file: another attempt may read it."""
+    noise = Image.frombytes("L", (4000, 4000), os.urandom(4000 * 4000)) \
+        .point(lambda v: 255 if v > 128 else 0)
+
+    def kill() -> None:
+        for stream in FIRST._all:
+            if stream._proc is not None:
+                os.kill(stream._proc.pid, signal.SIGKILL)
+
+    killer = threading.Timer(1.0, kill)
+    killer.start()
+    with pytest.raises(OcrKilled) as info:
+        tesseract_tsv(noise, 0, Limits(seconds_per_ocr_page=60))
+    killer.join()
+    assert info.value.transient and info.value.reason == "ocr_failed"
+    assert "the first OCR reading of page 1 failed: tesseract stopped (killed by SIGKILL)" \
+        in info.value.message
 
 
 def test_file_time_budget_stops_reading(tmp_path) -> None:

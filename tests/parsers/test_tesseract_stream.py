@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import os
 import resource
+import signal
 import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -14,7 +18,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from parsers.ocr import tesseract_env
 from parsers.reread import CONFIG
-from parsers.tesseract_stream import TesseractStreams
+from parsers.tesseract_stream import TesseractStopped, TesseractStreams
 
 FONT = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 28)
 WORDS = ["12-Jan-2026", "GROCERIES", "1,204.50", "5TH AVE", "Cr"]
@@ -32,6 +36,15 @@ def images(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
         path.write_bytes(b"P5\n%d %d\n255\n" % img.size + img.tobytes())
         names.append(str(path))
     return names
+
+
+@pytest.fixture(scope="module")
+def noise(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Black and white noise: seconds of tesseract's reading."""
+    path = tmp_path_factory.mktemp("noise") / "noise.pgm"
+    Image.frombytes("L", (4000, 4000), os.urandom(4000 * 4000)) \
+        .point(lambda v: 255 if v > 128 else 0).save(path)
+    return path
 
 
 @pytest.fixture
@@ -87,8 +100,9 @@ def test_a_timeout_ends_the_process_and_the_next_read_starts_another(
 
 def test_a_process_that_stops_is_an_error_and_is_replaced(
         streams: TesseractStreams, images: list[str], tmp_path: Path) -> None:
-    with pytest.raises(RuntimeError, match="tesseract stopped"):
+    with pytest.raises(TesseractStopped, match=r"tesseract stopped \(exit 1\)") as info:
         streams.read([str(tmp_path / "missing.pgm")], 60, tesseract_env())
+    assert not info.value.killed and "missing.pgm cannot be read" in info.value.stderr
     assert words(streams.read(images[:1], 60, tesseract_env())) == \
         words(fresh(images[:1], tmp_path))
 
@@ -128,3 +142,82 @@ def test_close_ends_the_processes(streams: TesseractStreams, images: list[str]) 
     procs = [s._proc for s in streams._all]
     streams.close()
     assert pid(streams) == set() and all(p is not None and p.returncode == 0 for p in procs)
+
+
+CHILD = """
+import sys, time
+from parsers.ocr import tesseract_env
+from parsers.reread import CONFIG
+from parsers.tesseract_stream import TesseractStreams
+streams = TesseractStreams(CONFIG)
+streams.read([sys.argv[1]], 60, tesseract_env())
+print(streams._all[0]._proc.pid, flush=True)
+streams.read([sys.argv[2]], 600, tesseract_env())
+"""
+
+
+def alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie waiting for its reaper has stopped reading)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def test_a_killed_process_leaves_no_tesseract_behind(images: list[str], noise: Path
+                                                     ) -> None:
+    """A parse process killed for its wall time takes its tesseract with it, even while
+    tesseract is busy on an image and not waiting for input."""
+    child = subprocess.Popen([sys.executable, "-c", CHILD, images[0], str(noise)],
+                             stdout=subprocess.PIPE,
+                             env={**os.environ, "PYTHONPATH": os.getcwd()})
+    assert child.stdout is not None
+    tesseract = int(child.stdout.readline())
+    time.sleep(0.5)  # tesseract is reading the noise
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    deadline = time.monotonic() + 1.5
+    while alive(tesseract) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    survived = alive(tesseract)
+    if survived:
+        os.kill(tesseract, signal.SIGKILL)
+    assert not survived
+
+
+def test_a_process_another_thread_started_outlives_that_thread(
+        streams: TesseractStreams, images: list[str]) -> None:
+    """The parent-death signal would fire when the starting thread ends: a thread other than
+    the main one must not arm it, or the next reader's process would die under it."""
+    reader = threading.Thread(target=streams.read, args=(images[:1], 60, tesseract_env()))
+    reader.start()
+    reader.join()
+    [started] = pid(streams)
+    time.sleep(0.2)
+    assert alive(started)
+    assert [" ".join(r[11] for r in rows) for rows in
+            streams.read(images[:1], 60, tesseract_env())] == WORDS[:1]
+    assert pid(streams) == {started}
+
+
+def test_a_killed_process_is_an_error_that_says_so(streams: TesseractStreams,
+                                                   images: list[str], noise: Path) -> None:
+    """Killed from outside (the OOM killer) while it reads: the signal is named."""
+    streams.read(images[:1], 60, tesseract_env())
+    [started] = pid(streams)
+    killer = threading.Timer(0.3, os.kill, (started, signal.SIGKILL))
+    killer.start()
+    with pytest.raises(TesseractStopped, match="killed by SIGKILL") as info:
+        streams.read([str(noise)], 60, tesseract_env())
+    killer.join()
+    assert info.value.killed and info.value.returncode == -signal.SIGKILL
+
+
+def test_the_error_keeps_only_the_end_of_what_tesseract_wrote(
+        streams: TesseractStreams, images: list[str], tmp_path: Path) -> None:
+    """Standard error goes to a file, not a pipe tesseract could fill; the error carries a
+    bounded tail of it, its last line whole."""
+    missing = str(tmp_path / f"{'x' * 3000}.pgm")
+    with pytest.raises(TesseractStopped) as info:
+        streams.read([*images[:1], missing], 60, tesseract_env())
+    assert 0 < len(info.value.stderr) <= 2000 and info.value.stderr.endswith("processing.")
