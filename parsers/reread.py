@@ -20,8 +20,9 @@ twice: a mark at its edge changes no date; so is a word the second reads with a 
 edge that the first did not (`7781-ALPHA.`). A third reading, of the page without its specks
 (`ink.despeckled`), enlarged further, then settles what the first two read differently: a
 date, or a word of letters and digits alone, that it reads as one of them stands, read
-twice but below the review confidence (look-alike glyphs, `STH`/`5TH`, are never settled:
-such readings split at random). It also tells specks from print: a word read with a stop,
+twice but below the review confidence (look-alike glyphs, `STH`/`5TH`, and digits read
+otherwise, `4471`/`4477`, are never settled: such readings split at random, and the third
+is the same engine on the same pixels). It also tells specks from print: a word read with a stop,
 comma, colon or quote at its edge loses the mark when the page without its specks reads it
 without, or when the mark's ink is smaller than a printed stop could be (`ink.speck_mark`);
 a glyph or two, or a mark alone, where the page holds no stroke of ink is dropped.
@@ -360,9 +361,10 @@ def settle(first: Read, second: tuple[str, float] | None, third: tuple[str, floa
     on a word of letters and digits alone (a glyph the first two read differently, or one
     the second did not read). The one they agree on stands, read twice, but below `gate`:
     a reading disagreed, so the rules for a doubtful date or word (period and order, a
-    plain word) still weigh it. Readings that differ only in look-alike glyphs are not
-    settled (`_look_alikes`)."""
-    if third is None or (second is not None and _look_alikes(first.text, second[0])):
+    plain word) still weigh it. Readings that differ only in look-alike glyphs, or in a
+    digit, are not settled (`_look_alikes`, `_digits_differ`)."""
+    if third is None or (second is not None and (_look_alikes(first.text, second[0])
+                                                 or _digits_differ(first.text, second[0]))):
         return None
     for text, conf in ((first.text, first.conf), *([second] if second else [])):
         day = date_value(text)
@@ -379,6 +381,16 @@ def _look_alikes(a: str, b: str) -> bool:
     def glyphs(t: str) -> str:
         return t.translate(DIGITS).upper().translate(DIGITS)
     return a != b and glyphs(a) == glyphs(b)
+
+
+def _digits_differ(a: str, b: str) -> bool:
+    """Whether two readings differ in a digit (`4471`, `4477`; `1ST`, `IST`): a third
+    reading is the same engine on the same pixels, no independent witness, and its vote
+    would choose a figure's digit. Readings that differ only in letters or marks do not."""
+    if [c for c in a if c.isdigit()] != [c for c in b if c.isdigit()]:
+        return True
+    return len(a) == len(b) and any(x != y and (x.isdigit() or y.isdigit())
+                                    for x, y in zip(a, b, strict=True))
 
 
 def crop(image: Image.Image, r: Read, height: int = TEXT_HEIGHT) -> Image.Image:
