@@ -233,8 +233,6 @@ def word_vouched(word: str, conf: float, confident: frozenset[str], lexicon: fro
         len(word) >= 3 and conf >= LEXICON_CONFIDENCE and word.upper() in lexicon))
 
 
-
-
 def numbers_apart(first: str, second: str) -> bool:
     """Whether two words side by side are both runs of digits: one number OCR may have
     read a space into (`20251 10400193`), as likely as two numbers printed apart."""
