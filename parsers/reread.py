@@ -276,7 +276,8 @@ def reread(image: Image.Image, words: list[Read], gate: float, timeout: float,
         for i in joined:
             judged[i] = apart(words[i], seconds[i], thirds[i]) or judged[i]
         for i in marked:
-            judged[i] = [unspeck(judged.get(i, [words[i]])[0], thirds[i], image)]
+            judged[i] = [unspeck(judged.get(i, [words[i]])[0], seconds.get(i), thirds[i],
+                                 image)]
     for i, r in enumerate(words):
         if _speck_like(r, seconds.get(i), gate) and not holds_ink(
                 image, (r.left, r.top, r.left + r.width, r.top + r.height)):
@@ -326,18 +327,22 @@ def _speck_like(first: Read, second: tuple[str, float] | None, gate: float) -> b
         second is None or not any(c.isalnum() for c in second[0]))
 
 
-def unspeck(kept: Read, third: tuple[str, float] | None, image: Image.Image) -> Read:
+def unspeck(kept: Read, second: tuple[str, float] | None, third: tuple[str, float] | None,
+            image: Image.Image) -> Read:
     """`kept`, a word with a mark at its edge, without that mark where the page shows it
     is a speck of noise: the page without its specks reads the word without it (a printed
     stop or colon is a dot at least two pixels wide, and stays), or the mark's ink, apart
     from the glyphs, is smaller than a printed stop could be (`ink.speck_mark`); it counts
-    as read twice where two readings read its letters alike. Otherwise `kept` stands."""
+    as read twice where two readings read its letters alike, unless the `second` read a
+    digit of it otherwise (`settle` weighs such a vote the same way). Otherwise `kept`
+    stands."""
     bare = kept.text.strip(SPECK_MARKS)
     box = (kept.left, kept.top, kept.left + kept.width, kept.top + kept.height)
     specks = (third is not None and third[0] == bare) or all(
         speck_mark(image, box, right) for right, mark in
         ((False, kept.text[0]), (True, kept.text[-1])) if mark in SPECK_MARKS)
-    twice = kept.twice or (third is not None and third[0].strip(SPECK_MARKS) == bare)
+    twice = kept.twice or (third is not None and third[0].strip(SPECK_MARKS) == bare and (
+        second is None or not _digits_differ(bare, second[0].strip(SPECK_MARKS))))
     return replace(kept, text=bare, twice=twice) if specks else kept
 
 

@@ -25,6 +25,7 @@ from parsers.reread import (
     number_like,
     reread,
     settle,
+    unspeck,
     well_formed,
 )
 
@@ -239,6 +240,17 @@ def test_what_a_third_reading_settles(first: tuple[str, float], second: tuple[st
                                       kept: tuple[str, float, bool] | None) -> None:
     got = settle(Read(first[0], first[1], 0, 0, 130, 20), second, third, 90.0)
     assert (None if got is None else (got[0].text, got[0].conf, got[0].twice)) == kept
+
+
+@pytest.mark.parametrize(("second", "twice"), [
+    (None, True), (("A4471", 70.0), True),
+    (("A4477.", 82.0), False),  # a digit read otherwise: the third's vote settles nothing
+])
+def test_a_word_unspecked_is_read_twice_only_where_no_reading_read_a_digit_otherwise(
+        second: tuple[str, float] | None, twice: bool) -> None:
+    kept = unspeck(Read("A4471.", 80.0, 0, 0, 130, 20), second, ("A4471", 85.0),
+                   Image.new("L", (200, 60), 255))
+    assert (kept.text, kept.twice) == ("A4471", twice)
 
 
 @pytest.mark.parametrize(("first", "second", "twice"), [
