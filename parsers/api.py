@@ -188,7 +188,7 @@ def _validate(out: ParseOutput, t: Template | None, ocr: bool) -> Validation:
                                             strict=False)):
         where = f"account {i + 1} ({mask_account(acct.account_last4)})"
         # a mended end pins nothing: it was made to agree with the rows
-        end = ends[i] if i < len(ends) else {}
+        end = ends[i]
         problems, trusted = weigh(acct, reading.doubts,
                                   "opening_balance" not in reading.derived
                                   and "opening" not in end,
@@ -196,7 +196,7 @@ def _validate(out: ParseOutput, t: Template | None, ocr: bool) -> Validation:
                                   and "closing" not in end, where)
         v.problems += problems
         v.trusted += trusted
-        replaced = mended[i] if i < len(mended) else set()
+        replaced = mended[i]
         if replaced and any((d.row, d.figure) not in replaced for d in reading.doubts):
             # a doubtful figure the repair did not replace may be what it was computed from
             v.problems.append(f"{where}: a figure was repaired to agree with figures OCR read "

@@ -65,8 +65,9 @@ class AccountReading:
     balance_rows_checked: int = 0
     #: Figures OCR read below the review confidence (`trust.py` weighs them).
     doubts: list[Doubt] = field(default_factory=list)
-    #: Labelled figures (`opening`, `closing`) whose line OCR read a figure of with little
-    #: confidence: the only ones a repair from the running balance may mend.
+    #: Labelled figures (`opening`, `closing`) OCR read with little confidence (a word of
+    #: the figure itself, not another on its line): the only ones a repair from the running
+    #: balance may mend.
     doubtful: set[str] = field(default_factory=set)
 
     def to_dict(self) -> dict[str, Any]:
@@ -371,8 +372,8 @@ def _find(t: Template, name: str, f: Field, vocabulary: Sequence[str],
         return None
     info.found[name] = f"after {found.label!r} on page {found.line.page}" + (
         " (on the line under it)" if found.below else "")
-    if not found.below and any(w.conf is not None and w.conf < OCR_REVIEW_CONFIDENCE
-                               and any(c.isdigit() for c in w.text) for w in found.line.words):
+    if any(w.conf is not None and w.conf < OCR_REVIEW_CONFIDENCE
+           for w in found.words(t.locale)):
         info.doubtful.add(name)
     return found.value
 

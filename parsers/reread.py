@@ -20,8 +20,9 @@ twice: a mark at its edge changes no date; so is a word the second reads with a 
 edge that the first did not (`7781-ALPHA.`). A third reading, of the page without its specks
 (`ink.despeckled`), enlarged further, then settles what the first two read differently: a
 date, or a word of letters and digits alone, that it reads as one of them stands, read
-twice but below the review confidence (look-alike glyphs, `STH`/`5TH`, are never settled:
-such readings split at random). It also tells specks from print: a word read with a stop,
+twice but below the review confidence (look-alike glyphs, `STH`/`5TH`, and digits read
+otherwise, `4471`/`4477`, are never settled: such readings split at random, and the third
+is the same engine on the same pixels). It also tells specks from print: a word read with a stop,
 comma, colon or quote at its edge loses the mark when the page without its specks reads it
 without, or when the mark's ink is smaller than a printed stop could be (`ink.speck_mark`);
 a glyph or two, or a mark alone, where the page holds no stroke of ink is dropped.
@@ -275,7 +276,8 @@ def reread(image: Image.Image, words: list[Read], gate: float, timeout: float,
         for i in joined:
             judged[i] = apart(words[i], seconds[i], thirds[i]) or judged[i]
         for i in marked:
-            judged[i] = [unspeck(judged.get(i, [words[i]])[0], thirds[i], image)]
+            judged[i] = [unspeck(judged.get(i, [words[i]])[0], seconds.get(i), thirds[i],
+                                 image)]
     for i, r in enumerate(words):
         if _speck_like(r, seconds.get(i), gate) and not holds_ink(
                 image, (r.left, r.top, r.left + r.width, r.top + r.height)):
@@ -325,18 +327,22 @@ def _speck_like(first: Read, second: tuple[str, float] | None, gate: float) -> b
         second is None or not any(c.isalnum() for c in second[0]))
 
 
-def unspeck(kept: Read, third: tuple[str, float] | None, image: Image.Image) -> Read:
+def unspeck(kept: Read, second: tuple[str, float] | None, third: tuple[str, float] | None,
+            image: Image.Image) -> Read:
     """`kept`, a word with a mark at its edge, without that mark where the page shows it
     is a speck of noise: the page without its specks reads the word without it (a printed
     stop or colon is a dot at least two pixels wide, and stays), or the mark's ink, apart
     from the glyphs, is smaller than a printed stop could be (`ink.speck_mark`); it counts
-    as read twice where two readings read its letters alike. Otherwise `kept` stands."""
+    as read twice where two readings read its letters alike, unless the `second` read a
+    digit of it otherwise (`settle` weighs such a vote the same way). Otherwise `kept`
+    stands."""
     bare = kept.text.strip(SPECK_MARKS)
     box = (kept.left, kept.top, kept.left + kept.width, kept.top + kept.height)
     specks = (third is not None and third[0] == bare) or all(
         speck_mark(image, box, right) for right, mark in
         ((False, kept.text[0]), (True, kept.text[-1])) if mark in SPECK_MARKS)
-    twice = kept.twice or (third is not None and third[0].strip(SPECK_MARKS) == bare)
+    twice = kept.twice or (third is not None and third[0].strip(SPECK_MARKS) == bare and (
+        second is None or not _digits_differ(bare, second[0].strip(SPECK_MARKS))))
     return replace(kept, text=bare, twice=twice) if specks else kept
 
 
@@ -360,9 +366,10 @@ def settle(first: Read, second: tuple[str, float] | None, third: tuple[str, floa
     on a word of letters and digits alone (a glyph the first two read differently, or one
     the second did not read). The one they agree on stands, read twice, but below `gate`:
     a reading disagreed, so the rules for a doubtful date or word (period and order, a
-    plain word) still weigh it. Readings that differ only in look-alike glyphs are not
-    settled (`_look_alikes`)."""
-    if third is None or (second is not None and _look_alikes(first.text, second[0])):
+    plain word) still weigh it. Readings that differ only in look-alike glyphs, or in a
+    digit, are not settled (`_look_alikes`, `_digits_differ`)."""
+    if third is None or (second is not None and (_look_alikes(first.text, second[0])
+                                                 or _digits_differ(first.text, second[0]))):
         return None
     for text, conf in ((first.text, first.conf), *([second] if second else [])):
         day = date_value(text)
@@ -379,6 +386,16 @@ def _look_alikes(a: str, b: str) -> bool:
     def glyphs(t: str) -> str:
         return t.translate(DIGITS).upper().translate(DIGITS)
     return a != b and glyphs(a) == glyphs(b)
+
+
+def _digits_differ(a: str, b: str) -> bool:
+    """Whether two readings differ in a digit (`4471`, `4477`; `1ST`, `IST`): a third
+    reading is the same engine on the same pixels, no independent witness, and its vote
+    would choose a figure's digit. Readings that differ only in letters or marks do not."""
+    if [c for c in a if c.isdigit()] != [c for c in b if c.isdigit()]:
+        return True
+    return len(a) == len(b) and any(x != y and (x.isdigit() or y.isdigit())
+                                    for x, y in zip(a, b, strict=True))
 
 
 def crop(image: Image.Image, r: Read, height: int = TEXT_HEIGHT) -> Image.Image:

@@ -101,7 +101,10 @@ def alone_in_sum(acct: Account, doubts: list[Doubt], opening_printed: bool,
                  closing_printed: bool) -> set[int]:
     """Rows whose amount is the one doubtful amount of the rows between two printed balances
     (the printed opening and closing count): the two pin the rows' sum, and the others were
-    read confidently, so they pin it too. A balance that is itself doubtful pins nothing."""
+    read confidently, so they pin it too. A balance that is itself doubtful pins nothing. The
+    sum pins a value, not the row it belongs to, nor the reading of broken punctuation: an
+    amount whose row was put together unusually (`assembled`) or whose punctuation was
+    mended (`printed`) is not pinned by a sum."""
     txs = acct.transactions
     if not txs or not _reconciles(acct):
         return set()
@@ -110,11 +113,13 @@ def alone_in_sum(acct: Account, doubts: list[Doubt], opening_printed: bool,
                       *(i for i, t in enumerate(txs) if t.balance is not None and i not in unsure),
                       *([len(txs) - 1] if closing_printed else [])})
     doubtful = {d.row for d in doubts if d.figure == "amount"}
+    plain = {d.row for d in doubts if d.figure == "amount" and not d.assembled
+             and not d.printed}
     found: set[int] = set()
     for p, q in itertools.pairwise(anchors):
         rows = doubtful & set(range(p + 1, q + 1))
         if len(rows) == 1:
-            found |= rows
+            found |= rows & plain
     return found
 
 
@@ -226,8 +231,6 @@ def word_vouched(word: str, conf: float, confident: frozenset[str], lexicon: fro
         return True
     return word.isalpha() and (word in confident or (
         len(word) >= 3 and conf >= LEXICON_CONFIDENCE and word.upper() in lexicon))
-
-
 
 
 def numbers_apart(first: str, second: str) -> bool:

@@ -21,6 +21,7 @@ from typing import Generic, TypeVar
 from parsers.dates import date_pattern, fold, is_month, parse_date, parse_month
 from parsers.lines import Line
 from parsers.numbers import Amount, find_amounts, read_amount
+from parsers.reader import Word
 
 OPENING = (
     "Opening Balance", "Beginning Balance", "Previous Balance", "Previous Statement Balance",
@@ -148,6 +149,21 @@ class Found(Generic[T]):
     label: str
     #: True when the value sat on the line under its label.
     below: bool = False
+    #: Where the text after the label starts in the line's text.
+    after: int = 0
+
+    def words(self, locale: str = "en") -> list[Word]:
+        """The words the value was read from on the label's line: those of the first amount
+        after the label (dates skipped, as `amount_reader` skips them), else every word after
+        the label with a digit; none for a value under its label."""
+        if self.below:
+            return []
+        rest = self.line.text[self.after:]
+        found = find_amounts(_blank_dates(rest), locale)
+        if found:
+            return _words_in_span(self.line, self.after + found[0][1], self.after + found[0][2])
+        return [w for w in _words_in_span(self.line, self.after, len(self.line.text))
+                if any(c.isdigit() for c in w.text)]
 
 
 def find_labelled(lines: Sequence[Line], labels: Sequence[str],
@@ -171,7 +187,7 @@ def find_labelled(lines: Sequence[Line], labels: Sequence[str],
             label = text[m.start():m.end()].strip()
             value = read(text[m.end():])
             if value is not None:
-                return Found(value, ln, label)
+                return Found(value, ln, label, after=m.end())
             if find_amounts(text[m.end():]):
                 continue
             below = _under(ln, m.start(), m.end(), lines, i)
@@ -249,7 +265,7 @@ def _digitless(text: str) -> str:
     return re.sub(r"\d+", "#", fold(text))
 
 
-def _words_in_span(ln: Line, start: int, end: int) -> list:
+def _words_in_span(ln: Line, start: int, end: int) -> list[Word]:
     out, pos = [], 0
     for w in ln.words:
         if pos < end and pos + len(w.text) > start:

@@ -203,3 +203,17 @@ def test_a_table_of_day_end_balances_is_checked_against_the_transactions(
     bad = run_template(t, statement(*rows, *daily))
     assert bad.problems == ["account 1 (****5678): the day-end balance of 2026-02-02 says 999.50, "
                             "the transactions up to that day give 995.50"]
+
+
+@pytest.mark.parametrize(("low", "doubtful"), [
+    ({"28": 40.0, "Feb": 40.0}, set()),  # a date beside a balance read confidently
+    ({"$990.50": 60.0}, {"closing"}),
+])
+def test_only_a_balance_read_with_little_confidence_is_doubtful(
+        teal: Template, low: dict[str, float], doubtful: set[str]) -> None:
+    summary = [SUMMARY[0], (88, [(50, "Closing balance"), (200, "28 Feb"), (-300, "$990.50")])]
+    scanned = [Line(ln.page, [w._replace(conf=low.get(w.text, 96.0)) for w in ln.words])
+               for ln in statement(*ROWS, summary=summary)]
+    out = run_template(teal, scanned)
+    assert out.statement.accounts[0].closing_balance == D("990.50")
+    assert out.readings[0].doubtful == doubtful

@@ -29,6 +29,7 @@ from parsers.reread import (
     number_like,
     reread,
     settle,
+    unspeck,
     well_formed,
 )
 
@@ -248,11 +249,10 @@ def test_a_date_read_alike_but_for_a_speck_beside_it_is_read_twice(first: str, s
 
 @pytest.mark.parametrize(("first", "second", "third", "kept"), [
     # two readings of three agree: the one they agree on, read twice, still below the gate
-    (("46-Dec-2024.", 70.0), ("16-Dec-2024", 88.0), ("16-Dec-2024", 96.0),
-     ("16-Dec-2024", 89.0, True)),
-    (("12-Aug-2025.", 77.0), ("42-Aug-2025", 88.0), ("12-Aug-2025", 79.0),
+    (("12-Aug-2025.", 77.0), ("12-Aug-2025", 88.0), ("12-Aug-2025", 79.0),
      ("12-Aug-2025.", 79.0, True)),
     (("TO", 83.0), None, ("TO", 90.0), ("TO", 89.0, True)),
+    (("RFF", 83.0), ("REF", 70.0), ("REF", 90.0), ("REF", 89.0, True)),
     (("2025110400193", 89.0), ("20251 10400193", 87.0), ("2025110400193", 92.0),
      ("2025110400193", 89.0, True)),
     # look-alike glyphs split at random: no vote settles them
@@ -262,12 +262,30 @@ def test_a_date_read_alike_but_for_a_speck_beside_it_is_read_twice(first: str, s
     (("0912", 72.0), ("09:12", 73.0), ("09:12", 83.0), None),
     (("AIC", 77.0), ("A/C", 93.0), ("A/C", 94.0), None),
     (("41-Apr-2026", 75.0), ("11-Apr-2026", 78.0), ("17-Apr-2026", 83.0), None),
+    # digits read otherwise: the third is the same engine on the same pixels, no witness
+    (("4471", 80.0), ("4477", 82.0), ("4471", 85.0), None),
+    (("03-Jan-2026", 80.0), ("08-Jan-2026", 82.0), ("08-Jan-2026", 85.0), None),
+    (("46-Dec-2024.", 70.0), ("16-Dec-2024", 88.0), ("16-Dec-2024", 96.0), None),
+    (("12-Aug-2025.", 77.0), ("42-Aug-2025", 88.0), ("12-Aug-2025", 79.0), None),
+    (("1ST", 77.0), ("IST", 88.0), ("1ST", 79.0), None),
+    (("A1B", 77.0), ("1AB", 88.0), ("A1B", 79.0), None),
 ])
 def test_what_a_third_reading_settles(first: tuple[str, float], second: tuple[str, float] | None,
                                       third: tuple[str, float],
                                       kept: tuple[str, float, bool] | None) -> None:
     got = settle(Read(first[0], first[1], 0, 0, 130, 20), second, third, 90.0)
     assert (None if got is None else (got[0].text, got[0].conf, got[0].twice)) == kept
+
+
+@pytest.mark.parametrize(("second", "twice"), [
+    (None, True), (("A4471", 70.0), True),
+    (("A4477.", 82.0), False),  # a digit read otherwise: the third's vote settles nothing
+])
+def test_a_word_unspecked_is_read_twice_only_where_no_reading_read_a_digit_otherwise(
+        second: tuple[str, float] | None, twice: bool) -> None:
+    kept = unspeck(Read("A4471.", 80.0, 0, 0, 130, 20), second, ("A4471", 85.0),
+                   Image.new("L", (200, 60), 255))
+    assert (kept.text, kept.twice) == ("A4471", twice)
 
 
 @pytest.mark.parametrize(("first", "second", "twice"), [

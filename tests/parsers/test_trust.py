@@ -83,6 +83,19 @@ def test_the_one_doubtful_amount_a_day_end_balance_sums_is_pinned_by_the_others(
     assert alone_in_sum(acct, [Doubt(1, "amount", 55.0)], True, True) == set()
 
 
+def test_a_sum_pins_no_amount_of_a_row_put_together_unusually_or_with_broken_punctuation(
+        ) -> None:
+    # the sum pins the value, not which row it belongs to, nor how broken punctuation reads
+    acct = account(["-10.00", "5.50", "-1.00", "2.00"], ["90.00", None, "94.50", None],
+                   closing="96.50")
+    assert alone_in_sum(acct, [Doubt(1, "amount", 0.0, assembled="on the line under its "
+                                     "row's date")], True, True) == set()
+    assert alone_in_sum(acct, [Doubt(1, "amount", 60.0, printed="5:50")], True, True) == set()
+    # nor does such a doubt leave another doubtful amount of its sum alone in it
+    assert alone_in_sum(acct, [Doubt(2, "amount", 60.0, printed="1:00"),
+                               Doubt(1, "amount", 55.0)], True, True) == set()
+
+
 def test_a_figure_with_broken_punctuation_says_how_it_was_printed() -> None:
     acct = account(["-10.00", "5.50", "-1.00"], ["90.00", None, "94.50"])
     problems, trusted = weigh(acct, [Doubt(0, "amount", 96.0, "10:00"),
