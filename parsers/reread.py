@@ -367,9 +367,11 @@ def settle(first: Read, second: tuple[str, float] | None, third: tuple[str, floa
     the second did not read). The one they agree on stands, read twice, but below `gate`:
     a reading disagreed, so the rules for a doubtful date or word (period and order, a
     plain word) still weigh it. Readings that differ only in look-alike glyphs, or in a
-    digit, are not settled (`_look_alikes`, `_digits_differ`)."""
-    if third is None or (second is not None and (_look_alikes(first.text, second[0])
-                                                 or _digits_differ(first.text, second[0]))):
+    digit, are not settled (`_look_alikes`, `_digits_differ`), unless one of them is no
+    date at all (`46-Dec` beside `16-Dec`: `_one_no_date`)."""
+    if third is None or (second is not None and (
+            _look_alikes(first.text, second[0]) or (_digits_differ(first.text, second[0])
+                                                    and not _one_no_date(first.text, second[0])))):
         return None
     for text, conf in ((first.text, first.conf), *([second] if second else [])):
         day = date_value(text)
@@ -396,6 +398,13 @@ def _digits_differ(a: str, b: str) -> bool:
         return True
     return len(a) == len(b) and any(x != y and (x.isdigit() or y.isdigit())
                                     for x, y in zip(a, b, strict=True))
+
+
+def _one_no_date(a: str, b: str) -> bool:
+    """Whether one of two date readings is no date at all (`46-Dec`) and the other is one:
+    then they do not split between two days, and the third reading only confirms the one
+    date read, as a second reading agreeing with a first does."""
+    return kind(a) == kind(b) == "date" and (date_value(a) is None) != (date_value(b) is None)
 
 
 def crop(image: Image.Image, r: Read, height: int = TEXT_HEIGHT) -> Image.Image:

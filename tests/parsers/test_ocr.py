@@ -265,8 +265,12 @@ def test_a_date_read_alike_but_for_a_speck_beside_it_is_read_twice(first: str, s
     # digits read otherwise: the third is the same engine on the same pixels, no witness
     (("4471", 80.0), ("4477", 82.0), ("4471", 85.0), None),
     (("03-Jan-2026", 80.0), ("08-Jan-2026", 82.0), ("08-Jan-2026", 85.0), None),
-    (("46-Dec-2024.", 70.0), ("16-Dec-2024", 88.0), ("16-Dec-2024", 96.0), None),
-    (("12-Aug-2025.", 77.0), ("42-Aug-2025", 88.0), ("12-Aug-2025", 79.0), None),
+    # unless one of them is no date at all: the third confirms the one date read
+    (("46-Dec-2024.", 70.0), ("16-Dec-2024", 88.0), ("16-Dec-2024", 96.0),
+     ("16-Dec-2024", 89.0, True)),
+    (("12-Aug-2025.", 77.0), ("42-Aug-2025", 88.0), ("12-Aug-2025", 79.0),
+     ("12-Aug-2025.", 79.0, True)),
+    (("12-Aug-2025.", 77.0), ("42-Aug-2025", 88.0), ("17-Aug-2025", 79.0), None),
     (("1ST", 77.0), ("IST", 88.0), ("1ST", 79.0), None),
     (("A1B", 77.0), ("1AB", 88.0), ("A1B", 79.0), None),
 ])
