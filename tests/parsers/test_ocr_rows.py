@@ -4,26 +4,19 @@ way where the running balance does not pin their figures."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
-import pypdfium2 as pdfium
 import pytest
 
-from corpus import statement
 from corpus.banks import Rendered
-from corpus.variant import ScanQuality, Variant
-from parsers.api import ParseResult, parse_pdf
-from parsers.limits import Limits
 from parsers.lines import Line, page_lines
 from parsers.model import money
-from parsers.ocr import ocr_page
-from parsers.pdfium_reader import PdfiumReader
 from parsers.reader import Page, Word
 from parsers.table import TableReading, doubts, read_table, tokens
 from parsers.template import Template
+from tests.parsers.scanned import Change, derived_scan, parse, plain_scan
 from tests.parsers.sheets import HEADER, TEAL, Cell, template, words
 
 END = date(2026, 2, 28)
@@ -207,32 +200,14 @@ def test_ocr_marks_in_the_date_cell_keep_the_description_after_them_in_review(
 
 # --- whole scans (the real tesseract) -----------------------------------------------------
 
-CLEAN = ScanQuality(dpi=300, noise=0.0005)
-Change = Callable[[list[Word]], list[Word]]
-
-
 @pytest.fixture(scope="module")
 def plain() -> Rendered:
-    """One page, six rows, every balance printed."""
-    return statement("meridian", Variant(scan=CLEAN), index=0, seed=11)
+    return plain_scan()
 
 
 @pytest.fixture(scope="module")
 def derived() -> Rendered:
-    """No opening balance printed: the first amount has no printed balance before it."""
-    return statement("meridian", Variant(structure="derived-opening", scan=CLEAN), index=1,
-                     seed=11)
-
-
-_read: dict[tuple[int, int], list[Word]] = {}
-
-
-def parse(drawn: Rendered, change: Change) -> ParseResult:
-    def ocr(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
-        if (id(drawn), index) not in _read:
-            _read[id(drawn), index] = ocr_page(page, index, limits)
-        return change(list(_read[id(drawn), index]))
-    return parse_pdf(drawn.pdf, reader=PdfiumReader(ocr=ocr))
+    return derived_scan()
 
 
 def figures_apart(amount: Decimal, rise: float = 2.0) -> Change:

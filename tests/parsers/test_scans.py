@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from decimal import Decimal
 
 import pypdfium2 as pdfium
@@ -12,42 +11,24 @@ import pytest
 
 from corpus import statement, variant_for
 from corpus.banks import Rendered
-from corpus.variant import ScanQuality, Variant
-from parsers.api import ParseResult, parse_pdf
+from parsers.api import parse_pdf
 from parsers.limits import Limits
 from parsers.model import money
 from parsers.ocr import ocr_page, render_page, tesseract_tsv
 from parsers.pdfium_reader import PdfiumReader
 from parsers.reader import Word
 from parsers.reread import Read
-
-CLEAN = ScanQuality(dpi=300, noise=0.0005)
-Change = Callable[[list[Word]], list[Word]]
+from tests.parsers.scanned import Change, derived_scan, parse, plain_scan
 
 
 @pytest.fixture(scope="module")
 def plain() -> Rendered:
-    """One page, six rows, every balance printed: validates exactly as OCR reads it."""
-    return statement("meridian", Variant(scan=CLEAN), index=0, seed=11)
+    return plain_scan()
 
 
 @pytest.fixture(scope="module")
 def derived() -> Rendered:
-    """No opening balance printed: the first amount has no printed balance before it."""
-    return statement("meridian", Variant(structure="derived-opening", scan=CLEAN), index=1,
-                     seed=11)
-
-
-_read: dict[tuple[int, int], list[Word]] = {}
-
-
-def parse(drawn: Rendered, change: Change = lambda words: words) -> ParseResult:
-    """Parse with tesseract's words (read once per page) passed through `change`."""
-    def ocr(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
-        if (id(drawn), index) not in _read:
-            _read[id(drawn), index] = ocr_page(page, index, limits)
-        return change(list(_read[id(drawn), index]))
-    return parse_pdf(drawn.pdf, reader=PdfiumReader(ocr=ocr))
+    return derived_scan()
 
 
 def figure(value: Decimal) -> str:

@@ -1,0 +1,42 @@
+"""Whole scans read by the real tesseract once per page, their words then changed at will:
+what the scan tests share."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pypdfium2 as pdfium
+
+from corpus import Rendered, statement
+from corpus.variant import ScanQuality, Variant
+from parsers.api import ParseResult, parse_pdf
+from parsers.limits import Limits
+from parsers.ocr import ocr_page
+from parsers.pdfium_reader import PdfiumReader
+from parsers.reader import Word
+
+CLEAN = ScanQuality(dpi=300, noise=0.0005)
+Change = Callable[[list[Word]], list[Word]]
+
+#: Words read per (the scan's bytes, page): a scan is read by tesseract once per process.
+_read: dict[tuple[bytes, int], list[Word]] = {}
+
+
+def plain_scan() -> Rendered:
+    """One page, six rows, every balance printed: validates exactly as OCR reads it."""
+    return statement("meridian", Variant(scan=CLEAN), index=0, seed=11)
+
+
+def derived_scan() -> Rendered:
+    """No opening balance printed: the first amount has no printed balance before it."""
+    return statement("meridian", Variant(structure="derived-opening", scan=CLEAN), index=1,
+                     seed=11)
+
+
+def parse(drawn: Rendered, change: Change = lambda words: words) -> ParseResult:
+    """Parse with tesseract's words (read once per page) passed through `change`."""
+    def ocr(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
+        if (drawn.pdf, index) not in _read:
+            _read[drawn.pdf, index] = ocr_page(page, index, limits)
+        return change(list(_read[drawn.pdf, index]))
+    return parse_pdf(drawn.pdf, reader=PdfiumReader(ocr=ocr))
