@@ -10,7 +10,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ import pytest
 
 from flows.cli import main
 from flows.cli.server import Embedded
+from tests.pids import ended_within
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -327,17 +327,6 @@ def test_the_embedded_api_dies_with_its_command(stmtflow_home: Path, tmp_path: P
     server = int(command.stdout.readline())
     command.send_signal(signal.SIGKILL)
     command.wait()
-    deadline = time.monotonic() + 5
-    while _running(server) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    survived = _running(server)
-    if survived:
-        os.kill(server, signal.SIGKILL)
-    assert not survived
+    assert ended_within(server, 5)
 
 
-def _running(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        return False

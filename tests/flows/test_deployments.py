@@ -24,6 +24,7 @@ from deployments.settings import PREFECT_YAML, PULL, load, render_prefect_yaml, 
 from flows.import_flow import WARNINGS
 from flows.recover import BATCH_FLOWS
 from flows.setup import ALERTS, RECOVERY, ZOMBIES, zombie_automation
+from tests.pids import state
 
 ROOT = PREFECT_YAML.parent
 
@@ -225,15 +226,6 @@ def test_setup_deploys_everything_and_a_worker_imports_an_inbox(
     assert sorted(j.status for j in jobs) == ["FAILED"] * 4 + ["SUCCEEDED"] * 3
 
 
-def _stopped(pid: int) -> bool:
-    """Whether the process is stopped (SIGSTOP), as /proc shows it."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rpartition(")")[2].split()[0] == "T"
-
-
 def _process_tree(pid: int) -> list[int]:
     children = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
     return [pid] + [p for c in children.split() for p in _process_tree(int(c))]
@@ -282,7 +274,7 @@ def test_kill_dash_nine_of_the_worker_then_retry_completes_the_same_batch(
         first = worker(STMTFLOW_CRASH_AT="stop:parse:3")
         run = run_deployment(deployment, timeout=0)
         deadline = time.monotonic() + 300
-        while not any(_stopped(p) for p in _process_tree(first.pid)):
+        while not any(state(p) == "T" for p in _process_tree(first.pid)):
             assert time.monotonic() < deadline, f"never stopped mid-batch: {jobs()}"
             time.sleep(0.1)
         for pid in _process_tree(first.pid):  # the worker and the run it started

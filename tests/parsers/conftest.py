@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from corpus import ALL_LAYOUTS, BAD_INPUTS, Sample, generate
+from corpus import ALL_LAYOUTS, BAD_INPUTS, Rendered, Sample, generate
+from tests.parsers.scanned import derived_scan, plain_scan
 
 #: At least 200 statements: every layout, every variation the generator cycles through.
 CORPUS_SIZE = 204
@@ -18,3 +19,15 @@ def bad_inputs(tmp_path_factory: pytest.TempPathFactory) -> list[Sample]:
     return generate(tmp_path_factory.mktemp("bad"), ("northwind",), 1, seed=1,
                     bad=tuple(BAD_INPUTS))[1:]
 
+
+
+@pytest.fixture(scope="module")
+def plain() -> Rendered:
+    """A clean scan of one page whose every balance is printed (`scanned.plain_scan`)."""
+    return plain_scan()
+
+
+@pytest.fixture(scope="module")
+def derived() -> Rendered:
+    """A clean scan without a printed opening balance (`scanned.derived_scan`)."""
+    return derived_scan()

@@ -16,7 +16,7 @@ from parsers.model import money
 from parsers.reader import Page, Word
 from parsers.table import TableReading, doubts, read_table, tokens
 from parsers.template import Template
-from tests.parsers.scanned import Change, derived_scan, parse, plain_scan
+from tests.parsers.scanned import Change, parse
 from tests.parsers.sheets import HEADER, TEAL, Cell, template, words
 
 END = date(2026, 2, 28)
@@ -200,14 +200,6 @@ def test_ocr_marks_in_the_date_cell_keep_the_description_after_them_in_review(
 
 # --- whole scans (the real tesseract) -----------------------------------------------------
 
-@pytest.fixture(scope="module")
-def plain() -> Rendered:
-    return plain_scan()
-
-
-@pytest.fixture(scope="module")
-def derived() -> Rendered:
-    return derived_scan()
 
 
 def figures_apart(amount: Decimal, rise: float = 2.0) -> Change:

@@ -18,17 +18,7 @@ from parsers.ocr import ocr_page, render_page, tesseract_tsv
 from parsers.pdfium_reader import PdfiumReader
 from parsers.reader import Word
 from parsers.reread import Read
-from tests.parsers.scanned import Change, derived_scan, parse, plain_scan
-
-
-@pytest.fixture(scope="module")
-def plain() -> Rendered:
-    return plain_scan()
-
-
-@pytest.fixture(scope="module")
-def derived() -> Rendered:
-    return derived_scan()
+from tests.parsers.scanned import Change, parse
 
 
 def figure(value: Decimal) -> str:

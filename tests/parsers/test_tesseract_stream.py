@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw, ImageFont
 from parsers.ocr import tesseract_env
 from parsers.reread import CONFIG
 from parsers.tesseract_stream import TesseractStopped, TesseractStreams
+from tests.pids import alive, ended_within
 
 FONT = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 28)
 WORDS = ["12-Jan-2026", "GROCERIES", "1,204.50", "5TH AVE", "Cr"]
@@ -156,12 +157,6 @@ streams.read([sys.argv[2]], 600, tesseract_env())
 """
 
 
-def alive(pid: int) -> bool:
-    """Whether `pid` runs (a zombie waiting for its reaper has stopped reading)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        return False
 
 
 def test_a_killed_process_leaves_no_tesseract_behind(images: list[str], noise: Path
@@ -176,13 +171,7 @@ def test_a_killed_process_leaves_no_tesseract_behind(images: list[str], noise: P
     time.sleep(0.5)  # tesseract is reading the noise
     child.send_signal(signal.SIGKILL)
     child.wait()
-    deadline = time.monotonic() + 1.5
-    while alive(tesseract) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    survived = alive(tesseract)
-    if survived:
-        os.kill(tesseract, signal.SIGKILL)
-    assert not survived
+    assert ended_within(tesseract, 1.5)
 
 
 def test_a_process_another_thread_started_outlives_that_thread(
