@@ -42,6 +42,23 @@ def many_pages(count: int = 5000) -> bytes:
     return buf.getvalue()
 
 
+def assemble(objects: list[bytes]) -> bytes:
+    """A PDF of `objects` (numbered from 1) with a correct cross-reference table."""
+    out = io.BytesIO()
+    out.write(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(out.tell())
+        out.write(b"%d 0 obj\n" % number + body + b"\nendobj\n")
+    xref = out.tell()
+    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
+    for off in offsets:
+        out.write(b"%010d 00000 n \n" % off)
+    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1, xref))
+    return out.getvalue()
+
+
 def decompression_bomb(side: int = 20000) -> bytes:
     """A page whose one image inflates to side*side bytes (400 MB) from a few hundred KB."""
     z = zlib.compressobj(9)
@@ -57,19 +74,7 @@ def decompression_bomb(side: int = 20000) -> bytes:
             side, side, len(stream)) + stream + b"\nendstream",
         b"<< /Length 35 >>\nstream\nq 612 0 0 792 0 0 cm /Im0 Do Q\nendstream",
     ]
-    out = io.BytesIO()
-    out.write(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(out.tell())
-        out.write(b"%d 0 obj\n" % number + body + b"\nendobj\n")
-    xref = out.tell()
-    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
-    for off in offsets:
-        out.write(b"%010d 00000 n \n" % off)
-    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1, xref))
-    return out.getvalue()
+    return assemble(objects)
 
 
 #: name -> (reason code the parser must give, maker taking a good PDF's bytes)
