@@ -15,11 +15,10 @@ import pytest
 from faults import Faults
 
 from flows.config import Settings
-from flows.recover import recover
+from flows.recover import abandoned, recover
 from parsers.codes import Outcome, Status
 from reconcile.outputs import check_outputs
 from reconcile.records import utc_now
-from reconcile.recovery import abandoned_batches
 from reconcile.storage import sha256
 
 HERE = Path(__file__).parent
@@ -88,9 +87,9 @@ def test_recover_leaves_a_live_batch_alone(stmtflow_home: Path, inbox) -> None:
     ledger = settings.ledger()
     ledger.claim(dead.job_id, "worker-that-died")
     assert after_lease(settings).ledger().reclaim() == [dead.job_id]
-    assert abandoned_batches(ledger.jobs(), ledger.last_attempts()) == ["b-mixed"]
+    assert abandoned(ledger) == ["b-mixed"]
     ledger.claim(live.job_id, "worker-still-running")  # its run is alive
-    assert abandoned_batches(ledger.jobs(), ledger.last_attempts()) == []
+    assert abandoned(ledger) == []
 
 
 def test_the_recover_flow_finishes_the_batch_of_a_crashed_run_and_says_so(
