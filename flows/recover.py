@@ -81,7 +81,9 @@ def abandoned(ledger: Ledger) -> list[str]:
 async def _ended(flow_run_ids: set[str]) -> set[str]:
     """The flow runs among `flow_run_ids` in a final state (a run Prefect does not know is
     left to its lease)."""
-    ended = set()
+    ended: set[str] = set()
+    if not flow_run_ids:
+        return ended
     async with get_client() as client:
         for run_id in flow_run_ids:
             try:
