@@ -24,9 +24,10 @@ from prefect.states import Completed, Failed, State
 
 from flows import crashpoint
 from flows.artifacts import publish_batch_table
+from flows.batch_lease import Taken, taken
 from flows.config import Settings
-from flows.jobs import Worker, accept_batch, process_job, resume_acceptance
-from flows.lineage import banks, continued_run, mark_run
+from flows.jobs import Worker, accept_batch, open_batch, process_job, resume_acceptance
+from flows.lineage import banks, mark_run
 from flows.logs import expected_failure, to_run_logs
 from flows.notify import notify_ended
 from flows.reclaim import reclaim_from_dead_runs
@@ -110,10 +111,12 @@ def import_batch(source: str | list[str], bank: str | None = None,
     settings = Settings.from_env()
     batch_id = batch_id or f"b-{str(flow_run.id).replace('-', '')[:16]}"
     sources = [source] if isinstance(source, str) else list(source)
-    accepted = accept_batch(settings, batch_id, sources, bank, follow_links=follow_links,
-                            after_import=after_import)
-    get_run_logger().info("batch %s: accepted %d files", batch_id, len(accepted))
-    return run_batch(settings, batch_id)
+    options = {"follow_links": follow_links, "after_import": after_import}
+    open_batch(settings, batch_id, sources, bank, **options)
+    with taken(settings, batch_id) as run:
+        accepted = accept_batch(settings, batch_id, sources, bank, **options)
+        get_run_logger().info("batch %s: accepted %d files", batch_id, len(accepted))
+        return run_batch(settings, batch_id, run)
 
 
 @flow(name="resume-batch", flow_run_name="resume-{batch_id}", log_prints=True,
@@ -127,26 +130,26 @@ def resume_batch(batch_id: str) -> State:
     """
     to_run_logs()
     settings = Settings.from_env()
-    resume_acceptance(settings, batch_id)
-    return run_batch(settings, batch_id)
+    with taken(settings, batch_id) as run:
+        resume_acceptance(settings, batch_id)
+        return run_batch(settings, batch_id, run)
 
 
-def run_batch(settings: Settings, batch_id: str) -> State:
-    """Map one task per job of the batch, with progress, and derive the batch state.
+def run_batch(settings: Settings, batch_id: str, run: Taken) -> State:
+    """Map one task per job of the batch `run` took, with progress, and derive the batch
+    state.
 
     Jobs that a run no longer running left `PROCESSING` (this run before a Retry, say) are
     reclaimed first, so that this run finishes them instead of finding them held.
     """
     ledger = settings.ledger()
-    this_run = str(flow_run.id) if flow_run.id else None
+    this_run = run.this_run
     batch = ledger.batch(batch_id)
-    previous_run = batch.flow_run_id if batch else None
     if this_run:
         kind = "rerun" if batch is not None and batch.rerun_of else "resume"
-        mark_run(this_run, {f"bank:{b}" for b in banks(ledger, batch_id)},
-                 continued_run(ledger, batch_id, this_run), kind, settings.ui_url)
-    epoch = ledger.take_batch(batch_id, this_run)
-    for job_id in reclaim_from_dead_runs(ledger, batch_id, this_run, previous_run):
+        mark_run(this_run, {f"bank:{b}" for b in banks(ledger, batch_id)}, run.continues, kind,
+                 settings.ui_url)
+    for job_id in reclaim_from_dead_runs(ledger, batch_id, this_run, run.previous_run):
         notify_ended(settings, job_id)  # only a job reclaimed on its last attempt ended
     rows = ledger.jobs(batch_id)
     progress = create_progress_artifact(0.0, key=f"progress-{batch_id}".lower(),
@@ -164,7 +167,7 @@ def run_batch(settings: Settings, batch_id: str) -> State:
     if this_run:  # the banks the files turned out to be, for a batch of unnamed bank
         mark_run(this_run, {f"bank:{b}" for b in banks(ledger, batch_id)}, None, "",
                  settings.ui_url)
-    return finish_batch(settings, batch_id, futures, epoch)
+    return finish_batch(settings, batch_id, futures, run.epoch)
 
 
 def finish_batch(settings: Settings, batch_id: str, futures: list[PrefectFuture[Any]],

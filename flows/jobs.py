@@ -97,6 +97,15 @@ class Accepted:
         return f"stmtflow status {self.job_id}"
 
 
+def open_batch(settings: Settings, batch_id: str, sources: list[str], bank: str | None,
+               *, follow_links: bool = False, after_import: str = KEEP) -> None:
+    """Record the batch, with what a resume lists again, unless it exists."""
+    check_after_import(after_import)
+    settings.ledger().open_batch(batch_id, " ".join(sources), bank, acceptance={
+        "sources": sources, "bank": bank, "follow_links": follow_links,
+        "after_import": after_import})
+
+
 def accept_batch(settings: Settings, batch_id: str, sources: list[str], bank: str | None,
                  *, follow_links: bool = False, after_import: str = KEEP) -> list[Accepted]:
     """Envelope every file of `sources`, bytes first into content-addressed storage.
@@ -108,10 +117,8 @@ def accept_batch(settings: Settings, batch_id: str, sources: list[str], bank: st
     their job.
     """
     ledger, storage = settings.ledger(), settings.storage()
-    check_after_import(after_import)
-    ledger.open_batch(batch_id, " ".join(sources), bank, acceptance={
-        "sources": sources, "bank": bank, "follow_links": follow_links,
-        "after_import": after_import})
+    open_batch(settings, batch_id, sources, bank, follow_links=follow_links,
+               after_import=after_import)
     ids = Parser.from_settings(settings).identities()
     accepted = []
     for source in sources:

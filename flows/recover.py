@@ -7,6 +7,10 @@ over commits nothing. Flow runs the dead worker left `Running` are set to `Crash
 well as by the zombie automation `stmtflow setup` creates, because the automation needs
 heartbeats, which only runs from deployments send.
 
+A batch is abandoned when no run closed it and its run is dead (`abandoned`): whether that
+run died listing its source, accepting its files, processing them or deriving the batch's
+state, its batch's lease ran out (or Prefect saw it end) and no job of it is held.
+
 `recover_batches` is the same as a flow, deployed as `recover`: on a schedule it resumes
 every abandoned batch, and the automation `stmtflow setup` creates runs it for each batch run
 that crashed (`flow_run_id`), named, tagged and linked like the run it continues.
@@ -31,7 +35,8 @@ from flows.import_flow import WARNINGS, resume_batch
 from flows.lineage import banks, mark_run
 from flows.logs import to_run_logs
 from flows.notify import deliver_pending, notify_ended
-from reconcile.recovery import Swept, abandoned_batches, sweep
+from reconcile.ledger import Ledger
+from reconcile.recovery import Swept, abandoned_batches, leased, sweep
 
 log = logging.getLogger("stmtflow")
 
@@ -48,9 +53,8 @@ def recover(settings: Settings, batch_ids: list[str] | None = None) -> dict[str,
     """Sweep, resume `batch_ids` or, by default, every abandoned batch, then send the
     notifications a dead worker owed."""
     swept = sweep_and_notify(settings)
-    ledger = settings.ledger()
     if batch_ids is None:
-        batch_ids = abandoned_batches(ledger.jobs(), ledger.last_attempts())
+        batch_ids = abandoned(settings.ledger())
     crashed = [b for b in batch_ids if _crash_if_running(settings, b)]
     resumed = {}
     for batch_id in batch_ids:
@@ -61,6 +65,34 @@ def recover(settings: Settings, batch_ids: list[str] | None = None) -> dict[str,
     return {"reclaimed": swept.reclaimed, "expired": swept.expired,
             "crashed_flow_runs": crashed, "resumed": resumed,
             "notified": deliver_pending(settings)}
+
+
+def abandoned(ledger: Ledger) -> list[str]:
+    """The batches no run closed whose run is dead: no lease of theirs is still renewed, or
+    the run renewing it has ended as far as Prefect knows (the zombie automation marked it
+    Crashed, say) before its lease ran out."""
+    unclosed = ledger.unclosed_batches()
+    now = ledger.clock()
+    leased_runs = {b.flow_run_id for b in unclosed if b.flow_run_id and leased(b, now)}
+    return abandoned_batches(unclosed, ledger.unfinished_jobs(), now,
+                             run_coro_as_sync(_ended(leased_runs)))
+
+
+async def _ended(flow_run_ids: set[str]) -> set[str]:
+    """The flow runs among `flow_run_ids` in a final state (a run Prefect does not know is
+    left to its lease)."""
+    ended: set[str] = set()
+    if not flow_run_ids:
+        return ended
+    async with get_client() as client:
+        for run_id in flow_run_ids:
+            try:
+                run = await client.read_flow_run(UUID(run_id))
+            except (ObjectNotFound, ValueError):
+                continue
+            if run.state is not None and run.state.is_final():
+                ended.add(run_id)
+    return ended
 
 
 def _crash_if_running(settings: Settings, batch_id: str) -> bool:

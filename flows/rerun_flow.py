@@ -11,6 +11,7 @@ from __future__ import annotations
 from prefect import flow, get_run_logger
 from prefect.states import Completed, State
 
+from flows.batch_lease import taken
 from flows.config import Settings
 from flows.import_flow import run_batch
 from flows.logs import to_run_logs
@@ -45,9 +46,12 @@ def rerun_failed(batch_id: str, current_identities: bool = False,
     rerun_id = f"{batch_id}-r{len(ledger.rerun_batches(batch_id)) + 1}"
     ledger.open_batch(rerun_id, f"rerun of {batch_id}", None, rerun_of=batch_id)
     now_ids = Parser.from_settings(settings).identities() if current_identities else None
-    for j in chosen:
-        ledger.accept(rerun_id, source_uri=j.source_uri, input_uri=j.input_uri, size=j.size,
-                      sha256=j.sha256, bank_hint=j.bank_hint, ids=now_ids or j.identities,
-                      queue_limit=settings.queue_limit, rerun_of=j.job_id)
-    logger.info("batch %s: rerunning %d file(s) as batch %s", batch_id, len(chosen), rerun_id)
-    return run_batch(settings, rerun_id)
+    with taken(settings, rerun_id) as run:
+        for j in chosen:
+            ledger.accept(rerun_id, source_uri=j.source_uri, input_uri=j.input_uri,
+                          size=j.size, sha256=j.sha256, bank_hint=j.bank_hint,
+                          ids=now_ids or j.identities, queue_limit=settings.queue_limit,
+                          rerun_of=j.job_id)
+        logger.info("batch %s: rerunning %d file(s) as batch %s", batch_id, len(chosen),
+                    rerun_id)
+        return run_batch(settings, rerun_id, run)

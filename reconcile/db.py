@@ -48,6 +48,8 @@ batches = Table(
     Column("acceptance", Text),
     #: raised by every run that takes the batch; a state change names the epoch it read
     Column("epoch", Integer, nullable=False, server_default="0"),
+    #: until when the run holding the current epoch is known alive (None: no run holds it)
+    Column("lease_until", DateTime(timezone=True)),
 )
 
 jobs = Table(
@@ -352,7 +354,7 @@ def make_engine(url: str) -> Engine:
 
 
 #: the newest revision of `reconcile/migrations` (a test holds the two together)
-HEAD = "0008"
+HEAD = "0009"
 
 
 def migrate(engine: Engine) -> None:

@@ -32,7 +32,9 @@ reason another try may cure passes the claim to the new job (`_hands_over`).
 
 SUCCEEDED, FAILED, EXPIRED and DUPLICATE are terminal: no guard admits them, so they never
 change. A batch's state is fenced the same way: every run that takes the batch raises its
-epoch, and `close_batch` wins only for the epoch it took.
+epoch, and `close_batch` wins only for the epoch it took. That run also holds the batch's
+own lease, from taking it to closing it, which is how a batch none of whose jobs is held (its
+source being listed or accepted, its state being derived) shows that its run is alive.
 
 Time comes from the injected `clock`, so leases and expiry are tested without sleeping.
 """
@@ -56,6 +58,9 @@ from reconcile.records import Attempt, Batch, Clock, Identities, Job, utc_now
 from reconcile.storage import Stamp
 
 MAX_ATTEMPTS = 3
+
+#: the statuses a job leaves (every other one is terminal)
+UNFINISHED = tuple(s.value for s in Status if not s.terminal)
 
 
 #: failures of a run rather than of the bytes: the next job of the same bytes tries again
@@ -213,9 +218,11 @@ class Ledger:
                       .values(accepted_at=self.clock()))
 
     def take_batch(self, batch_id: str, flow_run_id: str | None) -> int:
-        """A run takes the batch over: raise its epoch (and name the run); return the epoch
-        this run may close it with. A run that took it earlier now closes nothing."""
-        values: dict[str, Any] = {"epoch": batches.c.epoch + 1}
+        """A run takes the batch over: raise its epoch (and name the run), start the batch's
+        lease; return the epoch this run may renew the lease and close the batch with. A run
+        that took it earlier now renews and closes nothing."""
+        values: dict[str, Any] = {"epoch": batches.c.epoch + 1,
+                                  "lease_until": self.clock() + self.lease}
         if flow_run_id:
             values["flow_run_id"] = flow_run_id
         with self.engine.begin() as c:
@@ -223,12 +230,28 @@ class Ledger:
             return int(c.execute(select(batches.c.epoch).where(
                 batches.c.batch_id == batch_id)).scalar_one())
 
+    def renew_batch(self, batch_id: str, epoch: int) -> bool:
+        """The batch's lease starts again, for the run holding `epoch`; False once another
+        run took the batch, or this one closed or released it."""
+        with self.engine.begin() as c:
+            return c.execute(update(batches).where(
+                batches.c.batch_id == batch_id, batches.c.epoch == epoch,
+                batches.c.lease_until.is_not(None)).values(
+                lease_until=self.clock() + self.lease)).rowcount == 1
+
+    def release_batch(self, batch_id: str, epoch: int) -> None:
+        """The run holding `epoch` has ended: nobody holds the batch any more."""
+        with self.engine.begin() as c:
+            c.execute(update(batches).where(batches.c.batch_id == batch_id,
+                                            batches.c.epoch == epoch).values(lease_until=None))
+
     def close_batch(self, batch_id: str, state: BatchState, epoch: int) -> bool:
-        """Set the batch's state, guarded by the epoch its run took; False for a stale run."""
+        """Set the batch's state and end its lease, guarded by the epoch its run took; False
+        for a stale run."""
         with self.engine.begin() as c:
             return c.execute(update(batches).where(
                 batches.c.batch_id == batch_id, batches.c.epoch == epoch).values(
-                state=state)).rowcount == 1
+                state=state, lease_until=None)).rowcount == 1
 
     # -- transitions ------------------------------------------------------------------
     def claim(self, job_id: str, owner: str, task_run_id: str | None = None) -> Claim | None:
@@ -437,6 +460,20 @@ class Ledger:
             row = c.execute(select(batches).where(batches.c.batch_id == batch_id)).mappings()
             first = row.first()
         return Batch.from_row(first) if first else None
+
+    def unclosed_batches(self) -> list[Batch]:
+        """Batches no run has closed (still PROCESSING), and batches with an unfinished job."""
+        unfinished = select(jobs.c.batch_id).where(jobs.c.status.in_(UNFINISHED))
+        with self.engine.connect() as c:
+            return [Batch.from_row(r) for r in c.execute(select(batches).where(or_(
+                batches.c.state == BatchState.PROCESSING,
+                batches.c.batch_id.in_(unfinished))).order_by(batches.c.batch_id)).mappings()]
+
+    def unfinished_jobs(self) -> list[Job]:
+        """Every job not yet terminal."""
+        with self.engine.connect() as c:
+            result = c.execute(select(jobs).where(jobs.c.status.in_(UNFINISHED)))
+            return Job.from_rows(result, list(result.keys()))
 
     def batch_of_run(self, flow_run_id: str) -> Batch | None:
         """The batch a flow run last took (`take_batch`), if any."""

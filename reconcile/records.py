@@ -227,6 +227,9 @@ class Batch:
     acceptance: Mapping[str, Any] | None = field(default=None, hash=False)
     #: raised by each run that takes the batch; fences its state against stale runs
     epoch: int = 0
+    #: until when the run that took it is known alive (renewed while it runs; None once
+    #: closed, or before any run took it)
+    lease_until: datetime | None = None
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> Self:

@@ -1,4 +1,4 @@
-"""Tidying after dead workers: the one sweep, and which batches a dead worker abandoned.
+"""Tidying after dead workers: the one sweep, and which batches a dead run abandoned.
 
 The sweep reclaims dead leases, then expires overdue queued jobs (both guarded ledger
 transitions; the two touch disjoint states, so the order only fixes what is reported first).
@@ -8,11 +8,13 @@ ended (a reclaim on the last attempt, an expiry).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
+from datetime import datetime
 
-from parsers.codes import Outcome, Status
+from parsers.codes import Status
 from reconcile.ledger import Ledger
-from reconcile.records import Attempt, Job
+from reconcile.records import Batch, Job
 
 
 @dataclass(frozen=True)
@@ -31,19 +33,21 @@ def sweep(ledger: Ledger) -> Swept:
     return Swept(reclaimed=reclaimed, expired=ledger.expire())
 
 
-def abandoned_batches(jobs: list[Job], last_attempts: dict[str, Attempt]) -> list[str]:
-    """Batches whose worker died: an unfinished job whose last attempt crashed, none running.
+def leased(batch: Batch, now: datetime) -> bool:
+    """Whether the run that took `batch` renewed its lease recently enough to be alive."""
+    return batch.lease_until is not None and batch.lease_until >= now
 
-    A job still PROCESSING holds a live lease (dead ones are reclaimed by the sweep first),
-    so its batch's run is alive and is left alone; a batch that never got as far as a claim
-    is resumed only when named (`stmtflow recover --batch ID`).
+
+def abandoned_batches(unclosed: list[Batch], unfinished: list[Job], now: datetime,
+                      ended_runs: Collection[str] = ()) -> list[str]:
+    """Of the batches no run closed (`Ledger.unclosed_batches`), those whose run is dead.
+
+    A run shows it is alive by its batch's lease, renewed from the moment it takes the batch
+    (before its source is listed) until it closes it, and by the leases of the jobs it holds
+    (a job still PROCESSING holds a live one: the sweep reclaims dead ones first). A batch
+    with neither, or whose lease names a run known to have ended (`ended_runs`: Prefect says
+    so), is abandoned, whatever it was doing: listing, accepting, processing or closing.
     """
-    unfinished: dict[str, list[Job]] = {}
-    for j in jobs:
-        if not j.status.terminal:
-            unfinished.setdefault(j.batch_id, []).append(j)
-    return sorted(
-        b for b, js in unfinished.items()
-        if all(j.status != Status.PROCESSING for j in js)
-        and any(j.job_id in last_attempts and last_attempts[j.job_id].outcome == Outcome.CRASHED
-                for j in js))
+    held = {j.batch_id for j in unfinished if j.status == Status.PROCESSING}
+    return sorted(b.batch_id for b in unclosed if b.batch_id not in held and not (
+        leased(b, now) and b.flow_run_id not in ended_runs))

@@ -112,7 +112,7 @@ def parser(extra: Sequence[Commands] = ()) -> argparse.ArgumentParser:
 
     rc = sub.add_parser("recover", help="after a worker died: reclaim its jobs, resume batches")
     rc.add_argument("--batch", action="append", metavar="ID",
-                    help="resume this batch even without a crashed attempt (repeatable)")
+                    help="resume this batch, even one whose run still holds it (repeatable)")
     rc.add_argument("--json", action="store_true")
     rc.set_defaults(func=cmd_recover, embedded=True)
 

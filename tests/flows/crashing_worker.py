@@ -4,7 +4,9 @@ Run as `python crashing_worker.py MODE TARGET_SHA MARKER BATCH SOURCE` with stor
 `faulty://`: it accepts SOURCE as batch BATCH, then imports it, and when the file with
 TARGET_SHA reaches MODE it touches MARKER and waits to be killed. `mid-attempt`: the job is
 claimed and its worker is reading the stored input; `after-upload`: its outputs are written
-and verified, the terminal record not yet.
+and verified, the terminal record not yet; `acceptance`: the import (which accepts SOURCE
+itself) is storing the file's bytes, the source not yet fully accepted, and the process
+stays alive, its batch's lease renewed.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ def main(mode: str, target: str, marker: str, batch_id: str, source: str) -> Non
         Path(marker).touch()
         time.sleep(600)
 
-    accept_batch(Settings.from_env(), batch_id, [source], None)  # before any fault is armed
+    if mode != "acceptance":  # accepted before any fault is armed
+        accept_batch(Settings.from_env(), batch_id, [source], None)
     faults = fresh_faults()
     outputs_of_target: list[str] = []
 
@@ -38,6 +41,8 @@ def main(mode: str, target: str, marker: str, batch_id: str, source: str) -> Non
             hang()
 
     def on_write(path: str, data: bytes | None) -> None:
+        if mode == "acceptance" and f"/inputs/sha256/{target}" in path:
+            hang()
         if "/statement.json.tmp-" in path and data and f'"input_sha256": "{target}"'.encode() \
                 in data:
             outputs_of_target.append(path.rsplit("/", 1)[0])

@@ -15,11 +15,10 @@ import pytest
 from faults import Faults
 
 from flows.config import Settings
-from flows.recover import recover
+from flows.recover import abandoned, recover
 from parsers.codes import Outcome, Status
 from reconcile.outputs import check_outputs
 from reconcile.records import utc_now
-from reconcile.recovery import abandoned_batches
 from reconcile.storage import sha256
 
 HERE = Path(__file__).parent
@@ -88,9 +87,37 @@ def test_recover_leaves_a_live_batch_alone(stmtflow_home: Path, inbox) -> None:
     ledger = settings.ledger()
     ledger.claim(dead.job_id, "worker-that-died")
     assert after_lease(settings).ledger().reclaim() == [dead.job_id]
-    assert abandoned_batches(ledger.jobs(), ledger.last_attempts()) == ["b-mixed"]
+    assert abandoned(ledger) == ["b-mixed"]
     ledger.claim(live.job_id, "worker-still-running")  # its run is alive
-    assert abandoned_batches(ledger.jobs(), ledger.last_attempts()) == []
+    assert abandoned(ledger) == []
+
+
+@pytest.mark.parametrize(("state", "taken_over"), [("Running", False), ("Crashed", True)])
+def test_recover_takes_a_leased_batch_only_from_a_run_prefect_saw_end(
+        state: str, taken_over: bool, stmtflow_home: Path, inbox) -> None:
+    """A batch whose lease has not run out is left to its run, unless Prefect says that run
+    ended (the zombie automation marked it Crashed): then nobody renews it any more."""
+    from prefect import flow, get_client
+    from prefect.states import Crashed, Running
+    from prefect.utilities.asyncutils import run_coro_as_sync
+
+    from flows.jobs import accept_batch
+
+    @flow
+    def holder() -> None:
+        """Stands for the import run that took the batch."""
+
+    async def create() -> str:
+        async with get_client() as client:
+            made = Running() if state == "Running" else Crashed(message="no heartbeat")
+            return str((await client.create_flow_run(holder, state=made)).id)
+
+    settings = Settings.from_env()
+    accept_batch(settings, "b-leased", [str(s.pdf) for s in inbox.samples[:2]], None)
+    ledger = settings.ledger()
+    ledger.take_batch("b-leased", run_coro_as_sync(create()))
+    assert abandoned(ledger) == (["b-leased"] if taken_over else [])
+    assert abandoned(after_lease(settings).ledger()) == ["b-leased"]
 
 
 def test_the_recover_flow_finishes_the_batch_of_a_crashed_run_and_says_so(

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from test_crash_recovery import after_lease
 
-from corpus import generate
+from corpus import Sample, generate
 from flows.config import Settings
 from flows.crashpoint import POINTS
 from flows.import_flow import WARNINGS, import_batch
@@ -124,15 +124,24 @@ def test_a_batch_killed_at_any_point_is_recovered_exactly(
     else:  # the dead run's leases ran out
         assert recover(after_lease(settings), [batch_id])["resumed"] == {batch_id: WARNINGS}
 
+    recovered_exactly(settings, batch_id, samples, before)
+    batch = ledger.batch(batch_id)
+    assert batch is not None and batch.state == BatchState.COMPLETED_WITH_WARNINGS
+
+
+def recovered_exactly(settings: Settings, batch_id: str, samples: list[Sample],
+                      before: dict[str, Job]) -> None:
+    """After the recovery: every file of the source has one terminal job, ended as it should;
+    attempts are exact (the killed attempt counts once, as crashed); no job that had ended
+    changed; the outputs check; every ended job was notified; the source is accepted."""
+    ledger = settings.ledger()
     jobs = ledger.jobs(batch_id)
-    # every file of the source accounted for, each as it should end
     assert sorted(j.source_uri for j in jobs) == sorted(str(s.pdf) for s in samples)
     expected = {str(s.pdf): s.reason for s in samples}
     for j in jobs:
         reason = expected[j.source_uri]
         assert (j.status, j.reason) == ((Status.SUCCEEDED, None) if reason is None else
                                         (Status.FAILED, reason)), j
-    # attempts exact: the killed attempt counts once, as crashed; nothing ran twice to success
     for j in jobs:
         outcomes = [a.outcome for a in ledger.attempts(j.job_id)]
         was = before.get(j.source_uri)
@@ -147,7 +156,6 @@ def test_a_batch_killed_at_any_point_is_recovered_exactly(
     assert notified_jobs(settings) == {j.job_id for j in jobs}
     batch = ledger.batch(batch_id)
     assert batch is not None and batch.accepted_at is not None
-    assert batch.state == BatchState.COMPLETED_WITH_WARNINGS
 
 
 def stored(root: Path) -> dict[str, tuple[str, int]]:
@@ -185,7 +193,10 @@ def test_a_worker_stopped_past_its_lease_changes_nothing_when_it_wakes(
         assert batch_id is not None
         held = [j for j in ledger.jobs(batch_id) if j.status == Status.PROCESSING]
         assert held
-        while any(j.lease_until is None or j.lease_until >= utc_now() for j in held):
+        taken = ledger.batch(batch_id)
+        assert taken is not None and taken.lease_until is not None
+        while any(t is None or t >= utc_now()
+                  for t in [taken.lease_until] + [j.lease_until for j in held]):
             time.sleep(0.2)  # the stopped worker renews nothing: its leases run out
 
         result = recover(settings)  # a batch with a job reclaimed from a dead lease
