@@ -179,8 +179,14 @@ def test_a_started_server_serves_later_commands_until_stopped(stmtflow_home: Pat
     started = run("server", "start")
     try:
         assert started.returncode == 0, started.stderr
-        url = json.loads((stmtflow_home / "server.json").read_text())["url"]
+        note = json.loads((stmtflow_home / "server.json").read_text())
+        url = note["url"]
         assert run("server", "status").stdout.strip() == f"running: {url}"
+        # the process noted listens on the noted port itself, and tells its UI so
+        assert _port(url) in _listening_ports(note["pid"])
+        with urllib.request.urlopen(f"{url.removesuffix('/api')}/ui-settings",
+                                    timeout=30) as response:
+            assert json.loads(response.read())["api_url"] == url
         assert run("reconcile", "--json").returncode == 0
         request = urllib.request.Request(f"{url}/flow_runs/filter", data=b"{}", method="POST",
                                          headers={"Content-Type": "application/json"})
@@ -191,6 +197,27 @@ def test_a_started_server_serves_later_commands_until_stopped(stmtflow_home: Pat
         stopped = run("server", "stop")
     assert stopped.returncode == 0 and not (stmtflow_home / "server.json").exists()
     assert run("server", "status").returncode == 1
+
+
+def _listening_ports(pid: int) -> set[int]:
+    import psutil
+
+    return {c.laddr.port for c in psutil.Process(pid).net_connections()
+            if c.status == psutil.CONN_LISTEN}
+
+
+def test_a_server_start_on_a_port_taken_says_so_and_starts_nothing(
+        stmtflow_home: Path) -> None:
+    """The port is bound before the server starts: one already taken is refused at once."""
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "flows.cli", "server", "start", "--port",
+                               str(port)], capture_output=True, text=True, timeout=300,
+                              check=False)
+    assert done.returncode == 1 and f"port {port} cannot be used" in done.stderr
+    assert not (stmtflow_home / "server.json").exists()
 
 
 def _prefect_env(tmp_path: Path, **extra: str) -> dict[str, str]:
