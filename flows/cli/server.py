@@ -30,10 +30,21 @@ from parsers.lifetime import dies_with_this_process
 #: seconds `server start` waits for the server's health check
 START_TIMEOUT = 300.0
 
+#: seconds the embedded API is given to stop (to record the task runs it holds) before it
+#: is killed
+STOP_TIMEOUT = 30.0
+
 #: what Prefect gives its own ephemeral server: no UI, only the services an ephemeral API
 #: runs (`RunInEphemeralServers`), one app per process
 EPHEMERAL_ENV = {"PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1",
                  "PREFECT__SERVER_FINAL": "1"}
+
+#: Prefect defaults the embedded API changes, unless the environment sets them: it records
+#: task runs from their events in batches (each state event was a transaction of its own),
+#: at the latest a second later, and when it stops. Not for a long-running server: there
+#: `reconcile` may read a task run the moment its attempt is recorded in the ledger.
+EMBEDDED_DEFAULTS = {"PREFECT_SERVER_SERVICES_TASK_RUN_RECORDER_BATCH_SIZE": "100",
+                     "PREFECT_SERVER_SERVICES_TASK_RUN_RECORDER_FLUSH_INTERVAL": "1"}
 
 
 def home() -> Path:
@@ -85,8 +96,9 @@ class Embedded:
     imported everything, and imports its whole server into the command's process to do it.
     Started here, it comes up while the command imports and checks its input on the other
     core, and the command's process never imports the server. The same app, in the same
-    environment, as Prefect's ephemeral server; stopped when the command ends, killed with
-    the command's process should that die first.
+    environment, as Prefect's ephemeral server (but for `EMBEDDED_DEFAULTS`); stopped when the
+    command ends (given the time to record what it holds), killed with the command's
+    process should that die first.
 
     The listening socket is bound here and handed to the server (`_listening`). Each
     command's server logs to a file of its own (`embedded-server-<pid>.log`, removed when
@@ -103,8 +115,8 @@ class Embedded:
                 [sys.executable, "-m", "uvicorn", "--factory",
                  "prefect.server.api.server:create_app", "--fd", str(sock.fileno()),
                  "--log-level", "error", "--lifespan", "on"],
-                env={**os.environ, **EPHEMERAL_ENV}, stdout=log, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL, pass_fds=(sock.fileno(),),
+                env={**EMBEDDED_DEFAULTS, **os.environ, **EPHEMERAL_ENV}, stdout=log,
+                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, pass_fds=(sock.fileno(),),
                 preexec_fn=dies_with_this_process())
         # registered before Prefect is imported, so it runs after Prefect's own exit
         # handlers, which send the last logs and events to this API
@@ -132,7 +144,7 @@ class Embedded:
             return
         self.proc.terminate()
         try:
-            self.proc.wait(10)
+            self.proc.wait(STOP_TIMEOUT)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
