@@ -41,8 +41,9 @@ EPHEMERAL_ENV = {"PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1",
 
 #: Prefect defaults the embedded API changes, unless the environment sets them: it records
 #: task runs from their events in batches (each state event was a transaction of its own),
-#: at the latest a second later, and when it stops. Not for a long-running server: there
-#: `reconcile` may read a task run the moment its attempt is recorded in the ledger.
+#: at the latest a second later, and when it stops. Nothing watches it live (no UI, a port
+#: only the command knows); a long-running server keeps Prefect's defaults, whose UI shows
+#: each state as it comes (the same settings in its environment trade that for CPU).
 EMBEDDED_DEFAULTS = {"PREFECT_SERVER_SERVICES_TASK_RUN_RECORDER_BATCH_SIZE": "100",
                      "PREFECT_SERVER_SERVICES_TASK_RUN_RECORDER_FLUSH_INTERVAL": "1"}
 
