@@ -3,7 +3,8 @@ and the embedded API a command starts for itself when there is none.
 
 The commands that run a flow (`import`, `recover`, `reconcile`), on the embedded default,
 start Prefect's ephemeral API and stop it at the end (`Embedded`). `server start` runs
-`prefect server start` in the background once (its log in `STMTFLOW_HOME/server.log`) and
+Prefect's server (what `prefect server start` runs: its API, UI and services) in the
+background once, on a port it binds itself (its log in `STMTFLOW_HOME/server.log`), and
 notes its address in `STMTFLOW_HOME/server.json`; while it answers, every later command of
 that home talks to it (`api_url`) instead of starting its own, unless `PREFECT_API_URL`
 says otherwise. `server stop` ends it.
@@ -29,10 +30,22 @@ from parsers.lifetime import dies_with_this_process
 #: seconds `server start` waits for the server's health check
 START_TIMEOUT = 300.0
 
+#: seconds the embedded API is given to stop (to record the task runs it holds) before it
+#: is killed
+STOP_TIMEOUT = 30.0
+
 #: what Prefect gives its own ephemeral server: no UI, only the services an ephemeral API
 #: runs (`RunInEphemeralServers`), one app per process
 EPHEMERAL_ENV = {"PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1",
                  "PREFECT__SERVER_FINAL": "1"}
+
+#: Prefect defaults the embedded API changes, unless the environment sets them: it records
+#: task runs from their events in batches (each state event was a transaction of its own),
+#: at the latest a second later, and when it stops. Nothing watches it live (no UI, a port
+#: only the command knows); a long-running server keeps Prefect's defaults, whose UI shows
+#: each state as it comes (the same settings in its environment trade that for CPU).
+EMBEDDED_DEFAULTS = {"PREFECT_SERVER_SERVICES_TASK_RUN_RECORDER_BATCH_SIZE": "100",
+                     "PREFECT_SERVER_SERVICES_TASK_RUN_RECORDER_FLUSH_INTERVAL": "1"}
 
 
 def home() -> Path:
@@ -62,10 +75,19 @@ def _healthy(url: str, timeout: float = 2.0) -> bool:
         return False
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def _listening(port: int = 0) -> socket.socket:
+    """A loopback socket bound and listening on `port` (0: a free one), for a server to
+    take over (`--fd`): a port merely found free could be taken by another process before
+    the server binds it, and the commands would then talk to that process's API."""
+    sock = socket.socket()
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", port))
+        sock.listen(socket.SOMAXCONN)
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 class Embedded:
@@ -75,19 +97,17 @@ class Embedded:
     imported everything, and imports its whole server into the command's process to do it.
     Started here, it comes up while the command imports and checks its input on the other
     core, and the command's process never imports the server. The same app, in the same
-    environment, as Prefect's ephemeral server; stopped when the command ends, killed with
-    the command's process should that die first.
+    environment, as Prefect's ephemeral server (but for `EMBEDDED_DEFAULTS`); stopped when the
+    command ends (given the time to record what it holds), killed with the command's
+    process should that die first.
 
-    The listening socket is bound here and handed to the server (`--fd`): a port merely
-    found free could be taken by another process before the server binds it, and the
-    command would then talk to that process's API. Each command's server logs to a file
-    of its own (`embedded-server-<pid>.log`, removed when empty).
+    The listening socket is bound here and handed to the server (`_listening`). Each
+    command's server logs to a file of its own (`embedded-server-<pid>.log`, removed when
+    empty).
     """
 
     def __init__(self) -> None:
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        sock.listen(socket.SOMAXCONN)
+        sock = _listening()
         self.url = f"http://127.0.0.1:{sock.getsockname()[1]}/api"
         home().mkdir(parents=True, exist_ok=True)
         self.log_path = home() / f"embedded-server-{os.getpid()}.log"
@@ -96,8 +116,8 @@ class Embedded:
                 [sys.executable, "-m", "uvicorn", "--factory",
                  "prefect.server.api.server:create_app", "--fd", str(sock.fileno()),
                  "--log-level", "error", "--lifespan", "on"],
-                env={**os.environ, **EPHEMERAL_ENV}, stdout=log, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL, pass_fds=(sock.fileno(),),
+                env={**EMBEDDED_DEFAULTS, **os.environ, **EPHEMERAL_ENV}, stdout=log,
+                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, pass_fds=(sock.fileno(),),
                 preexec_fn=dies_with_this_process())
         # registered before Prefect is imported, so it runs after Prefect's own exit
         # handlers, which send the last logs and events to this API
@@ -125,7 +145,7 @@ class Embedded:
             return
         self.proc.terminate()
         try:
-            self.proc.wait(10)
+            self.proc.wait(STOP_TIMEOUT)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
@@ -167,15 +187,24 @@ def cmd_server_start(args: argparse.Namespace) -> int:
     if running:
         print(f"already running: {running}")
         return 0
-    port = args.port or _free_port()
+    try:
+        sock = _listening(args.port)
+    except OSError as exc:
+        print(f"stmtflow: port {args.port} cannot be used: {exc.strerror}", file=sys.stderr)
+        return 1
+    port = int(sock.getsockname()[1])
     url = f"http://127.0.0.1:{port}/api"
     home().mkdir(parents=True, exist_ok=True)
     env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
-    with open(home() / "server.log", "ab") as log:
+    # what `prefect server start` gives its server; the UI is told where its API is
+    env.update(PREFECT__SERVER_FINAL="1", PREFECT_SERVER_API_HOST="127.0.0.1",
+               PREFECT_SERVER_API_PORT=str(port), PREFECT_SERVER_UI_API_URL=url)
+    with sock, open(home() / "server.log", "ab") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1",
-             "--port", str(port)], env=env, stdout=log, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, start_new_session=True)
+            [sys.executable, "-m", "uvicorn", "--factory",
+             "prefect.server.api.server:create_app", "--fd", str(sock.fileno()),
+             "--log-level", "warning"], env=env, stdout=log, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, pass_fds=(sock.fileno(),), start_new_session=True)
     deadline = time.monotonic() + START_TIMEOUT
     while not _healthy(url):
         if proc.poll() is not None or time.monotonic() > deadline:

@@ -179,8 +179,14 @@ def test_a_started_server_serves_later_commands_until_stopped(stmtflow_home: Pat
     started = run("server", "start")
     try:
         assert started.returncode == 0, started.stderr
-        url = json.loads((stmtflow_home / "server.json").read_text())["url"]
+        note = json.loads((stmtflow_home / "server.json").read_text())
+        url = note["url"]
         assert run("server", "status").stdout.strip() == f"running: {url}"
+        # the process noted listens on the noted port itself, and tells its UI so
+        assert _port(url) in _listening_ports(note["pid"])
+        with urllib.request.urlopen(f"{url.removesuffix('/api')}/ui-settings",
+                                    timeout=30) as response:
+            assert json.loads(response.read())["api_url"] == url
         assert run("reconcile", "--json").returncode == 0
         request = urllib.request.Request(f"{url}/flow_runs/filter", data=b"{}", method="POST",
                                          headers={"Content-Type": "application/json"})
@@ -191,6 +197,27 @@ def test_a_started_server_serves_later_commands_until_stopped(stmtflow_home: Pat
         stopped = run("server", "stop")
     assert stopped.returncode == 0 and not (stmtflow_home / "server.json").exists()
     assert run("server", "status").returncode == 1
+
+
+def _listening_ports(pid: int) -> set[int]:
+    import psutil
+
+    return {c.laddr.port for c in psutil.Process(pid).net_connections()
+            if c.status == psutil.CONN_LISTEN}
+
+
+def test_a_server_start_on_a_port_taken_says_so_and_starts_nothing(
+        stmtflow_home: Path) -> None:
+    """The port is bound before the server starts: one already taken is refused at once."""
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "flows.cli", "server", "start", "--port",
+                               str(port)], capture_output=True, text=True, timeout=300,
+                              check=False)
+    assert done.returncode == 1 and f"port {port} cannot be used" in done.stderr
+    assert not (stmtflow_home / "server.json").exists()
 
 
 def _prefect_env(tmp_path: Path, **extra: str) -> dict[str, str]:
@@ -229,17 +256,23 @@ def _serving(prefect_home: Path) -> list[int]:
 def test_import_on_the_embedded_api_runs_there_and_stops_it(stmtflow_home: Path, inbox,
                                                             tmp_path: Path) -> None:
     """With no API anywhere, the command starts its own on the Prefect home, runs the batch's
-    flow there, and leaves nothing running."""
-    sample = next(s for s in inbox.samples if s.reason is None)
+    flow there, and leaves nothing running: every file's task run recorded in its final
+    state by then (the embedded API records task runs in batches, the last when it stops)."""
+    import sqlite3
+
+    samples = [s for s in inbox.samples if s.reason is None][:3]
     env = _prefect_env(tmp_path)
-    done = subprocess.run([sys.executable, "-m", "flows.cli", "import", str(sample.pdf),
-                           "--json"], capture_output=True, text=True, env=env, timeout=900,
-                          check=False)
+    done = subprocess.run([sys.executable, "-m", "flows.cli", "import",
+                           *(str(s.pdf) for s in samples), "--json"], capture_output=True,
+                          text=True, env=env, timeout=900, check=False)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["state"] == "COMPLETED"
     home = Path(env["PREFECT_HOME"])
     assert any(n.startswith("import-") for n in _flow_runs_in(home))
     assert _serving(home) == []
+    with sqlite3.connect(home / "prefect.db") as db:
+        states = [state for (state,) in db.execute("SELECT state_type FROM task_run")]
+    assert states == ["COMPLETED"] * len(samples)
 
 
 def test_an_api_named_by_a_prefect_profile_wins_over_the_embedded_one(
