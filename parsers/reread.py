@@ -267,7 +267,7 @@ def reread(image: Image.Image, words: list[Read], gate: float, timeout: float,
     marked = [i for i, r in enumerate(words)
               if i not in split + joined and _marked(judged.get(i, [r]))]
     if split or joined or marked:
-        clean = despeckled(image)
+        clean = despeckled(image, [crop_box(image, words[i]) for i in split + joined + marked])
         thirds = dict(zip(split + joined + marked, _read_crops(
             [crop(clean, words[i], THIRD_HEIGHT) for i in split + joined + marked], timeout,
             env), strict=True))
@@ -407,13 +407,17 @@ def _one_no_date(a: str, b: str) -> bool:
     return kind(a) == kind(b) == "date" and (date_value(a) is None) != (date_value(b) is None)
 
 
+def crop_box(image: Image.Image, r: Read) -> tuple[int, int, int, int]:
+    """The word's box with a little of the page around it, within the page."""
+    pad = max(2, r.height // 4)
+    return (max(r.left - pad, 0), max(r.top - pad, 0),
+            min(r.left + r.width + pad, image.width), min(r.top + r.height + pad, image.height))
+
+
 def crop(image: Image.Image, r: Read, height: int = TEXT_HEIGHT) -> Image.Image:
     """The word's box with a little of the page around it, enlarged until its text is about
     `height` pixels high, on a white margin."""
-    pad = max(2, r.height // 4)
-    box = (max(r.left - pad, 0), max(r.top - pad, 0),
-           min(r.left + r.width + pad, image.width), min(r.top + r.height + pad, image.height))
-    piece = image.crop(box)
+    piece = image.crop(crop_box(image, r))
     scale = max(1.0, height / max(r.height, 1))
     if scale > 1.0:
         piece = piece.resize((round(piece.width * scale), round(piece.height * scale)),
