@@ -30,7 +30,7 @@ def ink_left(image: Image.Image, boxes: Iterable[tuple[int, int, int]], dpi: int
     x1 in points) in its band, left of it; the band is the word's middle (its top and
     bottom fifth left out), where a neighbouring line's ink cannot reach on a slightly
     skewed page."""
-    solid = _solid(np.asarray(image.convert("L")) < DARK)
+    solid = _solid(np.asarray(image if image.mode == "L" else image.convert("L")) < DARK)
     to_pt = 72 / dpi
     least = _GLYPH_PIXELS * dpi / 100
     join = _JOIN / to_pt
@@ -38,8 +38,9 @@ def ink_left(image: Image.Image, boxes: Iterable[tuple[int, int, int]], dpi: int
     for left, top, bottom in boxes:
         cut = (bottom - top) // 5
         band = solid[top + cut:bottom - cut, :max(left - 1, 0)]
-        out[(left, top, bottom)] = tuple((x0 * to_pt, x1 * to_pt)
-                                         for x0, x1 in _stretches(band.sum(axis=0), join, least))
+        out[(left, top, bottom)] = tuple(
+            (x0 * to_pt, x1 * to_pt)
+            for x0, x1 in _stretches(np.count_nonzero(band, axis=0), join, least))
     return out
 
 
@@ -49,11 +50,12 @@ def _stretches(columns: np.ndarray, join: float, least: float) -> list[tuple[int
     inked = np.flatnonzero(columns)
     if not inked.size:
         return []
-    firsts = np.r_[0, np.flatnonzero(np.diff(inked) >= join) + 1]
-    lasts = np.r_[firsts[1:] - 1, inked.size - 1]
-    held = np.add.reduceat(columns[inked], firsts)
-    return [(int(inked[a]), int(inked[b]) + 1) for a, b, n in zip(firsts, lasts, held,
-                                                                  strict=True) if n >= least]
+    gaps = np.flatnonzero(np.diff(inked) >= join)
+    firsts = np.concatenate(([0], gaps + 1))
+    held = np.add.reduceat(columns[inked], firsts).tolist()
+    starts = inked[firsts].tolist()
+    ends = inked[np.concatenate((gaps, [inked.size - 1]))].tolist()
+    return [(a, b + 1) for a, b, n in zip(starts, ends, held, strict=True) if n >= least]
 
 
 def despeckled(image: Image.Image,

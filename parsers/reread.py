@@ -315,10 +315,11 @@ def apart(first: Read, second: tuple[str, float] | None, third: tuple[str, float
 def _marked(kept: list[Read]) -> bool:
     """Whether what is kept of a word is one word with a mark at its edge (a figure's or
     a date's aside: the running balance and the period weigh those)."""
-    if len(kept) != 1 or kind(kept[0].text) != "text":
+    if len(kept) != 1:
         return False
     bare = kept[0].text.strip(SPECK_MARKS)
-    return bare != kept[0].text and any(c.isalnum() for c in bare)
+    return bare != kept[0].text and any(c.isalnum() for c in bare) \
+        and kind(kept[0].text) == "text"
 
 
 def _speck_like(first: Read, second: tuple[str, float] | None, gate: float) -> bool:
