@@ -16,6 +16,7 @@ class Limits:
     #: Smallest rendered page side in pixels that OCR can read at all.
     min_ocr_side: int = 400
     ocr_dpi: int = 200
+    #: Wall time of one page's OCR, its rendering and all its readings together.
     seconds_per_ocr_page: float = 60.0
     seconds_per_file: float = 600.0
     #: Address space one parse may add to its worker process (the worker pool's hard limit).

@@ -15,6 +15,7 @@ import hashlib
 import os
 import subprocess
 import tempfile
+import time
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -44,21 +45,23 @@ NOISE_CONFIDENCE = 80.0
 def ocr_page(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
     """Words of a loaded page without a text layer, read by tesseract; the words it was
     unsure of are read a second time (`reread.py`); each keeps the ink the page holds left
-    of it, level with it (`ink.py`)."""
+    of it, level with it (`ink.py`). All its readings share the page's time: a reading
+    gets what the ones before it left, so a page never takes twice its budget."""
+    deadline = time.monotonic() + limits.seconds_per_ocr_page
     image = render_page(page, index, limits)
     reads = []
-    for row in tesseract_tsv(image, index, limits):
+    for row in tesseract_tsv(image, index, limits, deadline):
         if len(row) < 12 or _is_speck(row[11], float(row[10])):
             continue
         block, par, line_num, left, top, width, height = map(int, (*row[2:5], *row[6:10]))
         reads.append(Read(row[11].strip(), float(row[10]), left, top, width, height,
                           (block * 1000 + par) * 1000 + line_num))
     try:
-        reads = reread(image, reads, OCR_REVIEW_CONFIDENCE, limits.seconds_per_ocr_page,
+        reads = reread(image, reads, OCR_REVIEW_CONFIDENCE, deadline - time.monotonic(),
                        tesseract_env(), lexicon())
     except subprocess.TimeoutExpired as exc:
-        raise OcrTimeout(f"the second OCR reading of page {index + 1} took over "
-                         f"{limits.seconds_per_ocr_page:.0f} s") from exc
+        raise OcrTimeout(f"OCR of page {index + 1}, its second and third readings "
+                         f"included, took over {limits.seconds_per_ocr_page:.0f} s") from exc
     except TesseractStopped as exc:
         raise _ocr_failed(exc, f"the second OCR reading of page {index + 1}") from exc
     ink = ink_left(image, [(r.left, r.top, r.top + r.height) for r in reads], limits.ocr_dpi)
@@ -68,16 +71,20 @@ def ocr_page(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
                  ink[r.left, r.top, r.top + r.height], r.twice) for r in reads]
 
 
-def tesseract_tsv(image: Image.Image, index: int, limits: Limits) -> list[list[str]]:
+def tesseract_tsv(image: Image.Image, index: int, limits: Limits,
+                  deadline: float | None = None) -> list[list[str]]:
     """Tesseract's TSV rows of the words of an 8-bit image, read by the process's
-    first-reading tesseract (it reads a page from a file about a fifth faster than from
-    its standard input, so the image goes as a file)."""
+    first-reading tesseract by `deadline` (`time.monotonic`; by default the page's time
+    from now). It reads a page from a file about a fifth faster than from its standard
+    input, so the image goes as a file."""
+    if deadline is None:
+        deadline = time.monotonic() + limits.seconds_per_ocr_page
     with tempfile.NamedTemporaryFile(prefix="stmtflow-ocr-", suffix=".pgm") as pgm:
         gray = image if image.mode == "L" else image.convert("L")
         pgm.write(b"P5\n%d %d\n255\n" % gray.size + gray.tobytes())
         pgm.flush()
         try:
-            [rows] = FIRST.read([pgm.name], limits.seconds_per_ocr_page, tesseract_env())
+            [rows] = FIRST.read([pgm.name], deadline - time.monotonic(), tesseract_env())
         except subprocess.TimeoutExpired as exc:
             raise OcrTimeout(f"OCR of page {index + 1} took over "
                              f"{limits.seconds_per_ocr_page:.0f} s") from exc

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 import tempfile
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -257,9 +258,11 @@ def reread(image: Image.Image, words: list[Read], gate: float, timeout: float,
     tells words run together, `doubtful`), and a third, of the page without its specks
     (`ink.despeckled`), of those the first two read differently (`settle`), of those
     joined across a speck (`apart`) and of those read with a mark at their edge
-    (`unspeck`)."""
+    (`unspeck`). The readings share `timeout`: the third gets what the second left.
+    """
+    deadline = time.monotonic() + timeout
     todo = [i for i, r in enumerate(words) if doubtful(r, gate, lexicon)]
-    seconds = dict(zip(todo, _read_crops([crop(image, words[i]) for i in todo], timeout, env),
+    seconds = dict(zip(todo, _read_crops([crop(image, words[i]) for i in todo], deadline, env),
                        strict=True)) if todo else {}
     judged = {i: judge(words[i], seconds[i], gate) for i in todo}
     split = [i for i in todo if _unsettled(words[i], seconds[i], judged[i], gate)]
@@ -267,10 +270,10 @@ def reread(image: Image.Image, words: list[Read], gate: float, timeout: float,
     marked = [i for i, r in enumerate(words)
               if i not in split + joined and _marked(judged.get(i, [r]))]
     if split or joined or marked:
-        clean = despeckled(image)
+        clean = despeckled(image, [crop_box(image, words[i]) for i in split + joined + marked])
         thirds = dict(zip(split + joined + marked, _read_crops(
-            [crop(clean, words[i], THIRD_HEIGHT) for i in split + joined + marked], timeout,
-            env), strict=True))
+            [crop(clean, words[i], THIRD_HEIGHT) for i in split + joined + marked],
+            deadline, env), strict=True))
         for i in split:
             judged[i] = settle(words[i], seconds[i], thirds[i], gate) or judged[i]
         for i in joined:
@@ -312,10 +315,11 @@ def apart(first: Read, second: tuple[str, float] | None, third: tuple[str, float
 def _marked(kept: list[Read]) -> bool:
     """Whether what is kept of a word is one word with a mark at its edge (a figure's or
     a date's aside: the running balance and the period weigh those)."""
-    if len(kept) != 1 or kind(kept[0].text) != "text":
+    if len(kept) != 1:
         return False
     bare = kept[0].text.strip(SPECK_MARKS)
-    return bare != kept[0].text and any(c.isalnum() for c in bare)
+    return bare != kept[0].text and any(c.isalnum() for c in bare) \
+        and kind(kept[0].text) == "text"
 
 
 def _speck_like(first: Read, second: tuple[str, float] | None, gate: float) -> bool:
@@ -407,13 +411,17 @@ def _one_no_date(a: str, b: str) -> bool:
     return kind(a) == kind(b) == "date" and (date_value(a) is None) != (date_value(b) is None)
 
 
+def crop_box(image: Image.Image, r: Read) -> tuple[int, int, int, int]:
+    """The word's box with a little of the page around it, within the page."""
+    pad = max(2, r.height // 4)
+    return (max(r.left - pad, 0), max(r.top - pad, 0),
+            min(r.left + r.width + pad, image.width), min(r.top + r.height + pad, image.height))
+
+
 def crop(image: Image.Image, r: Read, height: int = TEXT_HEIGHT) -> Image.Image:
     """The word's box with a little of the page around it, enlarged until its text is about
     `height` pixels high, on a white margin."""
-    pad = max(2, r.height // 4)
-    box = (max(r.left - pad, 0), max(r.top - pad, 0),
-           min(r.left + r.width + pad, image.width), min(r.top + r.height + pad, image.height))
-    piece = image.crop(box)
+    piece = image.crop(crop_box(image, r))
     scale = max(1.0, height / max(r.height, 1))
     if scale > 1.0:
         piece = piece.resize((round(piece.width * scale), round(piece.height * scale)),
@@ -423,9 +431,10 @@ def crop(image: Image.Image, r: Read, height: int = TEXT_HEIGHT) -> Image.Image:
     return out
 
 
-def _read_crops(crops: list[Image.Image], timeout: float, env: dict[str, str]
+def _read_crops(crops: list[Image.Image], deadline: float, env: dict[str, str]
                 ) -> list[tuple[str, float] | None]:
-    """Every crop read by the process's second-reading tesseract; per crop its words
+    """Every crop read by the process's second-reading tesseract by `deadline`
+    (`time.monotonic`); per crop its words
     joined by a space and their least confidence, or None where it read nothing
     (`TesseractStopped` if tesseract stops: the caller names the page)."""
     with tempfile.TemporaryDirectory(prefix="stmtflow-reread-") as folder:
@@ -434,7 +443,7 @@ def _read_crops(crops: list[Image.Image], timeout: float, env: dict[str, str]
             path = Path(folder) / f"{n}.pgm"
             path.write_bytes(b"P5\n%d %d\n255\n" % c.size + c.tobytes())
             names.append(str(path))
-        pages = READER.read(names, timeout, env)
+        pages = READER.read(names, deadline - time.monotonic(), env)
     out: list[tuple[str, float] | None] = []
     for rows in pages:
         got = sorted((int(row[6]), row[11].strip(), float(row[10])) for row in rows

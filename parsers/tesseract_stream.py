@@ -76,7 +76,10 @@ class TesseractStreams:
     def read(self, images: list[str], timeout: float, env: dict[str, str]
              ) -> list[list[list[str]]]:
         """Per image file, the TSV rows of its words (level 5); TimeoutExpired after
-        `timeout` seconds, `TesseractStopped` if tesseract stops."""
+        `timeout` seconds (at once, nothing sent, if that is none: a process stopped
+        mid-read is lost), `TesseractStopped` if tesseract stops."""
+        if timeout <= 0:
+            raise subprocess.TimeoutExpired(["tesseract", *self.options], timeout)
         with self._lock:
             if not self._idle:
                 self._all.append(TesseractStream(self.options))

@@ -3,15 +3,17 @@ second reading of the words one confidence figure cannot vouch for."""
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw, ImageFont
 
 from corpus import Sample, generate, statement
 from corpus.variant import ScanQuality, Variant
@@ -21,6 +23,7 @@ from parsers.errors import OcrFailed, OcrKilled, OcrTimeout, ParseTimeout
 from parsers.limits import Limits
 from parsers.ocr import FIRST, engine_identity, ocr_page, render_page, tesseract_env, tesseract_tsv
 from parsers.reread import (
+    READER,
     Read,
     date_value,
     doubtful,
@@ -32,6 +35,9 @@ from parsers.reread import (
     unspeck,
     well_formed,
 )
+from parsers.tesseract_stream import TesseractStreams
+
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
 
 @pytest.fixture(scope="module")
@@ -55,6 +61,43 @@ def test_ocr_page_timeout_is_transient(scan: Sample) -> None:
     with pytest.raises(OcrTimeout) as info:
         ocr_page(first_page(scan), 0, Limits(seconds_per_ocr_page=0.01))
     assert info.value.transient and info.value.reason == "ocr_timeout"
+
+
+@pytest.fixture(scope="module")
+def one_line() -> bytes:
+    """A scan of one printed line, `PAYMENT TO ACME CORP.`: tesseract reads `TO` and
+    `CORP.` a second time, and `CORP.` (a mark at its edge) a third."""
+    img = Image.new("L", (900, 240), 255)
+    ImageDraw.Draw(img).text((40, 60), "PAYMENT TO ACME CORP.", fill=0,
+                             font=ImageFont.truetype(FONT, 24))
+    out = io.BytesIO()
+    img.save(out, "PDF", resolution=200)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("slow", [FIRST, READER], ids=["first", "second"])
+def test_the_readings_of_a_page_share_its_time(
+        one_line: bytes, slow: TesseractStreams, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reading that takes all the time it was given leaves the page's next reading none
+    (tesseract reads this page in a blink: the slowness is made)."""
+    real, readings = slow.read, []
+
+    def until_its_time_is_up(images: list[str], timeout: float, env: dict[str, str]
+                             ) -> list[list[list[str]]]:
+        began = time.monotonic()
+        out = real(images, timeout, env)
+        readings.append(images)
+        if len(readings) == 1:
+            time.sleep(max(began + timeout - time.monotonic(), 0.0))
+        return out
+
+    monkeypatch.setattr(slow, "read", until_its_time_is_up)
+    page = pdfium.PdfDocument(one_line)[0]
+    with pytest.raises(OcrTimeout) as info:
+        ocr_page(page, 0, Limits(seconds_per_ocr_page=2.0))
+    assert "page 1, its second and third readings included, took over 2 s" \
+        in info.value.message
+    assert len(readings) == 1  # no reading after it
 
 
 def test_a_tesseract_that_fails_is_a_deterministic_ocr_failure_with_its_error(

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from parsers.ink import despeckled, holds_ink, speck_mark
+from parsers.ink import _components, despeckled, holds_ink, speck_mark
 from parsers.ocr import tesseract_env
 from parsers.reread import Read, apart, reread
 
@@ -131,3 +131,31 @@ def test_a_printed_dash_at_a_word_s_edge_stays_and_a_speck_read_as_one_goes(size
     img, specked = word("88231", size, speck=True)
     [kept] = reread(img, [replace(specked, text="88231-")], 90.0, 60.0, tesseract_env())
     assert kept.text == "88231"
+
+
+def test_a_page_cleaned_only_within_boxes_is_cleaned_there_as_the_whole_page_is() -> None:
+    """The third reading cleans only its words' crops: there, and at the page's edges,
+    exactly as the whole page cleaned; elsewhere the specks stay."""
+    rng = np.random.default_rng(7)
+    img = Image.fromarray(np.where(rng.random((90, 160)) < 0.3, 20, 240).astype(np.uint8),
+                          mode="L")
+    whole = np.asarray(despeckled(img))
+    boxes = [(0, 0, 30, 20), (50, 40, 90, 65), (70, 50, 160, 90), (5, 70, 6, 71)]
+    part = np.asarray(despeckled(img, boxes))
+    inside = np.zeros(whole.shape, dtype=bool)
+    for x0, y0, x1, y1 in boxes:
+        inside[y0:y1, x0:x1] = True
+    assert (whole != np.asarray(img)).any()  # it does clean something
+    assert (part[inside] == whole[inside]).all()
+    assert (part[~inside] == np.asarray(img)[~inside]).all()
+
+
+def test_ink_is_grouped_into_touching_pixels_diagonals_included() -> None:
+    dark = np.array([[1, 0, 0, 1, 1, 0, 0],
+                     [0, 1, 0, 0, 0, 0, 1],
+                     [0, 0, 0, 1, 0, 1, 0],
+                     [1, 1, 0, 1, 0, 0, 0],
+                     [0, 1, 1, 1, 0, 0, 1]], dtype=bool)
+    # (x0, x1, y0, y1, pixels), in the order of their first pixel
+    assert _components(dark) == [(0, 1, 0, 1, 2), (3, 4, 0, 0, 2), (5, 6, 1, 2, 2),
+                                 (0, 3, 2, 4, 7), (6, 6, 4, 4, 1)]

@@ -89,14 +89,28 @@ def test_batches_read_as_a_fresh_process_reads_them_and_start_one_process(
 
 
 def test_a_timeout_ends_the_process_and_the_next_read_starts_another(
-        streams: TesseractStreams, images: list[str], tmp_path: Path) -> None:
+        streams: TesseractStreams, images: list[str], noise: Path, tmp_path: Path) -> None:
     streams.read(images[:1], 60, tesseract_env())
     before = pid(streams)
     with pytest.raises(subprocess.TimeoutExpired):
-        streams.read(images, 0.0, tesseract_env())
+        streams.read([str(noise)], 0.5, tesseract_env())
     assert pid(streams) == set()
     assert words(streams.read(images, 60, tesseract_env())) == words(fresh(images, tmp_path))
     assert pid(streams) and pid(streams) != before
+
+
+def test_a_read_given_no_time_is_a_timeout_at_once_that_keeps_the_process(
+        streams: TesseractStreams, images: list[str], tmp_path: Path) -> None:
+    """A page whose earlier readings took all its time: nothing is sent, so the process
+    is not stopped mid-read and lost."""
+    streams.read(images[:1], 60, tesseract_env())
+    before = pid(streams)
+    for none in (0.0, -1.0):
+        with pytest.raises(subprocess.TimeoutExpired):
+            streams.read(images, none, tesseract_env())
+    assert pid(streams) == before
+    assert words(streams.read(images, 60, tesseract_env())) == words(fresh(images, tmp_path))
+    assert pid(streams) == before
 
 
 def test_a_process_that_stops_is_an_error_and_is_replaced(
