@@ -227,7 +227,8 @@ def _rows_no_table_took(t: Template, lines: list[Line], reading: TableReading,
         if reading.roles.get(id(ln), "outside") != "outside":
             continue
         toks = tokens(ln, t.locale)
-        if t.daily_headings and _pairs_of(toks, t.daily_date_formats, end):
+        if all(tok.amount is None for tok in toks) or (
+                t.daily_headings and _pairs_of(toks, t.daily_date_formats, end)):
             continue
         dated = _row_date_at_start(t, ln, end)
         if dated and any(tok.amount is not None and tok.x0 > dated[1] for tok in toks):

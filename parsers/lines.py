@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
+from functools import cached_property
 
 from parsers.reader import Page, Word
 
@@ -18,24 +19,27 @@ _SPAN = 100.0
 
 @dataclass
 class Line:
+    """One line of a page. Its words are fixed once it is made: its text and extent are
+    worked out on first use and kept, as every reader of the line asks for them again."""
+
     page: int
     words: list[Word]
     #: Words far larger than the page's text (a watermark across the page).
     large: bool = False
 
-    @property
+    @cached_property
     def text(self) -> str:
         return " ".join(w.text for w in self.words)
 
-    @property
+    @cached_property
     def top(self) -> float:
         return min(w.top for w in self.words)
 
-    @property
+    @cached_property
     def bottom(self) -> float:
         return max(w.bottom for w in self.words)
 
-    @property
+    @cached_property
     def height(self) -> float:
         return statistics.median(w.bottom - w.top for w in self.words)
 

@@ -52,6 +52,8 @@ _CUR = CURRENCY_PATTERN
 _SIGN = "[-+\u2212]"
 _SUFFIX_RE = re.compile(r"(?<![A-Za-z])(CR|DR)\.?$", re.IGNORECASE)
 _LEFT = re.compile(rf"^\s*(?:(?P<sign>{_SIGN})|(?P<cur>{_CUR})|(?P<paren>\())", re.IGNORECASE)
+#: Text of these characters holds no sign, currency mark, parenthesis or `CR`/`DR`.
+_UNMARKED = re.compile(r"[\d.,/:'\u2019 ]*")
 _RIGHT = re.compile(rf"(?:(?P<sign>{_SIGN})|(?P<cur>{_CUR})|(?P<paren>\)))\s*$", re.IGNORECASE)
 
 
@@ -73,11 +75,35 @@ def _bodies(locale: str) -> tuple[str, str]:
     return rf"{whole}{re.escape(loc.decimal)}\d{{2}}", whole
 
 
+@functools.cache
+def _compiled(locale: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """`_bodies` compiled, and the thousands separator: compiled once per locale, as
+    `read_amount` runs on every word with a digit."""
+    with_decimals, whole = _bodies(locale)
+    return re.compile(with_decimals), re.compile(whole), re.compile(LOCALES[locale].group)
+
+
 def read_amount(text: str, locale: str = "en") -> Amount:
     """The one amount `text` prints; ValueError when it is not exactly one amount."""
     if locale not in LOCALES:
         raise ValueError(f"unknown number locale {locale!r}")
+    amount = amount_or_none(text, locale)
+    if amount is None:
+        raise ValueError(f"not one amount in locale {locale!r}: {text!r}")
+    return amount
+
+
+def amount_or_none(text: str, locale: str = "en") -> Amount | None:
+    """`read_amount` without the exception: None where `text` is not exactly one amount
+    (most words with a digit are none, and an exception per word costs more than the read)."""
+    if locale not in LOCALES:
+        return None
     s = " ".join(text.split())
+    with_decimals, whole, group = _compiled(locale)
+    if with_decimals.fullmatch(s):  # a bare figure, the common case: no mark to take off
+        return Amount(Decimal(group.sub("", s).replace(LOCALES[locale].decimal, ".")))
+    if _UNMARKED.fullmatch(s):  # no sign, mark or suffix to take off (`03/01/2026`)
+        return None
     suffix = ""
     m = _SUFFIX_RE.search(s)
     if m and m.start() > 0:
@@ -102,15 +128,12 @@ def read_amount(text: str, locale: str = "en") -> Amount:
             continue
         break
     s = s.strip()
-    with_decimals, whole = _bodies(locale)
     marked = bool(currencies or suffix)
     if (len(signs) + opened > 1 or opened != closed or len(currencies) > 1
             or (suffix and (signs or opened))
-            or not (re.fullmatch(with_decimals, s) or (marked and re.fullmatch(whole, s)))):
-        raise ValueError(f"not one amount in locale {locale!r}: {text!r}")
-    loc = LOCALES[locale]
-    digits = re.sub(loc.group, "", s).replace(loc.decimal, ".")
-    value = Decimal(digits)
+            or not (with_decimals.fullmatch(s) or (marked and whole.fullmatch(s)))):
+        return None
+    value = Decimal(group.sub("", s).replace(LOCALES[locale].decimal, "."))
     negative = bool(opened) or (bool(signs) and signs[0] != "+")
     return Amount(-value if negative else value, suffix, currencies[0] if currencies else None)
 
@@ -172,20 +195,12 @@ def read_slipped_amount(text: str, locale: str = "en") -> Amount | None:
     the last three digits long, the last two. Such a figure is a typing slip on the page, and
     reading it is a guess that only an independent check (the balance equation) may confirm;
     None when `text` reads as printed, or reads no way at all."""
-    if _exact_or_none(text, locale) is not None:
+    if amount_or_none(text, locale) is not None:
         return None
     loc = LOCALES[locale]
     body = _SLIPPED.sub(lambda m: m.group(1).replace(".", "").replace(",", "")
                         + loc.decimal + m.group(2), text)
-    return None if body == text else _exact_or_none(body, locale)
-
-
-def _exact_or_none(text: str, locale: str) -> Amount | None:
-    """`read_amount`, None where it refuses."""
-    try:
-        return read_amount(text, locale)
-    except ValueError:
-        return None
+    return None if body == text else amount_or_none(body, locale)
 
 
 def format_amount(value: Decimal, locale: str = "en", *, group: bool = True) -> str:

@@ -24,18 +24,20 @@ running balance pins them.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from typing import NamedTuple
 
 from parsers.dates import parse_date
 from parsers.lexicon import run_together
 from parsers.lexicon import words as lexicon
 from parsers.lines import Line, skew
 from parsers.model import mask_digits
-from parsers.numbers import CURRENCY_PATTERN, LOCALES, Amount, read_amount
+from parsers.numbers import CURRENCY_PATTERN, LOCALES, Amount, amount_or_none
 from parsers.reader import Word
 from parsers.reread import across_a_speck
 from parsers.template import NUMBER_ROLES, Column, Template, header_words
@@ -68,9 +70,9 @@ _SPLIT_GAP = 0.5
 _TEXT_SLACK = 12.0
 
 
-@dataclass(frozen=True)
-class Token:
-    """A word, or a few adjacent words that print one amount together."""
+class Token(NamedTuple):
+    """A word, or a few adjacent words that print one amount together (a named tuple, like
+    `Word`: every line's words become tokens, often more than once)."""
 
     text: str
     x0: float
@@ -94,43 +96,63 @@ def tokens(ln: Line, locale: str) -> list[Token]:
     read only when it is one word with a digit and signs, currency marks or `CR`/`DR`). An
     OCR `CR`/`DR` wrapped in specks (`‘Cr`) is joined too, the figure then `loose`."""
     words = ln.words
-    clean = [_suffix(w) or w.text for w in words]
+    # a text layer's words need none of the mending of OCR's (each step asks for OCR words)
+    ocr = any(w.conf is not None for w in words)
+    clean = [_suffix(w) or w.text for w in words] if ocr else [w.text for w in words]
     marks = [bool(_MARK.fullmatch(c)) for c in clean]
-    digits = [any(ch.isdigit() for ch in w.text) for w in words]
+    digits = [any(map(str.isdigit, w.text)) for w in words]
     spaced = " " in LOCALES[locale].group_char  # `1 234,56`: one figure in several words
     out: list[Token] = []
     i = 0
     while i < len(words):
-        split = _split_figure(words, clean, marks, i, locale)
+        split = _split_figure(words, clean, marks, i, locale) if ocr else None
         if split is not None:
             out.append(split)
             i += len(split.text.split())
             continue
-        joinable = any(marks[i:i + 4]) or (spaced and sum(digits[i:i + 4]) > 1)
-        for n in (4, 3, 2, 1) if joinable else (1,):
-            run = words[i:i + n]
-            figures = [k for k in range(i, i + n) if k < len(words) and not marks[k]]
-            if len(run) < n or not figures or not all(digits[k] for k in figures) or (
-                    len(figures) > 1 and not spaced) or any(
-                    b.x0 - a.x1 > _JOIN_GAP * max(a.bottom - a.top, 1)
-                    for a, b in itertools.pairwise(run)):
-                continue
-            text = " ".join(w.text for w in run)
-            mended = " ".join(clean[i:i + n])
-            try:
-                amount = read_amount(mended, locale)
-            except ValueError:
-                continue
-            out.append(Token(text, run[0].x0, run[-1].x1, amount, _least(run),
-                             loose=mended != text))
-            i += n
-            break
+        if any(marks[i:i + 4]) or (spaced and sum(digits[i:i + 4]) > 1):
+            figure = _joined_figure(words, clean, marks, digits, i, locale, spaced)
+        elif digits[i]:  # a word on its own: a figure when it reads as one
+            amount = amount_or_none(clean[i], locale)
+            w = words[i]
+            figure = None if amount is None else (
+                Token(w.text, w.x0, w.x1, amount, w.conf, loose=clean[i] != w.text), 1)
         else:
-            loose = _loose_token(words, i, marks)
-            out.append(loose or Token(words[i].text, words[i].x0, words[i].x1,
-                                      conf=words[i].conf, twice=words[i].twice))
-            i += len(loose.text.split()) if loose else 1
+            figure = None
+        if figure is not None:
+            out.append(figure[0])
+            i += figure[1]
+            continue
+        loose = _loose_token(words, i, marks) if ocr else None
+        out.append(loose or _word(words[i]))
+        i += len(loose.text.split()) if loose else 1
     return out
+
+
+def _joined_figure(words: list[Word], clean: list[str], marks: list[bool], digits: list[bool],
+                   i: int, locale: str, spaced: bool) -> tuple[Token, int] | None:
+    """The figure printed by the most words from `i` on (up to four), and how many: the
+    words stand close together, every word that is no sign or mark has a digit, and only a
+    locale that groups thousands with a space spreads a number over several words."""
+    for n in (4, 3, 2, 1):
+        run = words[i:i + n]
+        figures = [k for k in range(i, i + n) if k < len(words) and not marks[k]]
+        if len(run) < n or not figures or not all(digits[k] for k in figures) or (
+                len(figures) > 1 and not spaced) or any(
+                b.x0 - a.x1 > _JOIN_GAP * max(a.bottom - a.top, 1)
+                for a, b in itertools.pairwise(run)):
+            continue
+        text = " ".join(w.text for w in run)
+        mended = " ".join(clean[i:i + n])
+        amount = amount_or_none(mended, locale)
+        if amount is not None:
+            return Token(text, run[0].x0, run[-1].x1, amount, _least(run),
+                         loose=mended != text), n
+    return None
+
+
+def _word(w: Word) -> Token:
+    return Token(w.text, w.x0, w.x1, conf=w.conf, twice=w.twice)
 
 
 def _split_figure(words: list[Word], clean: list[str], marks: list[bool], i: int,
@@ -145,23 +167,16 @@ def _split_figure(words: list[Word], clean: list[str], marks: list[bool], i: int
         return None
     a, b = pair
     if b.x0 - a.x1 > _SPLIT_GAP * max(a.bottom - a.top, 1) or all(
-            _reads(w.text, locale) for w in pair):
+            amount_or_none(w.text, locale) for w in pair):
         return None
     run = words[i:i + 3] if i + 2 < len(words) and marks[i + 2] else pair
     for n in dict.fromkeys((len(run), 2)):
         glued = a.text + b.text + "".join(" " + c for c in clean[i + 2:i + n])
-        amount = _reads(glued, locale) or loose_amount(glued)
+        amount = amount_or_none(glued, locale) or loose_amount(glued)
         if amount is not None:
             return Token(" ".join(w.text for w in run[:n]), a.x0, run[n - 1].x1, amount,
                          _least(run[:n]), loose=True)
     return None
-
-
-def _reads(text: str, locale: str) -> Amount | None:
-    try:
-        return read_amount(text, locale)
-    except ValueError:
-        return None
 
 
 def _suffix(w: Word) -> str | None:
@@ -243,7 +258,9 @@ class Geometry:
     top: float = 0.0
 
     def __post_init__(self) -> None:
-        numeric = sorted(p.centre for p in self.placed if p.column.role in NUMBER_ROLES)
+        #: The amount columns placed, in the order of `placed` (a tie goes to the first).
+        self._figures = [p for p in self.placed if p.column.role in NUMBER_ROLES]
+        numeric = sorted(p.centre for p in self._figures)
         gaps = [b - a for a, b in itertools.pairwise(numeric)]
         self.tolerance = max(12.0, 0.45 * min(gaps)) if gaps else 40.0
         ordered = sorted(self.placed, key=lambda p: p.x0)
@@ -275,7 +292,7 @@ class Geometry:
         cells: dict[str, list[Token]] = {}
         strays: list[Token] = []
         for tok in toks:
-            at = replace(tok, x0=tok.x0 + shift, x1=tok.x1 + shift) if shift else tok
+            at = tok._replace(x0=tok.x0 + shift, x1=tok.x1 + shift) if shift else tok
             role = self._figure_column(at) if tok.amount is not None else None
             if role is None:
                 text = self._text_column(at)
@@ -288,9 +305,7 @@ class Geometry:
 
     def _figure_column(self, tok: Token) -> str | None:
         best: tuple[float, Placed] | None = None
-        for p in self.placed:
-            if p.column.role not in NUMBER_ROLES:
-                continue
+        for p in self._figures:
             d = _distance(tok, p)
             if best is None or d < best[0]:
                 best = (d, p)
@@ -319,9 +334,8 @@ class Geometry:
         for start, p in self._starts:
             if tok.x0 >= start:
                 chosen_start, chosen = start, p
-        for p in self.placed:
-            if (p.column.role in NUMBER_ROLES and p.x0 > chosen_start
-                    and p.x1 <= tok.x1 + self.tolerance and p.x1 > chosen.x1):
+        for p in self._figures:
+            if p.x0 > chosen_start and p.x1 <= tok.x1 + self.tolerance and p.x1 > chosen.x1:
                 return None
         return chosen.column.role
 
@@ -384,12 +398,9 @@ def _match_layout(layout: tuple[Column, ...], toks: list[tuple[str, float, float
                   ) -> tuple[list[Placed], list[Column]] | None:
     used: set[int] = set()
     found: dict[int, Placed] = {}
-    candidates = sorted(((len(_norm(lb)), i, lb) for i, c in enumerate(layout)
-                         for lb in c.labels), reverse=True)
-    for _, i, label in candidates:
+    for i, parts in _label_parts(layout):
         if i in found:
             continue
-        parts = _norm(label)
         for start in range(len(toks) - len(parts) + 1):
             span = range(start, start + len(parts))
             if used.isdisjoint(span) and [toks[k][0] for k in span] == parts:
@@ -411,10 +422,19 @@ def _match_layout(layout: tuple[Column, ...], toks: list[tuple[str, float, float
     return [found[i] for i in sorted(found)], missing
 
 
+@functools.cache
+def _label_parts(layout: tuple[Column, ...]) -> list[tuple[int, list[str]]]:
+    """(column index, header words) of every label of `layout`, in the order a header is
+    matched: the labels of most words first (worked out once per layout, not per line)."""
+    ordered = sorted(((len(_norm(lb)), i, lb) for i, c in enumerate(layout)
+                      for lb in c.labels), reverse=True)
+    return [(i, _norm(label)) for _, i, label in ordered]
+
+
 def match_header(lines: list[Line], i: int, t: Template) -> Geometry | None:
     """The geometry of a header printed at `lines[i]` (on up to three stacked lines)."""
     first = lines[i]
-    if not set(_norm(first.text)) & _label_words(t):
+    if _label_words(t).isdisjoint(_norm(first.text)):
         return None
     for depth in (1, 2, 3):
         group = lines[i:i + depth]

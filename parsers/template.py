@@ -121,9 +121,13 @@ class Template:
                 .replace("{DATE}", date_pattern(dates)))
 
 
+#: What a header word is stripped of (spaces stay, to split the words at).
+_NOT_LABEL = re.compile(r"[^\w#\s]")
+
+
 def header_words(text: str) -> list[str]:
     """The words of a header as labels are compared: folded, punctuation dropped."""
-    return [w for w in (re.sub(r"[^\w#]", "", w) for w in fold(text).split()) if w]
+    return _NOT_LABEL.sub("", fold(text)).split()
 
 
 # --- the schema -------------------------------------------------------------------------

@@ -60,15 +60,18 @@ def find_table(lines: list[Line], kept: list[Line]) -> Table | None:
     count, then rows; a line of `lines` left out where it would continue a row is a stray."""
     best: tuple[int, str] | None = None
     everything, lines = lines, kept
+    #: locale -> the figures that end each line, read in that locale
+    ends: dict[str, list[list[Token]]] = {}
     for locale in NUMBER_LOCALES:
-        n = sum(1 for ln in lines if trailing(tokens(ln, locale))[1])
+        ends[locale] = [trailing(tokens(ln, locale))[1] for ln in lines]
+        n = sum(1 for figures in ends[locale] if figures)
         if n and (best is None or n > best[0]):
             best = (n, locale)
     if best is None:
         return None
     locale = best[1]
-    counts = Counter(f for f in DATE_FORMATS for ln in lines
-                     if lead_date(ln, f) and trailing(tokens(ln, locale))[1])
+    ending = [(ln, figures) for ln, figures in zip(lines, ends[locale], strict=True) if figures]
+    counts = Counter(f for f in DATE_FORMATS for ln, _ in ending if lead_date(ln, f))
     if not counts:
         return None
     top = max(counts.values())
@@ -76,10 +79,9 @@ def find_table(lines: list[Line], kept: list[Line]) -> Table | None:
     with_year = [f for f in formats if compile_format(f).has_year]
     formats = with_year or formats
     # a line of dates and figures only (a daily balance list) is no row, whatever its heading
-    dated = [ln for ln in lines
+    dated = [figures for ln, figures in zip(lines, ends[locale], strict=True)
              if lead_date(ln, formats[0]) and not _day_pairs(ln, formats[0], locale)]
-    edges = [t.x1 for ln in dated for t in trailing(tokens(ln, locale))[1]]
-    columns = _columns(edges, len(dated))
+    columns = _columns([t.x1 for figures in dated for t in figures], len(dated))
     table = Table(locale, tuple(formats), columns)
     _rows(everything, {id(ln) for ln in kept}, table)
     return table if table.rows else None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -45,12 +46,19 @@ def drawn(index: int) -> tuple[list[Line], Statement]:
     return [ln for p in pages for ln in page_lines(p)], out.truth
 
 
-def look_alike_label(ln: Line) -> None:
-    ln.words[0] = ln.words[0]._replace(text="Acc0unt")
+def look_alike_label(ln: Line) -> Line:
+    return replace(ln, words=[ln.words[0]._replace(text="Acc0unt"), *ln.words[1:]])
 
 
-def speck_after_number(ln: Line) -> None:
-    ln.words[-1] = ln.words[-1]._replace(text=ln.words[-1].text + "'")
+def speck_after_number(ln: Line) -> Line:
+    last = ln.words[-1]
+    return replace(ln, words=[*ln.words[:-1], last._replace(text=last.text + "'")])
+
+
+def disturbed(found: list[Line], account: int, disturb: Callable[[Line], Line]) -> None:
+    """`found` with the section line of `account` replaced by its `disturb`ed reading."""
+    i = [k for k, ln in enumerate(found) if ln.text.startswith("Account No.")][account]
+    found[i] = disturb(found[i])
 
 
 @pytest.mark.parametrize("index", STATEMENTS)
@@ -62,17 +70,17 @@ def test_both_accounts_are_read_when_their_lines_are_read_right(index: int) -> N
     assert validate(out.statement, out.problems).ok
 
 
-def misread(index: int, account: int, disturb: Callable[[Line], None]
+def misread(index: int, account: int, disturb: Callable[[Line], Line]
             ) -> tuple[ParseOutput, Statement]:
     found, truth = drawn(index)
-    disturb([ln for ln in found if ln.text.startswith("Account No.")][account])
+    disturbed(found, account, disturb)
     return run_template(meridian(), found), truth
 
 
 @pytest.mark.parametrize("index", STATEMENTS)
 @pytest.mark.parametrize("disturb", [look_alike_label, speck_after_number])
 def test_a_first_account_whose_line_is_misread_is_never_validated_without_it(
-        index: int, disturb: Callable[[Line], None]) -> None:
+        index: int, disturb: Callable[[Line], Line]) -> None:
     """Its lines fall before the first section: its table is read by no account."""
     out, truth = misread(index, 0, disturb)
     assert [a.account_last4 for a in out.statement.accounts] == [truth.accounts[1].account_last4]
@@ -82,7 +90,7 @@ def test_a_first_account_whose_line_is_misread_is_never_validated_without_it(
 
 @pytest.mark.parametrize("disturb", [look_alike_label, speck_after_number])
 def test_an_empty_account_whose_line_is_misread_is_never_validated_without_it(
-        disturb: Callable[[Line], None]) -> None:
+        disturb: Callable[[Line], Line]) -> None:
     """Its balances fall into the account above, whose table lists nothing either."""
     out, truth = misread(5, 1, disturb)
     assert [a.account_last4 for a in out.statement.accounts] == [truth.accounts[0].account_last4]
@@ -94,7 +102,7 @@ def test_an_empty_account_whose_line_is_misread_is_never_validated_without_it(
 
 @pytest.mark.parametrize("disturb", [look_alike_label, speck_after_number])
 def test_the_rows_of_an_account_whose_line_is_misread_do_not_reconcile_in_the_one_above(
-        disturb: Callable[[Line], None]) -> None:
+        disturb: Callable[[Line], Line]) -> None:
     out, truth = misread(0, 1, disturb)
     assert len(out.statement.accounts[0].transactions) == sum(
         len(a.transactions) for a in truth.accounts)
@@ -104,10 +112,10 @@ def test_the_rows_of_an_account_whose_line_is_misread_do_not_reconcile_in_the_on
 @pytest.mark.parametrize("account", [0, 1])
 @pytest.mark.parametrize("disturb", [look_alike_label, speck_after_number])
 def test_the_generic_reader_reads_an_account_whose_line_is_misread(
-        account: int, disturb: Callable[[Line], None]) -> None:
+        account: int, disturb: Callable[[Line], Line]) -> None:
     """Without a template the accounts are told apart by their own balances and tables."""
     found, truth = drawn(0)
-    disturb([ln for ln in found if ln.text.startswith("Account No.")][account])
+    disturbed(found, account, disturb)
     out = parse_generic(found, lambda o: validate(o.statement, o.problems))
     assert out is not None
     assert out.statement.to_dict()["accounts"] == truth.to_dict()["accounts"]
