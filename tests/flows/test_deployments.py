@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -232,12 +233,15 @@ def test_setup_deploys_everything_and_a_worker_imports_an_inbox(
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:
-    """Stop a worker; on a loaded machine its shutdown may outlast the wait (not under test)."""
+    """Stop a worker; on a loaded machine its shutdown may outlast the wait (it is not under
+    test), and then it and what it started are killed."""
     proc.terminate()
     try:
         proc.wait(timeout=30)
     except subprocess.TimeoutExpired:
-        proc.kill()
+        for pid in _process_tree(proc.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
         proc.wait(timeout=30)
 
 
@@ -251,7 +255,6 @@ def test_kill_dash_nine_of_the_worker_then_retry_completes_the_same_batch(
     """A worker and its flow run die mid-batch; the run is Crashed (what the zombie
     automation does), then Retried through the API, as the UI's Retry does; a new worker
     picks it up and the run itself finishes the batch, nothing else run in between."""
-    import signal
     import sqlite3
 
     from prefect import flow, get_client
@@ -331,7 +334,6 @@ def test_kill_dash_nine_of_the_worker_then_the_automation_recovers_the_batch(
     """A worker and its batch run die mid-batch; once the run is Crashed (what the zombie
     automation does), setup's recovery automation starts the `recover` deployment on its
     own, and a new worker finishes the same batch with it: no command run, no Retry."""
-    import signal
     import sqlite3
 
     from prefect import get_client
