@@ -61,6 +61,24 @@ def postgres_url() -> Iterator[str]:
     admin.dispose()
 
 
+@pytest.fixture(scope="module")
+def prefect_database_url() -> Iterator[str]:
+    """A fresh PostgreSQL database for one module's Prefect server (asyncpg, as Prefect wants)."""
+    import uuid
+
+    from sqlalchemy import create_engine, make_url, text
+
+    name = f"prefect_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(text(f"CREATE DATABASE {name}"))
+    url = make_url(POSTGRES_URL).set(drivername="postgresql+asyncpg", database=name, query={})
+    yield url.render_as_string(hide_password=False)
+    with admin.connect() as c:
+        c.execute(text(f"DROP DATABASE {name} WITH (FORCE)"))
+    admin.dispose()
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """Each ledger test runs on SQLite and on PostgreSQL."""
