@@ -81,48 +81,83 @@ def label_regex(label: str) -> str:
     """A regex for `label` over folded text: any case and accents, flexible spacing and
     punctuation between its words, whole words only, an optional colon (or `.`, `#`; never a minus)
     after it. Matched text ends after that punctuation, where the value starts."""
-    tokens = re.findall(r"\w+|[^\w\s]", fold(label), flags=re.UNICODE)
-    words = [t for t in tokens if re.match(r"\w", t) or t in "#°º"]
-    if not words:
-        raise ValueError(f"label {label!r} has no words")
+    words = _label_words(label)
     body = r"[^\w\n]*".join(re.escape(w) for w in words)
     end = r"(?!\w)" if re.match(r"\w", words[-1]) else ""
     return rf"(?<!\w){body}{end}(?:\s*(?:[:#]|\.(?!\d)))*\s*"
 
 
+def _label_words(label: str) -> list[str]:
+    """The folded words (and `#`, `°`, `º`) a label's regex prints literally, in order."""
+    tokens = re.findall(r"\w+|[^\w\s]", fold(label), flags=re.UNICODE)
+    words = [t for t in tokens if re.match(r"\w", t) or t in "#°º"]
+    if not words:
+        raise ValueError(f"label {label!r} has no words")
+    return words
+
+
+@dataclass(frozen=True)
+class _Labels:
+    """A set of labels made into one regex, with a word each of them prints literally: text
+    holding none of those words holds none of the labels, and a plain substring test for a
+    few words costs far less than the tolerant regex."""
+
+    regex: re.Pattern[str]
+    keys: re.Pattern[str]
+
+    def search(self, folded: str) -> re.Match[str] | None:
+        return self.regex.search(folded) if self.printed_in(folded) else None
+
+    def printed_in(self, folded: str) -> bool:
+        """Whether `folded` may hold one of the labels (it holds none when this is False)."""
+        return self.keys.search(folded) is not None
+
+
 @functools.cache
-def _labels_regex(labels: tuple[str, ...]) -> re.Pattern[str]:
+def _labels(labels: tuple[str, ...]) -> _Labels:
     ordered = sorted(set(labels), key=len, reverse=True)
-    return re.compile("|".join(f"(?:{label_regex(lb)})" for lb in ordered))
+    regex = re.compile("|".join(f"(?:{label_regex(lb)})" for lb in ordered))
+    longest = {max(_label_words(lb), key=len) for lb in ordered}
+    # A word that holds another is present only where that one is: testing the shorter suffices.
+    keys = sorted(k for k in longest if not any(o != k and o in k for o in longest))
+    return _Labels(regex, re.compile("|".join(re.escape(k) for k in keys)))
 
 
 def match_label(text: str, labels: Sequence[str], *, at_start: bool = False
                 ) -> re.Match[str] | None:
     """The first (leftmost, then longest) match of any of `labels` in `text`."""
-    regex = _labels_regex(tuple(labels))
-    m = regex.match(fold(text)) if at_start else regex.search(fold(text))
-    return m
+    return _match_folded(fold(text), labels, at_start)
+
+
+def _match_folded(folded: str, labels: Sequence[str], at_start: bool) -> re.Match[str] | None:
+    found = _labels(tuple(labels))
+    if not found.printed_in(folded):
+        return None
+    return found.regex.match(folded) if at_start else found.regex.search(folded)
 
 
 def label_in(folded: str, labels: Sequence[str]) -> bool:
     """Whether one of `labels` is printed in `folded` (text already `fold`ed, so a long
     text is folded once for many labels)."""
-    return _labels_regex(tuple(labels)).search(folded) is not None
+    return _labels(tuple(labels)).search(folded) is not None
 
 
 def starts_with_label(text: str, labels: Sequence[str]) -> bool:
     return match_label(text.strip(), labels, at_start=True) is not None
 
 
+_HEADING_REST = re.compile(r"[\s().\-]*(?:continued|fortsetzung|suite)?[\s().\-]*")
+
+
 def is_heading(text: str, labels: Sequence[str]) -> bool:
     """The text is one of the labels and nothing else, not even a colon (a section heading,
     not a label whose value follows); a trailing `(continued)` is allowed."""
     text = text.strip()
-    m = match_label(text, labels, at_start=True)
+    folded = fold(text)
+    m = _match_folded(folded, labels, at_start=True)
     if m is None or ":" in text[m.start():m.end()]:
         return False
-    rest = fold(text)[m.end():]
-    return re.fullmatch(r"[\s().\-]*(?:continued|fortsetzung|suite)?[\s().\-]*", rest) is not None
+    return _HEADING_REST.fullmatch(folded, m.end()) is not None
 
 
 @functools.cache
@@ -174,13 +209,17 @@ def find_labelled(lines: Sequence[Line], labels: Sequence[str],
     on the same line; or, when the label stands alone, where the next line starts under the
     label with a value `read_below` (default `read`) accepts. A match inside a longer
     `blockers` label (`Statement Balance` in `Previous Statement Balance`) does not count."""
-    regex = _labels_regex(tuple(labels))
-    blocking = _labels_regex(tuple(blockers)) if blockers else None
+    wanted = _labels(tuple(labels))
+    blocking = _labels(tuple(blockers)).regex if blockers else None
     for i, ln in enumerate(lines):
         text = ln.text
         folded = fold(text)
-        blocked = [b.span() for b in blocking.finditer(folded)] if blocking else []
-        for m in regex.finditer(folded):
+        if not wanted.printed_in(folded):
+            continue
+        blocked: list[tuple[int, int]] | None = None
+        for m in wanted.regex.finditer(folded):
+            if blocked is None:
+                blocked = [b.span() for b in blocking.finditer(folded)] if blocking else []
             if any(a <= m.start() and m.end() <= b and b - a > m.end() - m.start()
                    for a, b in blocked):
                 continue
@@ -219,9 +258,9 @@ def _under(ln: Line, start: int, end: int, lines: Sequence[Line], i: int) -> str
 def label_without_value(lines: Sequence[Line], labels: Sequence[str]) -> str | None:
     """Where one of `labels` is printed, and what follows it (or stands under it): why a
     figure was not read, for an author to see."""
-    regex = _labels_regex(tuple(labels))
+    wanted = _labels(tuple(labels))
     for i, ln in enumerate(lines):
-        m = regex.search(fold(ln.text))
+        m = wanted.search(fold(ln.text))
         if m is None:
             continue
         after = ln.text[m.end():].strip()
