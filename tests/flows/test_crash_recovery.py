@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
-import time
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
+import crashing
 import pytest
 from faults import Faults
 
@@ -21,8 +19,6 @@ from reconcile.outputs import check_outputs
 from reconcile.records import utc_now
 from reconcile.storage import sha256
 
-HERE = Path(__file__).parent
-
 
 def after_lease(settings: Settings) -> Settings:
     """The same settings, read when every lease taken now has run out."""
@@ -32,22 +28,11 @@ def after_lease(settings: Settings) -> Settings:
 @pytest.mark.parametrize("mode", ["mid-attempt", "after-upload"])
 def test_kill_dash_nine_then_recover(mode: str, stmtflow_home: Path, inbox, tmp_path: Path,
                                      faults: Faults) -> None:
-    from prefect.settings import PREFECT_API_URL
-
     good = [s for s in inbox.samples if s.reason is None]
     target = sha256(good[3].pdf.read_bytes())
     marker = tmp_path / "reached"
-    env = {**os.environ, "PREFECT_API_URL": str(PREFECT_API_URL.value()),
-           "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
-    worker = subprocess.Popen(
-        [sys.executable, str(HERE / "crashing_worker.py"), mode, target, str(marker),
-         "b-crash", str(inbox.folder)], env=env, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 180
-    while not marker.exists():
-        assert worker.poll() is None, "the worker ended before reaching the crash point"
-        assert time.monotonic() < deadline, "the worker never reached the crash point"
-        time.sleep(0.1)
+    worker = crashing.start(mode, target, marker, "b-crash", inbox.folder)
+    crashing.reached(worker, marker)
     os.kill(worker.pid, signal.SIGKILL)
     worker.wait()
 
@@ -127,7 +112,6 @@ def test_the_recover_flow_finishes_the_batch_of_a_crashed_run_and_says_so(
     from uuid import UUID
 
     from prefect import get_client
-    from prefect.settings import PREFECT_API_URL
     from prefect.states import Crashed
     from prefect.utilities.asyncutils import run_coro_as_sync
 
@@ -136,17 +120,8 @@ def test_the_recover_flow_finishes_the_batch_of_a_crashed_run_and_says_so(
     good = [s for s in inbox.samples if s.reason is None]
     target = sha256(good[2].pdf.read_bytes())
     marker = tmp_path / "reached"
-    env = {**os.environ, "PREFECT_API_URL": str(PREFECT_API_URL.value()),
-           "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
-    worker = subprocess.Popen(
-        [sys.executable, str(HERE / "crashing_worker.py"), "mid-attempt", target, str(marker),
-         "b-crashed", str(inbox.folder)], env=env, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 180
-    while not marker.exists():
-        assert worker.poll() is None, "the worker ended before reaching the crash point"
-        assert time.monotonic() < deadline, "the worker never reached the crash point"
-        time.sleep(0.1)
+    worker = crashing.start("mid-attempt", target, marker, "b-crashed", inbox.folder)
+    crashing.reached(worker, marker)
     os.kill(worker.pid, signal.SIGKILL)
     worker.wait()
     ledger = Settings.from_env().ledger()

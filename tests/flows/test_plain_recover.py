@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+import crashing
 import pytest
 from faults import Faults
 from test_kill_points import BANKS, SPECS, at_the_kill, killed_import, recovered_exactly
@@ -32,8 +33,6 @@ from reconcile.ledger import Ledger
 from reconcile.records import utc_now
 from reconcile.storage import sha256
 from tests.pids import alive
-
-HERE = Path(__file__).parent
 
 
 def leases_run_out(ledger: Ledger, batch_id: str) -> None:
@@ -107,26 +106,16 @@ def test_recover_leaves_a_batch_whose_run_is_alive_alone(
     """A run still accepting its source holds no job, only its batch's lease, which it
     renews: `stmtflow recover` leaves it alone for as long as it lives, and finishes its
     batch once it is killed."""
-    from prefect.settings import PREFECT_API_URL
 
     monkeypatch.setenv("STMTFLOW_LEASE_SECONDS", "6")
     good = [s for s in inbox.samples if s.reason is None]
     target = sha256(good[3].pdf.read_bytes())
     marker = tmp_path / "reached"
-    env = {**os.environ, "PREFECT_API_URL": str(PREFECT_API_URL.value()),
-           "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
-    worker = subprocess.Popen(
-        [sys.executable, str(HERE / "crashing_worker.py"), "acceptance", target, str(marker),
-         "b-live", str(inbox.folder)], env=env, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL)
+    worker = crashing.start("acceptance", target, marker, "b-live", inbox.folder)
     settings = Settings.from_env()
     ledger = settings.ledger()
     try:
-        deadline = time.monotonic() + 180
-        while not marker.exists():
-            assert worker.poll() is None, "the worker ended before reaching the acceptance"
-            assert time.monotonic() < deadline, "the worker never reached the acceptance"
-            time.sleep(0.1)
+        crashing.reached(worker, marker)
         seen = ledger.batch("b-live")
         assert seen is not None and seen.lease_until is not None and seen.flow_run_id
         while utc_now() <= seen.lease_until:
