@@ -78,6 +78,21 @@ def at_the_kill(point: str, settings: Settings, batch_id: str, jobs: list[Job]) 
         assert accepted and all(j.status.terminal for j in jobs)
 
 
+def killed_batch(point: str, folder: Path) -> tuple[Settings, str, list[Sample], dict[str, Job]]:
+    """A batch of generated statements in `folder` whose `stmtflow import` was killed at
+    `point`, checked as the kill left it: the settings, the batch, the samples and the jobs
+    by source."""
+    samples = generate(folder, BANKS, 3, seed=13, bad=("not-a-pdf",))
+    settings = Settings.from_env()
+    killed_import(folder, SPECS[point])
+    ledger = settings.ledger()
+    batch_id = ledger.latest_batch()
+    assert batch_id is not None
+    before = {j.source_uri: j for j in ledger.jobs(batch_id)}
+    at_the_kill(point, settings, batch_id, list(before.values()))
+    return settings, batch_id, samples, before
+
+
 def retried() -> Any:
     """Retry the newest import run, killed while Running: the UI's Retry, then the run."""
     from prefect import get_client
@@ -107,17 +122,8 @@ def test_a_batch_killed_at_any_point_is_recovered_exactly(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("STMTFLOW_PARSE_WORKERS", "0")  # the parse pool is not under test
     monkeypatch.setenv("STMTFLOW_LEASE_SECONDS", "5")
-    folder = tmp_path / "inbox"
-    samples = generate(folder, BANKS, 3, seed=13, bad=("not-a-pdf",))
-    settings = Settings.from_env()
-
-    killed_import(folder, SPECS[point])
-
+    settings, batch_id, samples, before = killed_batch(point, tmp_path / "inbox")
     ledger = settings.ledger()
-    batch_id = ledger.latest_batch()
-    assert batch_id is not None
-    before = {j.source_uri: j for j in ledger.jobs(batch_id)}
-    at_the_kill(point, settings, batch_id, list(before.values()))
 
     if recovery == "retry":
         assert retried().name == WARNINGS

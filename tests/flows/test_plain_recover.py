@@ -22,9 +22,8 @@ from uuid import UUID
 import crashing
 import pytest
 from faults import Faults
-from test_kill_points import BANKS, SPECS, at_the_kill, killed_import, recovered_exactly
+from test_kill_points import killed_batch, recovered_exactly
 
-from corpus import generate
 from flows.config import Settings
 from flows.import_flow import WARNINGS
 from flows.recover import recover
@@ -63,17 +62,8 @@ def test_recover_finishes_a_batch_killed_before_any_job_was_held(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("STMTFLOW_PARSE_WORKERS", "0")
     monkeypatch.setenv("STMTFLOW_LEASE_SECONDS", "3")
-    folder = tmp_path / "inbox"
-    samples = generate(folder, BANKS, 3, seed=13, bad=("not-a-pdf",))
-    settings = Settings.from_env()
-
-    killed_import(folder, SPECS[point])
-
+    settings, batch_id, samples, before = killed_batch(point, tmp_path / "inbox")
     ledger = settings.ledger()
-    batch_id = ledger.latest_batch()
-    assert batch_id is not None
-    before = {j.source_uri: j for j in ledger.jobs(batch_id)}
-    at_the_kill(point, settings, batch_id, list(before.values()))
     leases_run_out(ledger, batch_id)
 
     result = plain_recover()
