@@ -93,9 +93,11 @@ def read_amount(text: str, locale: str = "en") -> Amount:
     return amount
 
 
+@functools.lru_cache(maxsize=8192)
 def amount_or_none(text: str, locale: str = "en") -> Amount | None:
     """`read_amount` without the exception: None where `text` is not exactly one amount
-    (most words with a digit are none, and an exception per word costs more than the read)."""
+    (most words with a digit are none, and an exception per word costs more than the read).
+    Readings are kept: a statement prints the same dates and figures again and again."""
     if locale not in LOCALES:
         return None
     s = " ".join(text.split())

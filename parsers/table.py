@@ -99,9 +99,15 @@ def tokens(ln: Line, locale: str) -> list[Token]:
     # a text layer's words need none of the mending of OCR's (each step asks for OCR words)
     ocr = any(w.conf is not None for w in words)
     clean = [_suffix(w) or w.text for w in words] if ocr else [w.text for w in words]
-    marks = [bool(_MARK.fullmatch(c)) for c in clean]
-    digits = [any(map(str.isdigit, w.text)) for w in words]
+    # (a mended word differs from its word only by specks around `CR`/`DR`: same digits)
+    kinds = [_kind(c) for c in clean]
+    digits = [digit for digit, _ in kinds]
+    marks = [mark for _, mark in kinds]
     spaced = " " in LOCALES[locale].group_char  # `1 234,56`: one figure in several words
+    if not (ocr or spaced or any(marks)):
+        # the common text line: nothing to join or mend, each word is a token of its own
+        return [_figure_or_word(w, locale) if d else _word(w)
+                for w, d in zip(words, digits, strict=True)]
     out: list[Token] = []
     i = 0
     while i < len(words):
@@ -151,8 +157,23 @@ def _joined_figure(words: list[Word], clean: list[str], marks: list[bool], digit
     return None
 
 
+@functools.lru_cache(maxsize=8192)
+def _kind(text: str) -> tuple[bool, bool]:
+    """Whether the word `text` holds a digit, and whether it is signs, currency marks and
+    `CR`/`DR` only (which holds no digit); kept, as a statement prints the same words line
+    after line."""
+    digit = any(map(str.isdigit, text))
+    return digit, not digit and _MARK.fullmatch(text) is not None
+
+
 def _word(w: Word) -> Token:
-    return Token(w.text, w.x0, w.x1, conf=w.conf, twice=w.twice)
+    return Token(w.text, w.x0, w.x1, None, w.conf, False, w.twice)
+
+
+def _figure_or_word(w: Word, locale: str) -> Token:
+    """A text-layer word on its own: a figure when it reads as one, else a word."""
+    amount = amount_or_none(w.text, locale)
+    return _word(w) if amount is None else Token(w.text, w.x0, w.x1, amount)
 
 
 def _split_figure(words: list[Word], clean: list[str], marks: list[bool], i: int,
@@ -344,9 +365,13 @@ def _distance(tok: Token, p: Placed) -> float:
     c = p.column
     if c.x is not None:
         return 0.0 if c.x[0] <= tok.centre <= c.x[1] else float("inf")
-    edges = {"left": abs(tok.x0 - p.x0), "right": abs(tok.x1 - p.x1),
-             "center": abs(tok.centre - p.centre)}
-    return edges[c.align] if c.align else min(edges.values())
+    # only the edge the column aligns on is worked out (this runs for every figure)
+    if c.align == "left":
+        return abs(tok.x0 - p.x0)
+    if c.align == "right":
+        return abs(tok.x1 - p.x1)
+    centre = abs(tok.centre - p.centre)
+    return centre if c.align == "center" else min(abs(tok.x0 - p.x0), abs(tok.x1 - p.x1), centre)
 
 
 def _norm(text: str) -> list[str]:
@@ -398,10 +423,16 @@ def _match_layout(layout: tuple[Column, ...], toks: list[tuple[str, float, float
                   ) -> tuple[list[Placed], list[Column]] | None:
     used: set[int] = set()
     found: dict[int, Placed] = {}
+    # where each word stands: a label can start only where its first word does
+    at: dict[str, list[int]] = {}
+    for k, (word, _, _) in enumerate(toks):
+        at.setdefault(word, []).append(k)
     for i, parts in _label_parts(layout):
         if i in found:
             continue
-        for start in range(len(toks) - len(parts) + 1):
+        # (a label of punctuation only has no first word: it is tried everywhere)
+        starts = at.get(parts[0], []) if parts else range(len(toks) + 1)
+        for start in (k for k in starts if k <= len(toks) - len(parts)):
             span = range(start, start + len(parts))
             if used.isdisjoint(span) and [toks[k][0] for k in span] == parts:
                 used.update(span)
@@ -569,6 +600,9 @@ def read_table(t: Template, lines: list[Line], period_end: date,
     taken: dict[int, tuple[str, str]] = {}
     #: page -> its skew (`lines.skew`): how far a column drifts right per point down.
     skews: dict[int, float] = {}
+    pages: dict[int, list[Line]] = {}
+    for o in lines:
+        pages.setdefault(o.page, []).append(o)
 
     def note(ln: Line, role: str, detail: str = "") -> None:
         out.roles[id(ln)] = role
@@ -622,16 +656,19 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             note(ln, "total", "a total line: the table stops here")
             continue
         if ln.page not in skews:
-            skews[ln.page] = skew([o for o in lines if o.page == ln.page])
-        cells, strays = geometry.cells(tokens(ln, t.locale),
-                                       skews[ln.page] * (ln.top - geometry.top))
-        bare = not any(role in cells for role in ("date", *NUMBER_ROLES))
-        noise = [tok for tok in strays if _noise(tok) or (bare and _mote(tok))]
-        strays = [tok for tok in strays if tok not in noise]
-        if "description" in cells:  # `RENT PAYMENT .`: a speck OCR kept, printing nothing
-            cells["description"] = [tok for tok in cells["description"] if not _speck(tok)]
-        if "date" in cells:  # `03-Jan-2026 .`: a mark at the cell's end changes no date
-            cells["date"] = _unspecked_ends(cells["date"])
+            skews[ln.page] = skew(pages[ln.page])
+        line_tokens = tokens(ln, t.locale)
+        cells, strays = geometry.cells(line_tokens, skews[ln.page] * (ln.top - geometry.top))
+        noise: list[Token] = []
+        if any(tok.conf is not None for tok in line_tokens):  # noise and specks are OCR's only
+            bare = not any(role in cells for role in ("date", *NUMBER_ROLES))
+            noise = [tok for tok in strays if _noise(tok) or (bare and _mote(tok))]
+            strays = [tok for tok in strays if tok not in noise]
+            if "description" in cells:  # `RENT PAYMENT .`: a speck OCR kept, printing nothing
+                cells["description"] = [tok for tok in cells["description"]
+                                        if not _speck(tok)]
+            if "date" in cells:  # `03-Jan-2026 .`: a mark at the cell's end changes no date
+                cells["date"] = _unspecked_ends(cells["date"])
         date_text = " ".join(tok.text for tok in cells.get("date", []))
         desc = [tok.text for tok in cells.get("description", [])]
         figures = {r: cells[r] for r in NUMBER_ROLES if r in cells}
@@ -945,7 +982,7 @@ def _check_large_print(lines: list[Line], out: TableReading) -> None:
 
 def _marker_label(line_text: str, desc: str) -> str | None:
     """The balance-row label a line starts with (the whole line or its description cell)."""
-    for text in (line_text, desc):
+    for text in (line_text, desc) if desc else (line_text,):  # an empty cell holds no label
         m = match_label(text.strip(), BALANCE_ROWS, at_start=True)
         if m is not None:
             return text.strip()[:m.end()].strip(" :")
