@@ -284,6 +284,7 @@ class Geometry:
         numeric = sorted(p.centre for p in self._figures)
         gaps = [b - a for a, b in itertools.pairwise(numeric)]
         self.tolerance = max(12.0, 0.45 * min(gaps)) if gaps else 40.0
+        self.has_balance = any(c.role == "balance" for c in self.layout)
         ordered = sorted(self.placed, key=lambda p: p.x0)
         self._starts: list[tuple[float, Placed]] = []
         previous: Placed | None = None
@@ -294,10 +295,6 @@ class Geometry:
                     start = max(previous.x0 + 1, start)
                 self._starts.append((start if p.column.x is None else p.x0, p))
             previous = p
-
-    @property
-    def has_balance(self) -> bool:
-        return any(c.role == "balance" for c in self.layout)
 
     def describe(self) -> str:
         spans = [f"{p.column.role}={p.column.label or '(x)'}@{p.x0:.0f}-{p.x1:.0f}"

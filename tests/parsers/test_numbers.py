@@ -6,6 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from parsers.numbers import (
+    amount_or_none,
     amount_pattern,
     currency_agrees,
     find_amounts,
@@ -99,6 +100,15 @@ def test_german_amount_with_thousands() -> None:
     assert parse_amount("-0,05", "de") == (Decimal("-0.05"), "")
     with pytest.raises(ValueError):
         parse_amount("2.853.82", "de")
+
+
+def test_a_figure_read_again_reads_in_the_locale_asked_for() -> None:
+    # readings are kept, each under its own locale: one never answers for another
+    assert amount_or_none("1.234,56", "de").value == Decimal("1234.56")
+    assert amount_or_none("1.234,56", "en") is None
+    assert amount_or_none("1.234,56", locale="de").value == Decimal("1234.56")
+    assert amount_or_none("1,234.56").value == Decimal("1234.56")
+    assert amount_or_none("1,234.56", "de") is None
 
 
 def test_amounts_are_decimals_never_floats() -> None:

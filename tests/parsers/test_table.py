@@ -71,6 +71,47 @@ def test_a_column_printed_without_its_label_is_placed_between_its_neighbours(
     assert r.problems == []
 
 
+@pytest.mark.parametrize(("align", "x", "column"), [
+    (None, -443, "debit"), ("left", -443, "debit"), ("center", -443, "debit"),
+    ("right", -443, None), ("center", -444, None),
+    (None, -448, "credit"), ("right", -448, "credit"), ("left", -448, None),
+])
+def test_a_column_aligned_by_one_edge_takes_figures_by_that_edge_alone(
+        tmp_path: Path, align: str | None, x: float, column: str | None) -> None:
+    toml = TEAL if align is None else TEAL.replace(
+        'role = "debit" }', f'role = "debit", align = "{align}" }}').replace(
+        'role = "credit" }', f'role = "credit", align = "{align}" }}')
+    r = read_table(template(tmp_path, toml), lines(
+        (100, HEADER), (115, [(50, "2 Feb"), (95, "X"), (x, "1,000.00"), (-560, "1,995.50")])),
+        END)
+    if column is None:  # its aligned edge is far from every label's: it stands in no column
+        assert "'1,000.00' stands in no column" in r.problems[0]
+    else:
+        assert figures(r) == [{column: "1,000.00", "balance": "1,995.50"}]
+
+
+def test_a_label_word_printed_alone_before_its_label_leaves_the_label_whole(
+        teal: Template) -> None:
+    # `Paid` on its own, then `Paid out`: the label is matched where its words stand together
+    header = [(50, "Date"), (95, "Details"), (300, "Paid"), *HEADER[2:]]
+    r = read_table(teal, lines((100, header), (115, [(50, "2 Feb"), (95, "X"), (-410, "4.50"),
+                                                     (-560, "995.50")])), END)
+    assert r.headers == 1 and figures(r) == [{"debit": "4.50", "balance": "995.50"}]
+
+
+def test_a_text_line_without_signs_or_marks_reads_each_word_alone() -> None:
+    toks = tokens(line(10, (50, "2 Feb"), (95, "CARD 12"), (-410, "4.50"), (-480, "(3.00)")),
+                  "en")
+    assert [(t.text, t.amount and t.amount.value) for t in toks] == [
+        ("2", None), ("Feb", None), ("CARD", None), ("12", None), ("4.50", Decimal("4.50")),
+        ("(3.00)", Decimal("-3.00"))]
+    assert all(t.conf is None and not t.loose and t.x0 < t.x1 for t in toks)
+    # a sign word anywhere on the line: figures are joined with their marks again
+    signed = tokens(line(10, (95, "CARD 12"), (400, "-"), (-422, "4.50")), "en")
+    assert [t.text for t in signed] == ["CARD", "12", "- 4.50"]
+    assert signed[-1].amount is not None and signed[-1].amount.value == Decimal("-4.50")
+
+
 def test_a_header_stacked_over_two_lines(teal: Template) -> None:
     rows = lines((95, [(375, "Paid"), (450, "Paid")]),
                  (104, [(50, "Date"), (95, "Details"), (-560, "Balance")]),
