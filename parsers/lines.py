@@ -5,7 +5,9 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 from functools import cached_property
+from operator import attrgetter
 
+from parsers.dates import fold
 from parsers.reader import Page, Word
 
 #: Words whose tops differ by less than this (points) share a line on a text page.
@@ -15,6 +17,7 @@ LINE_TOLERANCE = 3.0
 LARGE = 2.5
 #: OCR lines spanning at least this width (points) tell the page's skew.
 _SPAN = 100.0
+_TOP_X0, _X0 = attrgetter("top", "x0"), attrgetter("x0")
 
 
 @dataclass
@@ -30,6 +33,16 @@ class Line:
     @cached_property
     def text(self) -> str:
         return " ".join(w.text for w in self.words)
+
+    @cached_property
+    def folded(self) -> str:
+        """`fold(text)`: labels are looked for in every line many times over."""
+        return fold(self.text)
+
+    @cached_property
+    def has_digit(self) -> bool:
+        """Whether a word holds a digit: a line without one prints no amount and no date."""
+        return any(map(str.isdigit, self.text))
 
     @cached_property
     def top(self) -> float:
@@ -75,13 +88,13 @@ def page_lines(page: Page) -> list[Line]:
 def _group(words: list[Word]) -> list[list[Word]]:
     groups: list[list[Word]] = []
     bands: list[tuple[float, float]] = []
-    for w in sorted(words, key=lambda w: (w.top, w.x0)):
+    for w in sorted(words, key=_TOP_X0):
         if groups and _same_line(w, bands[-1]):
             groups[-1].append(w)
         else:
             groups.append([w])
             bands.append((w.top, w.bottom))
-    return [sorted(g, key=lambda w: w.x0) for g in groups]
+    return [sorted(g, key=_X0) for g in groups]
 
 
 def _same_line(w: Word, band: tuple[float, float]) -> bool:

@@ -65,15 +65,22 @@ UNAMBIGUOUS_DATES = ("%d %b %Y", "%B %d, %Y", "%d. %B %Y", "%Y-%m-%d", "%d.%m.%Y
                      "%d-%b-%Y", "%d %b", "%b %d", "%d.%m.")
 TOTALS = ("Total", "Totals", "Subtotal", "Sub-total", "Summe", "Gesamt", "Zwischensumme",
           "Sous-total", "Suma")
-#: Page furniture: lines that can sit inside a table area and are no part of it.
+#: Page furniture: lines that can sit inside a table area and are no part of it. Each
+#: pattern comes with words one of which every line it matches prints: most lines print
+#: none, and looking for a few words costs far less than the patterns.
 FURNITURE = (
-    r"^(?:page|seite|blatt|pagina|página|feuille)\s*\d+(?:\s*(?:of|von|de|sur|/)\s*\d+)?$",
-    r"^\(?(?:continued|fortsetzung|suite|continúa|continua)\b",
-    r"\b(?:continued|continues) (?:on|from|overleaf)\b", r"\((?:continued|fortsetzung)\)$",
-    r"\bsuite (?:au verso|page)\b",
-    r"\bmember fdic\b", r"\bfdic insured\b", r"\bequal housing (?:lender|opportunity)\b",
-    r"\bfederally insured by ncua\b", r"\bcomputer generated statement\b",
-    r"\beinlagensicherung",
+    (("page", "seite", "blatt", "pagina", "página", "feuille"),
+     r"^(?:page|seite|blatt|pagina|página|feuille)\s*\d+(?:\s*(?:of|von|de|sur|/)\s*\d+)?$"),
+    (("contin", "fortsetzung", "suite"),
+     r"^\(?(?:continued|fortsetzung|suite|continúa|continua)\b"),
+    (("continue",), r"\b(?:continued|continues) (?:on|from|overleaf)\b"),
+    (("continued", "fortsetzung"), r"\((?:continued|fortsetzung)\)$"),
+    (("suite",), r"\bsuite (?:au verso|page)\b"),
+    (("fdic",), r"\bmember fdic\b"), (("fdic",), r"\bfdic insured\b"),
+    (("equal housing",), r"\bequal housing (?:lender|opportunity)\b"),
+    (("ncua",), r"\bfederally insured by ncua\b"),
+    (("computer generated",), r"\bcomputer generated statement\b"),
+    (("einlagensicherung",), r"\beinlagensicherung"),
 )
 
 
@@ -161,13 +168,19 @@ def is_heading(text: str, labels: Sequence[str]) -> bool:
 
 
 @functools.cache
-def _furniture_regex(extra: tuple[str, ...]) -> re.Pattern[str]:
-    return re.compile("|".join([*FURNITURE, *(label_regex(e) for e in extra)]))
+def _furniture(extra: tuple[str, ...]) -> tuple[tuple[str, ...], re.Pattern[str]]:
+    """(words one of which every furniture line prints, the patterns as one regex)."""
+    words = {w for ws, _ in FURNITURE for w in ws} | {max(_label_words(e), key=len)
+                                                       for e in extra}
+    patterns = [*(p for _, p in FURNITURE), *(label_regex(e) for e in extra)]
+    return tuple(sorted(words)), re.compile("|".join(patterns))
 
 
 def is_furniture(text: str, extra: Sequence[str] = ()) -> bool:
     """Page furniture (page numbers, "continued", regulatory footers) or a template's own."""
-    return _furniture_regex(tuple(extra)).search(" ".join(fold(text).split())) is not None
+    folded = " ".join(fold(text).split())
+    words, regex = _furniture(tuple(extra))
+    return any(w in folded for w in words) and regex.search(folded) is not None
 
 
 # --- values after (or under) a label -----------------------------------------------------
@@ -212,8 +225,7 @@ def find_labelled(lines: Sequence[Line], labels: Sequence[str],
     wanted = _labels(tuple(labels))
     blocking = _labels(tuple(blockers)).regex if blockers else None
     for i, ln in enumerate(lines):
-        text = ln.text
-        folded = fold(text)
+        text, folded = ln.text, ln.folded
         if not wanted.printed_in(folded):
             continue
         blocked: list[tuple[int, int]] | None = None
@@ -260,7 +272,7 @@ def label_without_value(lines: Sequence[Line], labels: Sequence[str]) -> str | N
     figure was not read, for an author to see."""
     wanted = _labels(tuple(labels))
     for i, ln in enumerate(lines):
-        m = wanted.search(fold(ln.text))
+        m = wanted.search(ln.folded)
         if m is None:
             continue
         after = ln.text[m.end():].strip()
@@ -378,6 +390,8 @@ def find_period(lines: Sequence[Line], formats: Sequence[str], labels: Sequence[
     all_labels = (*PERIOD, *labels)
     fallback = None
     for i, ln in enumerate(lines):
+        if not ln.has_digit:  # no date to find (and most lines print none)
+            continue
         for m in regex.finditer(ln.text):
             try:
                 end = parse_date(m["end"], days)
