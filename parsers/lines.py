@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from operator import attrgetter
 
@@ -23,16 +23,21 @@ _TOP_X0, _X0 = attrgetter("top", "x0"), attrgetter("x0")
 @dataclass
 class Line:
     """One line of a page. Its words are fixed once it is made: its text and extent are
-    worked out on first use and kept, as every reader of the line asks for them again."""
+    worked out when it is made, as nearly every line's are asked for; its other measures
+    on first use, and kept."""
 
     page: int
     words: list[Word]
     #: Words far larger than the page's text (a watermark across the page).
     large: bool = False
+    text: str = field(init=False, repr=False, compare=False)
+    top: float = field(init=False, repr=False, compare=False)
+    bottom: float = field(init=False, repr=False, compare=False)
 
-    @cached_property
-    def text(self) -> str:
-        return " ".join(w.text for w in self.words)
+    def __post_init__(self) -> None:
+        self.text = " ".join(w.text for w in self.words)
+        self.top = min(w.top for w in self.words)
+        self.bottom = max(w.bottom for w in self.words)
 
     @cached_property
     def folded(self) -> str:
@@ -43,14 +48,6 @@ class Line:
     def has_digit(self) -> bool:
         """Whether a word holds a digit: a line without one prints no amount and no date."""
         return any(map(str.isdigit, self.text))
-
-    @cached_property
-    def top(self) -> float:
-        return min(w.top for w in self.words)
-
-    @cached_property
-    def bottom(self) -> float:
-        return max(w.bottom for w in self.words)
 
     @cached_property
     def height(self) -> float:
