@@ -168,19 +168,20 @@ def is_heading(text: str, labels: Sequence[str]) -> bool:
 
 
 @functools.cache
-def _furniture(extra: tuple[str, ...]) -> tuple[tuple[str, ...], re.Pattern[str]]:
-    """(words one of which every furniture line prints, the patterns as one regex)."""
+def _furniture(extra: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(any word one of which every furniture line prints, the patterns), as regexes."""
     words = {w for ws, _ in FURNITURE for w in ws} | {max(_label_words(e), key=len)
                                                        for e in extra}
     patterns = [*(p for _, p in FURNITURE), *(label_regex(e) for e in extra)]
-    return tuple(sorted(words)), re.compile("|".join(patterns))
+    return (re.compile("|".join(re.escape(w) for w in sorted(words))),
+            re.compile("|".join(patterns)))
 
 
 def is_furniture(text: str, extra: Sequence[str] = ()) -> bool:
     """Page furniture (page numbers, "continued", regulatory footers) or a template's own."""
     folded = " ".join(fold(text).split())
-    words, regex = _furniture(tuple(extra))
-    return any(w in folded for w in words) and regex.search(folded) is not None
+    words, patterns = _furniture(tuple(extra))
+    return words.search(folded) is not None and patterns.search(folded) is not None
 
 
 # --- values after (or under) a label -----------------------------------------------------
