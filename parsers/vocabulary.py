@@ -224,7 +224,7 @@ def find_labelled(lines: Sequence[Line], labels: Sequence[str],
     label with a value `read_below` (default `read`) accepts. A match inside a longer
     `blockers` label (`Statement Balance` in `Previous Statement Balance`) does not count."""
     wanted = _labels(tuple(labels))
-    blocking = _labels(tuple(blockers)).regex if blockers else None
+    blocking = _labels(tuple(blockers)) if blockers else None
     for i, ln in enumerate(lines):
         text, folded = ln.text, ln.folded
         if not wanted.printed_in(folded):
@@ -232,7 +232,8 @@ def find_labelled(lines: Sequence[Line], labels: Sequence[str],
         blocked: list[tuple[int, int]] | None = None
         for m in wanted.regex.finditer(folded):
             if blocked is None:
-                blocked = [b.span() for b in blocking.finditer(folded)] if blocking else []
+                blocked = [b.span() for b in blocking.regex.finditer(folded)] \
+                    if blocking and blocking.printed_in(folded) else []
             if any(a <= m.start() and m.end() <= b and b - a > m.end() - m.start()
                    for a, b in blocked):
                 continue
@@ -329,10 +330,16 @@ def _words_in_span(ln: Line, start: int, end: int) -> list[Word]:
 _ANY_DATE = (*UNAMBIGUOUS_DATES, "%m/%d/%Y", "%m/%d", "%d/%m/%Y", "%d/%m")
 
 
+@functools.cache
+def _any_date() -> re.Pattern[str]:
+    """`_ANY_DATE` as one regex, made once: every value after a label is read through it."""
+    return re.compile(date_pattern(_ANY_DATE))
+
+
 def _blank_dates(text: str) -> str:
     """The text with every date it prints replaced by spaces (so `31.12.2025` is no amount)."""
     out = text
-    for m in re.finditer(date_pattern(_ANY_DATE), text):
+    for m in _any_date().finditer(text):
         try:
             parse_date(m.group(0), _ANY_DATE, date(2400, 12, 31))
         except ValueError:
