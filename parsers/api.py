@@ -88,7 +88,7 @@ def parse_pdf(
     file (its bank's); without one that fits, such a file is `encrypted`.
     """
     limits = limits or Limits()
-    templates = load_templates() if templates is None else templates
+    templates = list(_builtin_templates()) if templates is None else templates
     check_bytes(data, limits)
     data = unlock(data, passwords)
     damaged = inspect_streams(data, limits)
@@ -141,6 +141,13 @@ def parse_pdf(
         validation.ok = False
     return ParseResult(out.statement, validation, layout, len(pages), sum(p.ocr for p in pages),
                        out.readings, notes, out.tables, out.how)
+
+
+@functools.cache
+def _builtin_templates() -> tuple[Template, ...]:
+    """The built-in templates, read once per process: they ship with this code, which a
+    running process does not reread either."""
+    return tuple(load_templates())
 
 
 READERS = {"pdfium": PdfiumReader, "pdfplumber": PdfplumberReader}

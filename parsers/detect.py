@@ -34,14 +34,20 @@ def _text(lines: list[Line]) -> str:
 
 
 def score(t: Template, text: str) -> int:
-    folded = fold(text)
+    return _score(t, fold(text))
+
+
+def _score(t: Template, folded: str) -> int:
     return sum(1 for m in t.markers if _printed(folded, m))
 
 
 def identified(t: Template, text: str) -> bool:
     """Whether the bank's identity (its name, or the template's `identity` phrases) is
     printed in `text`."""
-    folded = fold(text)
+    return _identified(t, fold(text))
+
+
+def _identified(t: Template, folded: str) -> bool:
     return any(_printed(folded, phrase) for phrase in t.identity)
 
 
@@ -59,9 +65,10 @@ def _words(phrase: str) -> tuple[str, ...]:
 
 def detect(lines: list[Line], templates: list[Template]) -> Detection:
     """The one identified template that reaches its `min_score` with the highest score."""
-    text = _text(lines)
-    scores = {t.bank: score(t, text) for t in templates}
-    eligible = [t for t in templates if identified(t, text) and scores[t.bank] >= t.min_score]
+    folded = fold(_text(lines))  # as `score` and `identified` fold it, once for every template
+    scores = {t.bank: _score(t, folded) for t in templates}
+    eligible = [t for t in templates
+                if scores[t.bank] >= t.min_score and _identified(t, folded)]
     if not eligible:
         return Detection(None, scores)
     best = max(scores[t.bank] for t in eligible)

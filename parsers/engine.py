@@ -224,8 +224,8 @@ def _rows_no_table_took(t: Template, lines: list[Line], reading: TableReading,
     table read (outside every table, or after one stopped): rows no account holds."""
     problems = []
     for ln in lines:
-        if reading.roles.get(id(ln), "outside") != "outside":
-            continue
+        if reading.roles.get(id(ln), "outside") != "outside" or not ln.has_digit:
+            continue  # a line the table read, or one that prints no amount
         toks = tokens(ln, t.locale)
         if all(tok.amount is None for tok in toks) or (
                 t.daily_headings and _pairs_of(toks, t.daily_date_formats, end)):

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
+from operator import attrgetter
 
+from parsers.dates import fold
 from parsers.reader import Page, Word
 
 #: Words whose tops differ by less than this (points) share a line on a text page.
@@ -15,29 +17,37 @@ LINE_TOLERANCE = 3.0
 LARGE = 2.5
 #: OCR lines spanning at least this width (points) tell the page's skew.
 _SPAN = 100.0
+_TOP_X0, _X0 = attrgetter("top", "x0"), attrgetter("x0")
 
 
 @dataclass
 class Line:
     """One line of a page. Its words are fixed once it is made: its text and extent are
-    worked out on first use and kept, as every reader of the line asks for them again."""
+    worked out when it is made, as nearly every line's are asked for; its other measures
+    on first use, and kept."""
 
     page: int
     words: list[Word]
     #: Words far larger than the page's text (a watermark across the page).
     large: bool = False
+    text: str = field(init=False, repr=False, compare=False)
+    top: float = field(init=False, repr=False, compare=False)
+    bottom: float = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.text = " ".join(w.text for w in self.words)
+        self.top = min(w.top for w in self.words)
+        self.bottom = max(w.bottom for w in self.words)
 
     @cached_property
-    def text(self) -> str:
-        return " ".join(w.text for w in self.words)
+    def folded(self) -> str:
+        """`fold(text)`: labels are looked for in every line many times over."""
+        return fold(self.text)
 
     @cached_property
-    def top(self) -> float:
-        return min(w.top for w in self.words)
-
-    @cached_property
-    def bottom(self) -> float:
-        return max(w.bottom for w in self.words)
+    def has_digit(self) -> bool:
+        """Whether a word holds a digit: a line without one prints no amount and no date."""
+        return any(map(str.isdigit, self.text))
 
     @cached_property
     def height(self) -> float:
@@ -75,13 +85,13 @@ def page_lines(page: Page) -> list[Line]:
 def _group(words: list[Word]) -> list[list[Word]]:
     groups: list[list[Word]] = []
     bands: list[tuple[float, float]] = []
-    for w in sorted(words, key=lambda w: (w.top, w.x0)):
+    for w in sorted(words, key=_TOP_X0):
         if groups and _same_line(w, bands[-1]):
             groups[-1].append(w)
         else:
             groups.append([w])
             bands.append((w.top, w.bottom))
-    return [sorted(g, key=lambda w: w.x0) for g in groups]
+    return [sorted(g, key=_X0) for g in groups]
 
 
 def _same_line(w: Word, band: tuple[float, float]) -> bool:

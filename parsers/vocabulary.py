@@ -65,15 +65,22 @@ UNAMBIGUOUS_DATES = ("%d %b %Y", "%B %d, %Y", "%d. %B %Y", "%Y-%m-%d", "%d.%m.%Y
                      "%d-%b-%Y", "%d %b", "%b %d", "%d.%m.")
 TOTALS = ("Total", "Totals", "Subtotal", "Sub-total", "Summe", "Gesamt", "Zwischensumme",
           "Sous-total", "Suma")
-#: Page furniture: lines that can sit inside a table area and are no part of it.
+#: Page furniture: lines that can sit inside a table area and are no part of it. Each
+#: pattern comes with words one of which every line it matches prints: most lines print
+#: none, and looking for a few words costs far less than the patterns.
 FURNITURE = (
-    r"^(?:page|seite|blatt|pagina|página|feuille)\s*\d+(?:\s*(?:of|von|de|sur|/)\s*\d+)?$",
-    r"^\(?(?:continued|fortsetzung|suite|continúa|continua)\b",
-    r"\b(?:continued|continues) (?:on|from|overleaf)\b", r"\((?:continued|fortsetzung)\)$",
-    r"\bsuite (?:au verso|page)\b",
-    r"\bmember fdic\b", r"\bfdic insured\b", r"\bequal housing (?:lender|opportunity)\b",
-    r"\bfederally insured by ncua\b", r"\bcomputer generated statement\b",
-    r"\beinlagensicherung",
+    (("page", "seite", "blatt", "pagina", "página", "feuille"),
+     r"^(?:page|seite|blatt|pagina|página|feuille)\s*\d+(?:\s*(?:of|von|de|sur|/)\s*\d+)?$"),
+    (("contin", "fortsetzung", "suite"),
+     r"^\(?(?:continued|fortsetzung|suite|continúa|continua)\b"),
+    (("continue",), r"\b(?:continued|continues) (?:on|from|overleaf)\b"),
+    (("continued", "fortsetzung"), r"\((?:continued|fortsetzung)\)$"),
+    (("suite",), r"\bsuite (?:au verso|page)\b"),
+    (("fdic",), r"\bmember fdic\b"), (("fdic",), r"\bfdic insured\b"),
+    (("equal housing",), r"\bequal housing (?:lender|opportunity)\b"),
+    (("ncua",), r"\bfederally insured by ncua\b"),
+    (("computer generated",), r"\bcomputer generated statement\b"),
+    (("einlagensicherung",), r"\beinlagensicherung"),
 )
 
 
@@ -161,13 +168,20 @@ def is_heading(text: str, labels: Sequence[str]) -> bool:
 
 
 @functools.cache
-def _furniture_regex(extra: tuple[str, ...]) -> re.Pattern[str]:
-    return re.compile("|".join([*FURNITURE, *(label_regex(e) for e in extra)]))
+def _furniture(extra: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(any word one of which every furniture line prints, the patterns), as regexes."""
+    words = {w for ws, _ in FURNITURE for w in ws} | {max(_label_words(e), key=len)
+                                                       for e in extra}
+    patterns = [*(p for _, p in FURNITURE), *(label_regex(e) for e in extra)]
+    return (re.compile("|".join(re.escape(w) for w in sorted(words))),
+            re.compile("|".join(patterns)))
 
 
 def is_furniture(text: str, extra: Sequence[str] = ()) -> bool:
     """Page furniture (page numbers, "continued", regulatory footers) or a template's own."""
-    return _furniture_regex(tuple(extra)).search(" ".join(fold(text).split())) is not None
+    folded = " ".join(fold(text).split())
+    words, patterns = _furniture(tuple(extra))
+    return words.search(folded) is not None and patterns.search(folded) is not None
 
 
 # --- values after (or under) a label -----------------------------------------------------
@@ -210,16 +224,16 @@ def find_labelled(lines: Sequence[Line], labels: Sequence[str],
     label with a value `read_below` (default `read`) accepts. A match inside a longer
     `blockers` label (`Statement Balance` in `Previous Statement Balance`) does not count."""
     wanted = _labels(tuple(labels))
-    blocking = _labels(tuple(blockers)).regex if blockers else None
+    blocking = _labels(tuple(blockers)) if blockers else None
     for i, ln in enumerate(lines):
-        text = ln.text
-        folded = fold(text)
+        text, folded = ln.text, ln.folded
         if not wanted.printed_in(folded):
             continue
         blocked: list[tuple[int, int]] | None = None
         for m in wanted.regex.finditer(folded):
             if blocked is None:
-                blocked = [b.span() for b in blocking.finditer(folded)] if blocking else []
+                blocked = [b.span() for b in blocking.regex.finditer(folded)] \
+                    if blocking and blocking.printed_in(folded) else []
             if any(a <= m.start() and m.end() <= b and b - a > m.end() - m.start()
                    for a, b in blocked):
                 continue
@@ -260,7 +274,7 @@ def label_without_value(lines: Sequence[Line], labels: Sequence[str]) -> str | N
     figure was not read, for an author to see."""
     wanted = _labels(tuple(labels))
     for i, ln in enumerate(lines):
-        m = wanted.search(fold(ln.text))
+        m = wanted.search(ln.folded)
         if m is None:
             continue
         after = ln.text[m.end():].strip()
@@ -316,10 +330,16 @@ def _words_in_span(ln: Line, start: int, end: int) -> list[Word]:
 _ANY_DATE = (*UNAMBIGUOUS_DATES, "%m/%d/%Y", "%m/%d", "%d/%m/%Y", "%d/%m")
 
 
+@functools.cache
+def _any_date() -> re.Pattern[str]:
+    """`_ANY_DATE` as one regex, made once: every value after a label is read through it."""
+    return re.compile(date_pattern(_ANY_DATE))
+
+
 def _blank_dates(text: str) -> str:
     """The text with every date it prints replaced by spaces (so `31.12.2025` is no amount)."""
     out = text
-    for m in re.finditer(date_pattern(_ANY_DATE), text):
+    for m in _any_date().finditer(text):
         try:
             parse_date(m.group(0), _ANY_DATE, date(2400, 12, 31))
         except ValueError:
@@ -378,6 +398,8 @@ def find_period(lines: Sequence[Line], formats: Sequence[str], labels: Sequence[
     all_labels = (*PERIOD, *labels)
     fallback = None
     for i, ln in enumerate(lines):
+        if not ln.has_digit:  # no date to find (and most lines print none)
+            continue
         for m in regex.finditer(ln.text):
             try:
                 end = parse_date(m["end"], days)

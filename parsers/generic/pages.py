@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from parsers.dates import fold
-from parsers.generic.rows import DATE_FORMATS, lead_date
+from parsers.generic.rows import DATE_FORMATS, date_words, leading
 from parsers.lines import Line
 from parsers.vocabulary import BALANCE_ROWS, starts_with_label
 
@@ -24,8 +24,10 @@ def clean(lines: list[Line]) -> list[Line]:
     repeated = max(2, 0.8 * pages)
     band: dict[int, tuple[float, float]] = {}
     for ln in keep:  # a page header that starts with a date (the period) is not a row
-        if len(seen[(_digitless(ln.text), round(ln.top / 3))]) < repeated \
-                and any(lead_date(ln, f) for f in DATE_FORMATS):
+        if len(seen[(_digitless(ln.text), round(ln.top / 3))]) >= repeated:
+            continue
+        starts = leading(ln)
+        if any(date_words(starts, f) for f in DATE_FORMATS):
             top, bottom = band.get(ln.page, (ln.top, ln.bottom))
             band[ln.page] = (min(top, ln.top), max(bottom, ln.bottom))
     for ln in keep:  # the band runs on over the lines that continue its last row

@@ -36,11 +36,23 @@ _FAR = date(2400, 12, 31)
 
 def lead_date(ln: Line, fmt: str) -> int:
     """How many of the line's first words print a date in `fmt` (0: none)."""
+    return date_words(leading(ln), fmt)
+
+
+def leading(ln: Line) -> list[tuple[int, str]]:
+    """(n, the text of the line's first n words) for n = 3, 2, 1 where a word follows them:
+    where a row's date stands, joined once for all the date forms a line is tried in."""
+    return [(n, " ".join(w.text for w in ln.words[:n])) for n in (3, 2, 1)
+            if len(ln.words) > n]
+
+
+def date_words(leading: list[tuple[int, str]], fmt: str) -> int:
+    """`lead_date` of the line whose `leading` words these are."""
     regex = compile_format(fmt).regex
-    for n in (3, 2, 1):
-        if len(ln.words) > n and regex.fullmatch(" ".join(w.text for w in ln.words[:n])):
+    for n, text in leading:
+        if regex.fullmatch(text):
             try:
-                parse_date(" ".join(w.text for w in ln.words[:n]), fmt, _FAR)
+                parse_date(text, fmt, _FAR)
             except ValueError:
                 continue
             return n
@@ -63,7 +75,8 @@ def find_table(lines: list[Line], kept: list[Line]) -> Table | None:
     #: locale -> the figures that end each line, read in that locale
     ends: dict[str, list[list[Token]]] = {}
     for locale in NUMBER_LOCALES:
-        ends[locale] = [trailing(tokens(ln, locale))[1] for ln in lines]
+        # a line without a digit ends in no figure: its words need not be read
+        ends[locale] = [trailing(tokens(ln, locale))[1] if ln.has_digit else [] for ln in lines]
         n = sum(1 for figures in ends[locale] if figures)
         if n and (best is None or n > best[0]):
             best = (n, locale)
@@ -71,7 +84,8 @@ def find_table(lines: list[Line], kept: list[Line]) -> Table | None:
         return None
     locale = best[1]
     ending = [(ln, figures) for ln, figures in zip(lines, ends[locale], strict=True) if figures]
-    counts = Counter(f for f in DATE_FORMATS for ln, _ in ending if lead_date(ln, f))
+    starts = [leading(ln) for ln, _ in ending]
+    counts = Counter(f for f in DATE_FORMATS for words in starts if date_words(words, f))
     if not counts:
         return None
     top = max(counts.values())

@@ -148,6 +148,21 @@ def test_page_furniture_is_known_and_nothing_else_is(text: str, furniture: bool)
     assert is_furniture(text) is furniture
 
 
+@pytest.mark.parametrize("text", [
+    "Página 3 de 4", "Feuille 2 sur 5", "(Continúa)", "Suite", "Continues from page 1",
+    "Umsätze (Fortsetzung)", "Suite au verso", "Member FDIC", "Deposits are FDIC insured",
+    "EQUAL HOUSING LENDER", "This is a computer generated statement",
+    "Einlagensicherung der Banken", "Blatt 2",
+])
+def test_every_furniture_pattern_is_found_through_its_words(text: str) -> None:
+    assert is_furniture(text)
+
+
+def test_a_furniture_word_alone_is_no_furniture() -> None:
+    assert not is_furniture("Page fees 12.00")
+    assert not is_furniture("Insured by the FDIC")
+
+
 def test_a_template_adds_its_own_furniture() -> None:
     assert is_furniture("Harbor Card Services is a member of the card network.",
                         ["is a member of the card network"])
