@@ -52,10 +52,13 @@ def retry_transient(task: Any, task_run: TaskRun, state: State) -> bool:
 
 @task(retries=MAX_ATTEMPTS - 1, retry_condition_fn=retry_transient,
       task_run_name="parse {name} [{job_id}]", persist_result=True,
-      cache_policy=INPUTS + TASK_SOURCE)
+      cache_policy=INPUTS + TASK_SOURCE, log_prints=False)
 def process_file(job_id: str, name: str) -> str:
     """One attempt at one file; the ledger decides whether it may run at all, and records
     this task run in the attempt's row (how the reconciliation finds a job's task run).
+
+    It prints nothing, so it does not take its flow's `log_prints`: Prefect would swap
+    `builtins.print` in and out around every run, from every thread at once.
 
     A failure of the file's own (deterministic) was logged by the worker as one warning with
     its reason code; Prefect's ERROR line about it is left out (`flows.logs`). The result is

@@ -35,12 +35,16 @@ def statement_dict(result: ParseResult) -> dict[str, Any]:
     doc = st.to_dict()
     doc["period"] = {"start": st.period_start and st.period_start.isoformat(),
                      "end": st.period_end and st.period_end.isoformat()}
-    return with_transaction_ids(doc)
+    return _with_ids(doc, st)  # ids from the parsed statement: its document says the same
 
 
 def with_transaction_ids(doc: dict[str, Any]) -> dict[str, Any]:
     """Set every transaction's `txn_id` from what it says now (a correction may change it)."""
-    st = Statement.from_dict(doc)
+    return _with_ids(doc, Statement.from_dict(doc))
+
+
+def _with_ids(doc: dict[str, Any], st: Statement) -> dict[str, Any]:
+    """`doc`, the document of `st`, with each transaction's id set."""
     for acct, acct_doc in zip(st.accounts, doc["accounts"], strict=True):
         for txn_id, t in zip(transaction_ids(st.bank, acct), acct_doc["transactions"],
                              strict=True):

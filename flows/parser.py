@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import atexit
 import functools
+import multiprocessing
+import multiprocessing.forkserver
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -94,17 +96,35 @@ def _templates(dirs: tuple[Path, ...], stamp: tuple[tuple[str, int, int], ...]
     return tuple(load_templates(list(dirs)))
 
 
+def start_workers(settings: Settings) -> None:
+    """Make this process's parse workers for `settings` ready before the first parse asks.
+
+    A worker forks from the fork server, which imports the parser first (about half a second):
+    started when a run begins, that happens while the run lists and accepts its files instead
+    of in the first attempts. Costs nothing when the pool's fork server already runs.
+    """
+    _pool(Parser.from_settings(settings), settings.parse_workers)
+
+
 _pools: dict[tuple[int, str, Limits], ParsePool] = {}
 _pools_lock = threading.Lock()
 
 
 def _pool(parser: Parser, workers: int) -> ParsePool:
-    """One pool per process for the parser in force; a changed parser replaces it."""
+    """One pool per process for the parser in force; a changed parser replaces it.
+
+    Its workers run `parse_pdf` with the templates and reader bound, not this module's
+    `Parser`: unpickling that would import flows (and with it SQLAlchemy, fsspec) into every
+    worker as it starts, a quarter of a second each. A new pool starts its fork server at
+    once (it then imports the parser on its own, while this process goes on)."""
     key = (workers, parser.identities().chain_revision, parser.limits)
     with _pools_lock:
         if key not in _pools:
             _close_pools()
-            _pools[key] = ParsePool(workers, parser.limits, target=parser.parse)
+            _pools[key] = ParsePool(workers, parser.limits, target=functools.partial(
+                parse_pdf, templates=parser.templates, reader=parser.reader))
+            if workers and not multiprocessing.current_process().daemon:
+                multiprocessing.forkserver.ensure_running()
         return _pools[key]
 
 

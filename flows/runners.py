@@ -7,16 +7,23 @@ the cluster at `STMTFLOW_DASK_ADDRESS` or, without one, on a local cluster of
 A flow's task runner is given in its decorator, when the module is imported; the choice is
 configuration, read when the flow runs. So the decorators get a `SettingsTaskRunner`, and
 Prefect's `duplicate()` at the start of every flow run (what the run actually uses) builds
-the configured runner from the settings of that run.
+the configured runner from the settings of that run. The thread pool runs the parses in
+this process's parse workers: it starts them as the run starts (`flows.parser.start_workers`),
+in the background, so that they are ready by the time acceptance hands out the first file.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 from typing import Any
 
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from flows.config import Settings
+from flows.parser import start_workers
+
+log = logging.getLogger("stmtflow")
 
 
 def task_runner(settings: Settings) -> TaskRunner[Any]:
@@ -30,7 +37,16 @@ def task_runner(settings: Settings) -> TaskRunner[Any]:
             return DaskTaskRunner(address=settings.dask_address)
         return DaskTaskRunner(cluster_kwargs={"n_workers": settings.workers,
                                               "threads_per_worker": 1, "processes": True})
+    threading.Thread(target=_start_workers, args=(settings,), name="parse-workers",
+                     daemon=True).start()
     return ThreadPoolTaskRunner(max_workers=settings.workers)
+
+
+def _start_workers(settings: Settings) -> None:
+    try:
+        start_workers(settings)
+    except Exception as exc:  # the first parse meets it again, and reports it there
+        log.debug("parse workers not started ahead: %s", exc)
 
 
 class SettingsTaskRunner(ThreadPoolTaskRunner[Any]):

@@ -261,18 +261,18 @@ class Ledger:
         """
         t = self.clock()
         with self.engine.begin() as c:
-            won = c.execute(
+            row = c.execute(
                 update(jobs)
                 .where(jobs.c.job_id == job_id,
                        or_(jobs.c.status == Status.RETRYING,
                            and_(jobs.c.status == Status.QUEUED, jobs.c.expires_at > t)))
                 .values(status=Status.PROCESSING, attempts=jobs.c.attempts + 1,
                         lease_owner=owner, lease_until=t + self.lease)
-            ).rowcount == 1
-            if not won:
+                .returning(*jobs.c)
+            ).mappings().first()
+            if row is None:
                 return None
-            job = Job.from_row(c.execute(select(jobs).where(jobs.c.job_id == job_id))
-                               .mappings().one())
+            job = Job.from_row(row)
             c.execute(insert(attempts).values(job_id=job_id, number=job.attempts,
                                               lease_owner=owner, started_at=t,
                                               task_run_id=task_run_id))
@@ -311,15 +311,16 @@ class Ledger:
         t = self.clock()
         terminal = {"finished_at": t} if status.terminal else {}
         with self.engine.begin() as c:
-            won = c.execute(
+            row = c.execute(
                 update(jobs)
                 .where(jobs.c.job_id == claim.job_id, jobs.c.status == Status.PROCESSING,
                        jobs.c.lease_owner == claim.owner, jobs.c.attempts == claim.attempt)
                 .values(status=status, error_class=error_class, reason=reason,
                         message=message, lease_owner=None, lease_until=None,
                         **terminal, **extra)
-            ).rowcount == 1
-            if not won:
+                .returning(*jobs.c)
+            ).mappings().first()
+            if row is None:
                 return None
             self._end_attempt(c, claim.job_id, claim.attempt, t, outcome, error_class,
                               reason, message)
@@ -329,8 +330,7 @@ class Ledger:
                     for ch in notify])
             if rows := [s._asdict() for s in stamps if s.stamp is not None]:
                 c.execute(stamps_upsert(c.dialect.name), rows)
-            row = c.execute(select(jobs).where(jobs.c.job_id == claim.job_id)).mappings().one()
-            return Job.from_row(row)
+            return Job.from_row(row)  # the job as this transaction commits it
 
     def expire(self, job_id: str | None = None) -> list[str]:
         """QUEUED past its expiry -> EXPIRED (never processed); returns the jobs expired."""

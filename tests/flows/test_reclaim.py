@@ -7,7 +7,9 @@ a Retry finds after the zombie automation marked its run Crashed); the live one 
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from contextlib import ExitStack
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -25,7 +27,7 @@ from flows.lease import kept
 from flows.reclaim import reclaim_from_dead_runs
 from parsers.codes import Outcome, Status
 from reconcile.db import make_engine
-from reconcile.ledger import Ledger
+from reconcile.ledger import Claim, Ledger
 from reconcile.records import Identities
 
 
@@ -157,6 +159,32 @@ def test_a_task_run_the_server_never_heard_of_is_the_dead_previous_runs(
     assert (job.status, job.attempts) == (Status.SUCCEEDED, 2)
     assert [a.outcome for a in ledger.attempts(batch[0])] == [Outcome.CRASHED,
                                                               Outcome.SUCCEEDED]
+
+
+def _claimed(ledger: Ledger, name: str) -> str:
+    """A job of its own batch, accepted and claimed by `w-{name}`."""
+    ledger.open_batch(f"b-{name}", "test", None)
+    job = ledger.accept(f"b-{name}", source_uri=f"file:///{name}.pdf", input_uri=f"mem://{name}",
+                        size=1, sha256=name.encode().hex().ljust(64, "0"), bank_hint=None,
+                        ids=Identities("chain", "ocr", "policy"),
+                        queue_limit=timedelta(hours=1)).job_id
+    assert ledger.claim(job, f"w-{name}") is not None
+    return job
+
+
+def test_parses_at_once_keep_their_leases_from_one_thread(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path}/ledger.db")
+    short, long = (Ledger(engine, lease=timedelta(seconds=s)) for s in (0.3, 0.6))
+    jobs = [_claimed(short, "one"), _claimed(short, "two"), _claimed(long, "three")]
+    before = threading.active_count()
+    with ExitStack() as held:
+        for ledger, job in zip((short, short, long), jobs, strict=True):
+            [attempt] = ledger.attempts(job)
+            held.enter_context(kept(ledger, Claim(job, attempt.lease_owner, 1)))
+        time.sleep(1.5)  # over two of the longer lease, five of the shorter
+        assert short.reclaim() == [] and threading.active_count() <= before + 1
+    time.sleep(0.8)  # no longer renewed: the sweep takes all three
+    assert sorted(short.reclaim()) == sorted(jobs)
 
 
 def test_a_long_parse_keeps_its_lease(tmp_path: Path) -> None:
