@@ -50,8 +50,12 @@ def cmd_deployments_render(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command, deployment commands included: on `argv` in this process; without, the
+    console script's command line, as a process of its own (`cli.run`)."""
+    if argv is None:
+        cli.run(extra=[add_commands])
     return cli.main(argv, extra=[add_commands])
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -87,7 +87,7 @@ class Settings:
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """The process environment and, on a Prefect server, the Secret blocks; a mapping
         given here is read alone."""
-        secrets = server_secrets() if env is None else {}
+        secrets = _secrets_of_this_run() if env is None else {}
         env = os.environ if env is None else env
         s3 = s3_credentials(secrets)
         given_keys = "AWS_ACCESS_KEY_ID" in env
@@ -166,6 +166,27 @@ def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
     if value in ("0", "false", "no", "off"):
         return False
     raise ValueError(f"{name} must be 1 or 0 (true/false, yes/no, on/off), not {value!r}")
+
+
+def _secrets_of_this_run() -> dict[str, Any]:
+    """The server's Secret blocks, read once per flow run in a process: a run reads its
+    settings in its flow, in its task runner and in each of its worker threads, each time a
+    round trip to the API for the same answer. A block changed meanwhile is seen by the
+    next run, as a worker's settings are (`import_flow._worker`); outside a flow run (a
+    command), read each time."""
+    from prefect.runtime import flow_run
+    from prefect.settings import PREFECT_API_URL
+
+    run = flow_run.id
+    if run is None:
+        return server_secrets()
+    return dict(_run_secrets(str(run), str(PREFECT_API_URL.value())))
+
+
+@functools.lru_cache(maxsize=8)
+def _run_secrets(run: str, api_url: str) -> dict[str, Any]:
+    """`run` and `api_url` only key the cache."""
+    return server_secrets()
 
 
 #: Threads of one process (the CLI's progress watcher and the flow) may ask for the first

@@ -3,8 +3,6 @@
 The full command, deployment commands included, is `stmtflow` (`python -m deployments.cli`).
 """
 
-import sys
+from flows.cli import run
 
-from flows.cli import main
-
-sys.exit(main())
+run()

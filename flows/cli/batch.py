@@ -49,6 +49,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     # fail fast, before any flow runs, when there is nothing to import
     if not any(list_sources(s, settings.fs_options(s)) for s in args.source):
         raise FileNotFoundError(f"no PDF files in {' '.join(args.source)}")
+    _start_parse_workers(settings)
     batch_id = f"b-{datetime.now(UTC):%Y%m%d}-{uuid.uuid4().hex[:8]}"
     stop = threading.Event()
     watcher = threading.Thread(target=_progress, args=(settings, batch_id, stop), daemon=True)
@@ -93,6 +94,21 @@ def _check_storage(settings: Settings) -> None:
         cause = " ".join(str(exc).split())[:200]
         raise ConnectionError(f"storage {settings.storage_url} cannot be reached: "
                               f"{type(exc).__name__}: {cause}") from None
+
+
+def _start_parse_workers(settings: Settings) -> None:
+    """Create the parse pool the batch's files will use in this process, and start its fork
+    server (a new interpreter that imports the parser) now: it comes up while the Prefect
+    API starts and the files are accepted, instead of in front of the first files' parses.
+    Not for a Dask runner, whose workers parse in their own processes."""
+    import multiprocessing.forkserver
+
+    from flows.parser import Parser
+
+    if settings.task_runner != "threads" or settings.parse_workers == 0:
+        return
+    Parser.from_settings(settings).in_workers(settings.parse_workers)
+    multiprocessing.forkserver.ensure_running()
 
 
 def _progress(settings: Settings, batch_id: str, stop: threading.Event) -> None:

@@ -169,8 +169,18 @@ def api_ready() -> contextlib.AbstractContextManager[object]:
     """Where the command's flows run on the embedded API it started: once that answers,
     Prefect's settings point at it. Prefect's own choice stands where its settings name an
     API (a profile's `PREFECT_API_URL`) or forbid an ephemeral one; the embedded one is
-    then stopped unused."""
-    from prefect.settings import PREFECT_API_URL, get_current_settings, temporary_settings
+    then stopped unused.
+
+    Flow runs on the embedded API send no heartbeats: they tell a server that a run whose
+    process died is a zombie, and this API dies with the process. Each flow run's end would
+    otherwise wait for its heartbeat thread, which looks whether to stop once a second.
+    """
+    from prefect.settings import (
+        PREFECT_API_URL,
+        PREFECT_FLOWS_HEARTBEAT_FREQUENCY,
+        get_current_settings,
+        temporary_settings,
+    )
 
     if _embedded is None:
         return contextlib.nullcontext()
@@ -179,7 +189,8 @@ def api_ready() -> contextlib.AbstractContextManager[object]:
         _embedded.stop()
         return contextlib.nullcontext()
     url = _embedded.ready(float(settings.server.ephemeral.startup_timeout_seconds))
-    return temporary_settings(updates={PREFECT_API_URL: url})
+    return temporary_settings(updates={PREFECT_API_URL: url,
+                                       PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None})
 
 
 def cmd_server_start(args: argparse.Namespace) -> int:

@@ -257,7 +257,8 @@ def test_import_on_the_embedded_api_runs_there_and_stops_it(stmtflow_home: Path,
                                                             tmp_path: Path) -> None:
     """With no API anywhere, the command starts its own on the Prefect home, runs the batch's
     flow there, and leaves nothing running: every file's task run recorded in its final
-    state by then (the embedded API records task runs in batches, the last when it stops)."""
+    state by then (the embedded API records task runs in batches, the last when it stops),
+    and no heartbeat sent."""
     import sqlite3
 
     samples = [s for s in inbox.samples if s.reason is None][:3]
@@ -272,7 +273,11 @@ def test_import_on_the_embedded_api_runs_there_and_stops_it(stmtflow_home: Path,
     assert _serving(home) == []
     with sqlite3.connect(home / "prefect.db") as db:
         states = [state for (state,) in db.execute("SELECT state_type FROM task_run")]
+        events = {event for (event,) in db.execute("SELECT event FROM events")}
     assert states == ["COMPLETED"] * len(samples)
+    # its flow run sent no heartbeat to an API that dies with it
+    assert "prefect.flow-run.Completed" in events
+    assert "prefect.flow-run.heartbeat" not in events
 
 
 def test_an_api_named_by_a_prefect_profile_wins_over_the_embedded_one(

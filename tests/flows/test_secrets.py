@@ -107,3 +107,23 @@ def test_passwords_by_bank_read_a_password_a_list_or_its_json_text() -> None:
     assert settings.passwords_for("a") == ("v",)
     assert settings.passwords_for("zz") == ()
     assert settings.passwords_for(None) == ("v", "w")
+
+
+def test_a_flow_run_reads_the_blocks_once_and_the_next_run_sees_a_change(
+        stmtflow_home: Path, tmp_path: Path, blocks: dict[str, object]) -> None:
+    """Its flow, task runner and worker threads ask for the settings; the blocks are read
+    for the first of them."""
+    from prefect import flow
+
+    first, second = f"sqlite:///{tmp_path}/first.db", f"sqlite:///{tmp_path}/second.db"
+
+    @flow
+    def read_twice() -> tuple[str, str]:
+        before = Settings.from_env().database_url
+        _save(blocks, DATABASE_URL, second)
+        return before, Settings.from_env().database_url
+
+    _save(blocks, DATABASE_URL, first)
+    assert read_twice() == (first, first)
+    assert read_twice() == (second, second)
+    assert Settings.from_env().database_url == second
