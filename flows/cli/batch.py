@@ -97,18 +97,15 @@ def _check_storage(settings: Settings) -> None:
 
 
 def _start_parse_workers(settings: Settings) -> None:
-    """Create the parse pool the batch's files will use in this process, and start its fork
-    server (a new interpreter that imports the parser) now: it comes up while the Prefect
-    API starts and the files are accepted, instead of in front of the first files' parses.
-    Not for a Dask runner, whose workers parse in their own processes."""
-    import multiprocessing.forkserver
-
-    from flows.parser import Parser
+    """Start the parse workers' fork server (a new interpreter that imports the parser) now:
+    it comes up while the Prefect API starts and the files are accepted, instead of in front
+    of the first files' parses. Not for a Dask runner, whose workers parse in their own
+    processes."""
+    from flows.parser import start_workers
 
     if settings.task_runner != "threads" or settings.parse_workers == 0:
         return
-    Parser.from_settings(settings).in_workers(settings.parse_workers)
-    multiprocessing.forkserver.ensure_running()
+    start_workers(settings)
 
 
 def _progress(settings: Settings, batch_id: str, stop: threading.Event) -> None:

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import TEXT_BANKS
+from tests.flows.conftest import TEXT_BANKS
 
 from corpus import generate
 from flows.config import Settings
