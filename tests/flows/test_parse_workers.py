@@ -7,11 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.flows.conftest import TEXT_BANKS
-
 from corpus import generate
 from flows.config import Settings
 from flows.parser import Parser, _pool, start_workers
+from tests.flows.conftest import TEXT_BANKS
 
 
 def test_a_worker_parses_as_the_parser_in_force(stmtflow_home: Path, tmp_path: Path) -> None:
