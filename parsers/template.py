@@ -244,8 +244,8 @@ def _index_after(path: Sequence[str | int], key: str) -> int:
 
 def load_template(path: Path) -> Template:
     """The template in `path`. Bytes already parsed are not parsed again: checking a
-    template costs milliseconds, and a caller without a cache of its own (`parse_pdf` with
-    no templates given) asks for every template on every file."""
+    template costs milliseconds, and a caller that reloads a folder (a changed user template
+    is seen by its next load) asks for every template in it again."""
     return _parsed(str(path), path.read_bytes())
 
 
