@@ -5,10 +5,10 @@ The commands that run a flow (`import`, `recover`, `reconcile`), on the embedded
 start Prefect's ephemeral API and stop it at the end (`Embedded`). `server start` runs
 Prefect's server (what `prefect server start` runs: its API, UI and services) in the
 background once (but for `SERVER_DEFAULTS`: task runs recorded in batches), on a port it
-binds itself (its log in `STMTFLOW_HOME/server.log`), and
-notes its address in `STMTFLOW_HOME/server.json`; while it answers, every later command of
-that home talks to it (`api_url`) instead of starting its own, unless `PREFECT_API_URL`
-says otherwise. `server stop` ends it.
+binds itself (its log in `STMTFLOW_HOME/server.log`), and notes its address in
+`STMTFLOW_HOME/server.json`; while it answers, every later command of that home talks to it
+(`api_url`) instead of starting its own, unless `PREFECT_API_URL` says otherwise. `server
+stop` ends it.
 """
 
 from __future__ import annotations
@@ -51,9 +51,10 @@ SERVER_DEFAULTS = {"PREFECT_SERVER_SERVICES_TASK_RUN_RECORDER_BATCH_SIZE": "100"
 
 #: and what the embedded API changes besides: it dies with its command and nobody watches
 #: it (no UI, a port only the command knows), so it keeps no event history (the event
-#: persister was the most of its CPU per file left, 7 ms; runs, task runs and their
+#: persister was the largest part of its CPU per file left, 7 ms; runs, task runs and their
 #: states, logs and artifacts are all still recorded, and automations still act on events
-#: as they arrive) and sends Prefect no telemetry.
+#: as they arrive) and sends Prefect no telemetry. Docs: docs/operating.md, "A long-running
+#: local server".
 EMBEDDED_DEFAULTS = {**SERVER_DEFAULTS,
                      "PREFECT_SERVER_SERVICES_EVENT_PERSISTER_ENABLED": "false",
                      "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
@@ -108,10 +109,9 @@ class Embedded:
     imported everything, and imports its whole server into the command's process to do it.
     Started here, it comes up while the command imports and checks its input on the other
     core, and the command's process never imports the server. The same app, in the same
-    environment, as Prefect's ephemeral server (but for `EMBEDDED_DEFAULTS`: no event history,
-task runs recorded in batches); stopped when the
-    command ends (given the time to record what it holds), killed with the command's
-    process should that die first.
+    environment, as Prefect's ephemeral server (but for `EMBEDDED_DEFAULTS`: no event
+    history, task runs recorded in batches); stopped when the command ends (given the time
+    to record what it holds), killed with the command's process should that die first.
 
     The listening socket is bound here and handed to the server (`_listening`). Each
     command's server logs to a file of its own (`embedded-server-<pid>.log`, removed when
