@@ -4,10 +4,11 @@ and the embedded API a command starts for itself when there is none.
 The commands that run a flow (`import`, `recover`, `reconcile`), on the embedded default,
 start Prefect's ephemeral API and stop it at the end (`Embedded`). `server start` runs
 Prefect's server (what `prefect server start` runs: its API, UI and services) in the
-background once, on a port it binds itself (its log in `STMTFLOW_HOME/server.log`), and
-notes its address in `STMTFLOW_HOME/server.json`; while it answers, every later command of
-that home talks to it (`api_url`) instead of starting its own, unless `PREFECT_API_URL`
-says otherwise. `server stop` ends it.
+background once (but for `SERVER_DEFAULTS`: task runs recorded in batches), on a port it
+binds itself (its log in `STMTFLOW_HOME/server.log`), and notes its address in
+`STMTFLOW_HOME/server.json`; while it answers, every later command of that home talks to it
+(`api_url`) instead of starting its own, unless `PREFECT_API_URL` says otherwise. `server
+stop` ends it.
 """
 
 from __future__ import annotations
@@ -39,13 +40,24 @@ STOP_TIMEOUT = 30.0
 EPHEMERAL_ENV = {"PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1",
                  "PREFECT__SERVER_FINAL": "1"}
 
-#: Prefect defaults the embedded API changes, unless the environment sets them: it records
-#: task runs from their events in batches (each state event was a transaction of its own),
-#: at the latest a second later, and when it stops. Nothing watches it live (no UI, a port
-#: only the command knows); a long-running server keeps Prefect's defaults, whose UI shows
-#: each state as it comes (the same settings in its environment trade that for CPU).
-EMBEDDED_DEFAULTS = {"PREFECT_SERVER_SERVICES_TASK_RUN_RECORDER_BATCH_SIZE": "100",
-                     "PREFECT_SERVER_SERVICES_TASK_RUN_RECORDER_FLUSH_INTERVAL": "1"}
+#: Prefect defaults every server the commands start changes (the embedded API and `server
+#: start`'s), unless the environment sets them: the task run recorder writes task runs from
+#: their state events in batches, at the latest a second later (and the rest when it stops),
+#: where Prefect's default is one database transaction per state event; on a long-running
+#: server that was half of its CPU for an import (22 of 44 ms a file). Its UI shows a
+#: state a second late at most.
+SERVER_DEFAULTS = {"PREFECT_SERVER_SERVICES_TASK_RUN_RECORDER_BATCH_SIZE": "100",
+                   "PREFECT_SERVER_SERVICES_TASK_RUN_RECORDER_FLUSH_INTERVAL": "1"}
+
+#: and what the embedded API changes besides: it dies with its command and nobody watches
+#: it (no UI, a port only the command knows), so it keeps no event history (the event
+#: persister was the largest part of its CPU per file left, 7 ms; runs, task runs and their
+#: states, logs and artifacts are all still recorded, and automations still act on events
+#: as they arrive) and sends Prefect no telemetry. Docs: docs/operating.md, "A long-running
+#: local server".
+EMBEDDED_DEFAULTS = {**SERVER_DEFAULTS,
+                     "PREFECT_SERVER_SERVICES_EVENT_PERSISTER_ENABLED": "false",
+                     "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
 
 
 def home() -> Path:
@@ -97,9 +109,9 @@ class Embedded:
     imported everything, and imports its whole server into the command's process to do it.
     Started here, it comes up while the command imports and checks its input on the other
     core, and the command's process never imports the server. The same app, in the same
-    environment, as Prefect's ephemeral server (but for `EMBEDDED_DEFAULTS`); stopped when the
-    command ends (given the time to record what it holds), killed with the command's
-    process should that die first.
+    environment, as Prefect's ephemeral server (but for `EMBEDDED_DEFAULTS`: no event
+    history, task runs recorded in batches); stopped when the command ends (given the time
+    to record what it holds), killed with the command's process should that die first.
 
     The listening socket is bound here and handed to the server (`_listening`). Each
     command's server logs to a file of its own (`embedded-server-<pid>.log`, removed when
@@ -206,7 +218,8 @@ def cmd_server_start(args: argparse.Namespace) -> int:
     port = int(sock.getsockname()[1])
     url = f"http://127.0.0.1:{port}/api"
     home().mkdir(parents=True, exist_ok=True)
-    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
+    env = {**SERVER_DEFAULTS,
+           **{k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}}
     # what `prefect server start` gives its server; the UI is told where its API is
     env.update(PREFECT__SERVER_FINAL="1", PREFECT_SERVER_API_HOST="127.0.0.1",
                PREFECT_SERVER_API_PORT=str(port), PREFECT_SERVER_UI_API_URL=url)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import signal
@@ -18,7 +19,7 @@ from uuid import UUID
 import pytest
 
 from flows.cli import main
-from flows.cli.server import Embedded
+from flows.cli.server import EMBEDDED_DEFAULTS, SERVER_DEFAULTS, Embedded
 from tests.pids import ended_within
 
 
@@ -168,6 +169,8 @@ def test_a_started_server_serves_later_commands_until_stopped(stmtflow_home: Pat
     (they appear in its history), without `PREFECT_API_URL` set; `stop` ends it."""
     import urllib.request
 
+    import psutil
+
     env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
     env["PREFECT_HOME"] = str(tmp_path / "prefect-home")
 
@@ -182,6 +185,8 @@ def test_a_started_server_serves_later_commands_until_stopped(stmtflow_home: Pat
         note = json.loads((stmtflow_home / "server.json").read_text())
         url = note["url"]
         assert run("server", "status").stdout.strip() == f"running: {url}"
+        # it records task runs in batches, as the embedded API does
+        assert SERVER_DEFAULTS.items() <= psutil.Process(note["pid"]).environ().items()
         # the process noted listens on the noted port itself, and tells its UI so
         assert _port(url) in _listening_ports(note["pid"])
         with urllib.request.urlopen(f"{url.removesuffix('/api')}/ui-settings",
@@ -258,23 +263,42 @@ def test_import_on_the_embedded_api_runs_there_and_stops_it(stmtflow_home: Path,
     """With no API anywhere, the command starts its own on the Prefect home, runs the batch's
     flow there, and leaves nothing running: every file's task run recorded in its final
     state by then (the embedded API records task runs in batches, the last when it stops),
-    and no heartbeat sent."""
+    with the file's log line under it; no event history kept, unless the environment asks
+    for it; and no heartbeat sent."""
     import sqlite3
 
     samples = [s for s in inbox.samples if s.reason is None][:3]
-    env = _prefect_env(tmp_path)
-    done = subprocess.run([sys.executable, "-m", "flows.cli", "import",
-                           *(str(s.pdf) for s in samples), "--json"], capture_output=True,
-                          text=True, env=env, timeout=900, check=False)
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["state"] == "COMPLETED"
-    home = Path(env["PREFECT_HOME"])
-    assert any(n.startswith("import-") for n in _flow_runs_in(home))
-    assert _serving(home) == []
-    with sqlite3.connect(home / "prefect.db") as db:
-        states = [state for (state,) in db.execute("SELECT state_type FROM task_run")]
-        events = {event for (event,) in db.execute("SELECT event FROM events")}
-    assert states == ["COMPLETED"] * len(samples)
+
+    def run(env: dict[str, str]) -> tuple[list[tuple[str, int, str]], set[str]]:
+        done = subprocess.run([sys.executable, "-m", "flows.cli", "import",
+                               *(str(s.pdf) for s in samples), "--json"], capture_output=True,
+                              text=True, env=env, timeout=900, check=False)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["state"] == "COMPLETED"
+        home = Path(env["PREFECT_HOME"])
+        assert any(n.startswith("import-") for n in _flow_runs_in(home))
+        assert _serving(home) == []
+        with sqlite3.connect(home / "prefect.db") as db:
+            states = [state for (state,) in db.execute(
+                "SELECT state_type FROM task_run ORDER BY id")]
+            logs = list(db.execute("SELECT task_run_id, level, message FROM log "
+                                   "WHERE name = 'stmtflow'"))
+            runs = [state for (state,) in db.execute(
+                "SELECT state_name FROM flow_run WHERE name LIKE 'import-%'")]
+            events = {event for (event,) in db.execute("SELECT event FROM events")}
+        assert states == ["COMPLETED"] * len(samples) and runs == ["Completed"]
+        return logs, events
+
+    logs, events = run(_prefect_env(tmp_path))
+    # the UI's page of the run: each file's line under its task run
+    assert sorted(level for _, level, _ in logs) == [logging.INFO] * len(samples)
+    assert len({task_run for task_run, _, _ in logs if task_run}) == len(samples)
+    assert all("validated" in message for _, _, message in logs)
+    assert events == set()
+
+    (tmp_path / "events").mkdir()
+    _, events = run(_prefect_env(tmp_path / "events", **{
+        "PREFECT_SERVER_SERVICES_EVENT_PERSISTER_ENABLED": "true"}))
     # its flow run sent no heartbeat to an API that dies with it
     assert "prefect.flow-run.Completed" in events
     assert "prefect.flow-run.heartbeat" not in events
@@ -326,6 +350,27 @@ def test_the_embedded_api_holds_its_port_from_the_start(
         assert embedded.log_path == stmtflow_home / f"embedded-server-{os.getpid()}.log"
     finally:
         embedded.stop()
+
+
+def test_the_embedded_api_runs_with_its_defaults_unless_the_environment_says(
+        stmtflow_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No event history, no telemetry, task runs recorded in batches; a setting the
+    environment gives wins over the embedded default."""
+    import psutil
+
+    monkeypatch.setenv("PREFECT_HOME", str(tmp_path / "prefect-home"))
+    monkeypatch.setenv("PREFECT_SERVER_SERVICES_EVENT_PERSISTER_ENABLED", "true")
+    embedded = Embedded()
+    try:
+        assert embedded.proc is not None
+        env = psutil.Process(embedded.proc.pid).environ()
+    finally:
+        embedded.stop()
+    assert env["PREFECT_SERVER_SERVICES_EVENT_PERSISTER_ENABLED"] == "true"
+    others = {k: v for k, v in EMBEDDED_DEFAULTS.items()
+              if k != "PREFECT_SERVER_SERVICES_EVENT_PERSISTER_ENABLED"}
+    assert others.items() <= env.items() and SERVER_DEFAULTS.items() <= env.items()
+    assert env["PREFECT_SERVER_ANALYTICS_ENABLED"] == "false"
 
 
 class _Healthy(BaseHTTPRequestHandler):
