@@ -19,7 +19,6 @@ import time
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
-import pytesseract
 from PIL import Image
 
 from parsers.errors import CorruptPdf, OcrFailed, OcrKilled, OcrTimeout, UnreadableScan
@@ -32,6 +31,7 @@ from parsers.pixels import check_render
 from parsers.reader import Word
 from parsers.reread import Read, reread
 from parsers.tesseract_stream import TesseractStopped, TesseractStreams
+from parsers.tesseract_version import tesseract_version
 from parsers.trust import OCR_REVIEW_CONFIDENCE
 
 #: Page segmentation "single column of variable sizes": mode 6 merges ruled table rows.
@@ -136,8 +136,8 @@ def _check_scan_resolution(page: pdfium.PdfPage, index: int, limits: Limits) -> 
 def engine_identity() -> str:
     """Tesseract version plus the digest of the traineddata in use: what OCR output depends on."""
     try:
-        version = pytesseract.get_tesseract_version()
-    except (pytesseract.TesseractNotFoundError, OSError):
+        version = tesseract_version()
+    except OSError:
         return "tesseract:unavailable"
     digest = "none"
     data = traineddata_path("eng")

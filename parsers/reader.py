@@ -15,9 +15,8 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
-import pdfplumber
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
@@ -27,6 +26,9 @@ from parsers.limits import Limits
 from parsers.pdfium import LOCK
 from parsers.preflight import open_document
 from parsers.textmaps import repair_text_maps
+
+if TYPE_CHECKING:
+    import pdfplumber
 
 #: Characters turned further than this (radians, about the horizontal) are left out.
 TURNED = 0.01
@@ -105,6 +107,8 @@ class PdfplumberReader:
         self._ocr = ocr
 
     def read(self, data: bytes, limits: Limits) -> list[Page]:
+        import pdfplumber  # only where this reader is chosen: PDFium's reads without it
+
         started = time.monotonic()
         data = repair_text_maps(data)
         with LOCK:

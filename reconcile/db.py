@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import importlib
 import operator
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -28,7 +29,6 @@ from sqlalchemy import (
     inspect,
     text,
 )
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.dml import Insert
 
 metadata = MetaData()
@@ -266,11 +266,11 @@ quarantine = Table(
 def stamps_upsert(dialect: str) -> Insert:
     """The upsert of `output_stamps` rows (uri, size, stamp, sha256): what a listing showed
     of each object when its bytes were hashed. One statement per dialect, so that
-    SQLAlchemy compiles it once."""
-    inserts = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
-    if dialect not in inserts:
+    SQLAlchemy compiles it once. The dialect's module is imported here, by the engine's
+    name: a ledger on SQLite never loads PostgreSQL's."""
+    if dialect not in ("sqlite", "postgresql"):
         raise NotImplementedError(f"the ledger runs on SQLite or PostgreSQL, not {dialect}")
-    upsert = inserts[dialect](output_stamps)
+    upsert = importlib.import_module(f"sqlalchemy.dialects.{dialect}").insert(output_stamps)
     return upsert.on_conflict_do_update(index_elements=["uri"], set_={
         k: getattr(upsert.excluded, k) for k in ("size", "stamp", "sha256")})
 
