@@ -30,7 +30,6 @@ CODES = {m.value for enum in (Status, BatchState, ErrorClass, Outcome, Reason, R
                               ReviewAction) for m in enum}
 #: (file, literal): why that literal is not a code
 ALLOWED = {
-    ("parsers/ocr.py", "timeout"): "pytesseract names its time-out in the message",
     ("flows/cli/operate.py", "open"): "an investigation's state, printed as a word",
     ("benchmarks/accuracy.py", "refused"): "a benchmark's outcome: the parser refused the file",
     ("benchmarks/accuracy.py", "crashed"): "a benchmark's outcome: an unclassified exception",
