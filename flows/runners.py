@@ -15,6 +15,7 @@ in the background, so that they are ready by the time acceptance hands out the f
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from typing import Any
 
@@ -53,4 +54,7 @@ class SettingsTaskRunner(ThreadPoolTaskRunner[Any]):
     """Stands in a flow's decorator for the runner the settings choose when the flow runs."""
 
     def duplicate(self) -> Any:
-        return task_runner(Settings.from_env())
+        """The runner of the settings in the environment: Prefect calls this before the flow
+        run's context exists, and nothing it reads comes from a Secret block, so it does not
+        read them (a round trip to the API the run's own settings make again)."""
+        return task_runner(Settings.from_env(os.environ))
