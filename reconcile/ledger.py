@@ -42,6 +42,7 @@ Time comes from the injected `clock`, so leases and expiry are tested without sl
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import uuid
 from collections.abc import Collection, Sequence
@@ -49,7 +50,20 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, func, insert, or_, select, update
+from sqlalchemy import (
+    BindParameter,
+    Column,
+    Connection,
+    Engine,
+    Update,
+    and_,
+    bindparam,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
 from parsers.codes import BatchState, ErrorClass, Outcome, Reason, Status
@@ -80,6 +94,44 @@ def _hands_over(holder: Any, rerun: bool) -> bool:
         return True
     return holder.status == Status.FAILED and (
         rerun or holder.error_class == ErrorClass.TRANSIENT or holder.reason in RUN_FAILURES)
+
+
+def _bind(column: Column[Any], prefix: str = "v_") -> BindParameter[Any]:
+    """A parameter for `column`'s values, named apart from the columns SQLAlchemy binds."""
+    return bindparam(f"{prefix}{column.name}", type_=column.type)
+
+
+# The statements of every attempt's transitions, built once with named parameters: building
+# a statement and its cache key anew takes more CPU than SQLite takes to run it.
+_CLAIM = (update(jobs)
+          .where(jobs.c.job_id == _bind(jobs.c.job_id, "g_"),
+                 or_(jobs.c.status == Status.RETRYING,
+                     and_(jobs.c.status == Status.QUEUED,
+                          jobs.c.expires_at > _bind(jobs.c.expires_at, "g_"))))
+          .values(status=Status.PROCESSING, attempts=jobs.c.attempts + 1,
+                  lease_owner=_bind(jobs.c.lease_owner), lease_until=_bind(jobs.c.lease_until))
+          .returning(*jobs.c))
+_NEW_ATTEMPT = insert(attempts)
+_END_ATTEMPT = (update(attempts)
+                .where(attempts.c.job_id == _bind(attempts.c.job_id, "g_"),
+                       attempts.c.number == _bind(attempts.c.number, "g_"))
+                .values({c: _bind(c) for c in (attempts.c.ended_at, attempts.c.outcome,
+                                               attempts.c.error_class, attempts.c.reason,
+                                               attempts.c.message)}))
+_NOTIFICATION = insert(notifications)
+
+
+@functools.cache
+def _finish_statement(keys: tuple[str, ...]) -> Update:
+    """The guarded end of an attempt that sets the columns `keys` (`v_<column>` each), the
+    job returned as committed."""
+    return (update(jobs)
+            .where(jobs.c.job_id == _bind(jobs.c.job_id, "g_"),
+                   jobs.c.status == Status.PROCESSING,
+                   jobs.c.lease_owner == _bind(jobs.c.lease_owner, "g_"),
+                   jobs.c.attempts == _bind(jobs.c.attempts, "g_"))
+            .values({jobs.c[k]: _bind(jobs.c[k]) for k in keys})
+            .returning(*jobs.c))
 
 
 @dataclass(frozen=True)
@@ -261,21 +313,14 @@ class Ledger:
         """
         t = self.clock()
         with self.engine.begin() as c:
-            row = c.execute(
-                update(jobs)
-                .where(jobs.c.job_id == job_id,
-                       or_(jobs.c.status == Status.RETRYING,
-                           and_(jobs.c.status == Status.QUEUED, jobs.c.expires_at > t)))
-                .values(status=Status.PROCESSING, attempts=jobs.c.attempts + 1,
-                        lease_owner=owner, lease_until=t + self.lease)
-                .returning(*jobs.c)
-            ).mappings().first()
+            row = c.execute(_CLAIM, {"g_job_id": job_id, "g_expires_at": t, "v_lease_owner": owner,
+                                     "v_lease_until": t + self.lease}).mappings().first()
             if row is None:
                 return None
             job = Job.from_row(row)
-            c.execute(insert(attempts).values(job_id=job_id, number=job.attempts,
-                                              lease_owner=owner, started_at=t,
-                                              task_run_id=task_run_id))
+            c.execute(_NEW_ATTEMPT, {"job_id": job_id, "number": job.attempts,
+                                     "lease_owner": owner, "started_at": t,
+                                     "task_run_id": task_run_id})
         return Claim(job_id, owner, job.attempts, job)
 
     def succeed(self, claim: Claim, *, output_uri: str, output_digest: str,
@@ -310,22 +355,19 @@ class Ledger:
         transaction; None when the guarded update lost (nothing is written)."""
         t = self.clock()
         terminal = {"finished_at": t} if status.terminal else {}
+        values = dict(status=status, error_class=error_class, reason=reason, message=message,
+                      lease_owner=None, lease_until=None, **terminal, **extra)
         with self.engine.begin() as c:
-            row = c.execute(
-                update(jobs)
-                .where(jobs.c.job_id == claim.job_id, jobs.c.status == Status.PROCESSING,
-                       jobs.c.lease_owner == claim.owner, jobs.c.attempts == claim.attempt)
-                .values(status=status, error_class=error_class, reason=reason,
-                        message=message, lease_owner=None, lease_until=None,
-                        **terminal, **extra)
-                .returning(*jobs.c)
-            ).mappings().first()
+            row = c.execute(_finish_statement(tuple(values)), {
+                "g_job_id": claim.job_id, "g_lease_owner": claim.owner,
+                "g_attempts": claim.attempt, **{f"v_{k}": v for k, v in values.items()},
+            }).mappings().first()
             if row is None:
                 return None
             self._end_attempt(c, claim.job_id, claim.attempt, t, outcome, error_class,
                               reason, message)
             if notify and status.terminal:  # a job turns terminal once: no row is there yet
-                c.execute(insert(notifications), [
+                c.execute(_NOTIFICATION, [
                     {"job_id": claim.job_id, "channel": ch, "attempts": 0, "created_at": t}
                     for ch in notify])
             if rows := [s._asdict() for s in stamps if s.stamp is not None]:
@@ -405,9 +447,9 @@ class Ledger:
     def _end_attempt(c: Connection, job_id: str, number: int, t: datetime, outcome: Outcome,
                      error_class: ErrorClass | None, reason: Reason | None,
                      message: str | None) -> None:
-        c.execute(update(attempts).where(attempts.c.job_id == job_id, attempts.c.number == number)
-                  .values(ended_at=t, outcome=outcome, error_class=error_class, reason=reason,
-                          message=message))
+        c.execute(_END_ATTEMPT, {"g_job_id": job_id, "g_number": number, "v_ended_at": t,
+                                 "v_outcome": outcome, "v_error_class": error_class,
+                                 "v_reason": reason, "v_message": message})
 
     # -- reading ----------------------------------------------------------------------
     def job(self, job_id: str) -> Job | None:
