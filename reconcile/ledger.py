@@ -64,7 +64,9 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.dml import Insert
 
 from parsers.codes import BatchState, ErrorClass, Outcome, Reason, Status
 from reconcile.db import attempts, batches, input_claims, jobs, notifications, stamps_upsert
@@ -119,6 +121,18 @@ _END_ATTEMPT = (update(attempts)
                                                attempts.c.error_class, attempts.c.reason,
                                                attempts.c.message)}))
 _NOTIFICATION = insert(notifications)
+_NEW_JOB = insert(jobs).returning(*jobs.c)
+
+
+@functools.cache
+def _take_input(dialect: str) -> Insert:
+    """The claim on an input (sha256 and pins) for a job, unless a job holds it: no row is
+    written (nor returned) then, and no error stops the envelope's transaction."""
+    inserts = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
+    if dialect not in inserts:
+        raise NotImplementedError(f"the ledger runs on SQLite or PostgreSQL, not {dialect}")
+    return inserts[dialect](input_claims).on_conflict_do_nothing().returning(
+        input_claims.c.job_id)
 
 
 @functools.cache
@@ -169,11 +183,17 @@ class Ledger:
     def accept(self, batch_id: str, *, source_uri: str, input_uri: str, size: int, sha256: str,
                bank_hint: str | None, ids: Identities, queue_limit: timedelta,
                rerun_of: str | None = None) -> Job:
-        """Write the job envelope, then claim its input: the same bytes in the same batch
-        return the same job; bytes another job holds make this one its DUPLICATE."""
-        job_id, new = self._insert_job(
-            batch_id, bank_hint, ids, queue_limit, rerun_of, source_uri=source_uri,
-            input_uri=input_uri, size=size, sha256=sha256, status=Status.QUEUED)
+        """Write the job envelope and claim its input: the same bytes in the same batch
+        return the same job; bytes another job holds make this one its DUPLICATE.
+
+        The envelope and a claim no job holds yet (the common case) are one transaction;
+        a claim that is held is settled after the envelope's commit (`_claim_input`)."""
+        job_id, new, job = self._insert_job(
+            batch_id, bank_hint, ids, queue_limit, rerun_of, take_input=True,
+            source_uri=source_uri, input_uri=input_uri, size=size, sha256=sha256,
+            status=Status.QUEUED)
+        if job is not None:
+            return job
         if new:
             self._claim_input(job_id, sha256, ids, rerun=rerun_of is not None)
         return self._read_back(job_id)
@@ -190,33 +210,42 @@ class Ledger:
                 jobs.c.batch_id == batch_id, jobs.c.source_uri == source_uri,
                 jobs.c.input_uri.is_(None))).scalar()
         if known is None:
-            known, _ = self._insert_job(
+            known, _, job = self._insert_job(
                 batch_id, bank_hint, ids, queue_limit, None, source_uri=source_uri,
                 input_uri=None, size=size, sha256=None, status=Status.FAILED,
                 error_class=ErrorClass.DETERMINISTIC, reason=reason, message=message,
                 finished_at=self.clock())
+            if job is not None:
+                return job
         return self._read_back(known)
 
     def _insert_job(self, batch_id: str, bank_hint: str | None, ids: Identities,
-                    queue_limit: timedelta, rerun_of: str | None,
-                    **values: Any) -> tuple[str, bool]:
-        """Insert an envelope; (job id, True), or (the batch's job of these bytes, False)."""
+                    queue_limit: timedelta, rerun_of: str | None, take_input: bool = False,
+                    **values: Any) -> tuple[str, bool, Job | None]:
+        """Insert an envelope and, with `take_input`, the claim on its input unless a job
+        holds it, in one transaction: (job id, True, the job as committed), or (job id,
+        True, None) when the claim is held; (the batch's job of these bytes, False, None)
+        when there is one."""
         submitted = self.clock()
         job_id = "j-" + uuid.uuid4().hex[:16]
         try:
             with self.engine.begin() as c:
-                c.execute(insert(jobs).values(
+                row = c.execute(_NEW_JOB, dict(
                     job_id=job_id, batch_id=batch_id, bank_hint=bank_hint,
                     submitted_at=submitted, expires_at=submitted + queue_limit,
                     chain_revision=ids.chain_revision, ocr_engine=ids.ocr_engine,
                     policy_revision=ids.policy_revision, attempts=0, needs_review=False,
-                    rerun_of=rerun_of, **values))
+                    rerun_of=rerun_of, **values)).mappings().one()
+                if take_input and c.execute(_take_input(c.dialect.name), {
+                        "sha256": values["sha256"], "job_id": job_id,
+                        **dataclasses.asdict(ids)}).first() is None:
+                    return job_id, True, None  # held: the envelope commits on its own
+                return job_id, True, Job.from_row(row)
         except IntegrityError:  # one_job_per_input_per_batch: these bytes are already here
             with self.engine.connect() as c:
                 return c.execute(select(jobs.c.job_id).where(
                     jobs.c.batch_id == batch_id,
-                    jobs.c.sha256 == values["sha256"])).scalar_one(), False
-        return job_id, True
+                    jobs.c.sha256 == values["sha256"])).scalar_one(), False, None
 
     def _read_back(self, job_id: str) -> Job:
         job = self.job(job_id)
