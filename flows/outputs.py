@@ -2,7 +2,7 @@
 
 The rendering itself lives beside the parser (Prefect-free), so that a parse worker renders
 and hashes an import's objects where it parsed them; this is the job-shaped face of it, for
-the flows, the review's corrected versions and the benchmarks.
+the review's corrected versions, the tests and the benchmarks.
 """
 
 from __future__ import annotations
@@ -11,23 +11,13 @@ import dataclasses
 from typing import Any
 
 from parsers.api import ParseResult
-from parsers.outputs import (
-    COLUMNS,
-    SCHEMA_VERSION,
-    Rendered,
-    document_files,
-    render,
-    statement_dict,
-    transaction_rows,
-    with_transaction_ids,
-)
+from parsers.outputs import COLUMNS, SCHEMA_VERSION, document_files
 from parsers.outputs import output_files as _output_files
 from parsers.outputs import statement_document as _statement_document
 from reconcile.records import Job
 
-__all__ = ["COLUMNS", "SCHEMA_VERSION", "Rendered", "document_files", "output_files",
-           "pinned", "rendered", "statement_dict", "statement_document", "transaction_rows",
-           "with_transaction_ids"]
+__all__ = ["COLUMNS", "SCHEMA_VERSION", "document_files", "output_files", "pinned",
+           "statement_document"]
 
 
 def pinned(job: Job) -> dict[str, str]:
@@ -42,8 +32,3 @@ def statement_document(result: ParseResult, job: Job) -> dict[str, Any]:
 def output_files(result: ParseResult, job: Job) -> dict[str, bytes]:
     """A parse's objects (its document already carries the transaction ids)."""
     return _output_files(result, job.sha256, pinned(job))
-
-
-def rendered(result: ParseResult, job: Job) -> Rendered:
-    """A parse of `job`'s input, rendered here (what a parse worker returns for it)."""
-    return render(result, job.sha256, pinned(job))

@@ -11,9 +11,10 @@ from pathlib import Path
 
 from corpus import generate
 from flows.config import Settings
-from flows.outputs import rendered
+from flows.outputs import pinned
 from flows.parser import Parser, _pool, start_workers
 from parsers.codes import Status
+from parsers.outputs import render
 from reconcile.records import Job
 from tests.flows.conftest import TEXT_BANKS
 
@@ -41,7 +42,7 @@ def test_a_worker_renders_as_the_parser_in_force(stmtflow_home: Path, tmp_path: 
             job = job_of(data, bank, parser)
             here = parser.parse(data, bank)
             got = in_workers(data, job)
-            assert got == rendered(here, job)
+            assert got == render(here, job.sha256, pinned(job))
             assert got.digests == {name: hashlib.sha256(b).hexdigest()
                                    for name, b in got.files.items()}
             assert (got.bank, got.transactions) == (s.bank, here.statement.transaction_count)
