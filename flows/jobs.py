@@ -21,7 +21,6 @@ from flows import crashpoint
 from flows.config import Settings
 from flows.lease import kept
 from flows.notify import channels, notify_ended
-from flows.outputs import output_files
 from flows.parser import Parse, Parser
 from flows.taxonomy import (
     ChainMismatch,
@@ -31,9 +30,9 @@ from flows.taxonomy import (
     classify,
     classify_source,
 )
-from parsers.api import ParseResult
 from parsers.codes import ErrorClass, Reason, Status
 from parsers.model import mask_account, mask_digits
+from parsers.outputs import Rendered
 from reconcile.acceptance import (
     KEEP,
     MOVE,
@@ -213,22 +212,21 @@ def _run(worker: Worker, claim: Claim) -> Job:
         raise ChainMismatch(f"job pinned {job.identities}, this worker runs {worker.identities}")
     data = worker.storage.read_input(job.input_uri, job.sha256)
     crashpoint.reached(worker.crash_at, "parse")
-    result = worker.parse(data, job.bank_hint)
-    files = output_files(result, job)
+    out = worker.parse(data, job)  # parsed, rendered and hashed in a parse worker
     # this attempt's own key: a stale attempt never writes over the objects a success names
     prefix = f"results/{job.job_id}/{claim.attempt}-{claim.owner.rsplit(':', 1)[-1]}"
-    written = worker.storage.write_stamped(prefix, files, token="write")
+    written = worker.storage.write_stamped(prefix, out.files, token="write",
+                                           digests=out.digests)
     digests = {name: w.sha256 for name, w in written.items()}
     crashpoint.reached(worker.crash_at, "written")
     record = worker.ledger.succeed(
         claim, output_uri=worker.storage.uri(f"{prefix}/statement.json"),
         output_digest=digests["statement.json"], outputs=digests, stamps=list(written.values()),
-        needs_review=not result.validation.ok, bank=result.statement.bank,
-        account_last4=",".join(a.account_last4 for a in result.statement.accounts),
-        transactions=result.statement.transaction_count, notify=worker.channels)
+        needs_review=out.needs_review, bank=out.bank, account_last4=",".join(out.account_last4),
+        transactions=out.transactions, notify=worker.channels)
     if record is None:
         raise LeaseLost(f"{job.job_id}: the lease was taken over; nothing committed")
-    _log_success(job.job_id, claim.attempt, result)
+    _log_success(job.job_id, claim.attempt, out)
     return record
 
 
@@ -303,8 +301,7 @@ def _await_holder(ledger: Ledger, job: Job) -> Job:
     return job
 
 
-def _log_success(job_id: str, attempt: int, result: ParseResult) -> None:
-    accounts = ", ".join(mask_account(a.account_last4) for a in result.statement.accounts)
-    log.info("job %s attempt %d: %s %s, %d transactions, %s", job_id, attempt,
-             result.statement.bank, accounts, result.statement.transaction_count,
-             "validated" if result.validation.ok else "needs review")
+def _log_success(job_id: str, attempt: int, out: Rendered) -> None:
+    accounts = ", ".join(mask_account(last4) for last4 in out.account_last4)
+    log.info("job %s attempt %d: %s %s, %d transactions, %s", job_id, attempt, out.bank,
+             accounts, out.transactions, "needs review" if out.needs_review else "validated")

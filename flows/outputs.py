@@ -1,115 +1,34 @@
-"""A statement's output objects: transactions as CSV and Parquet, and `statement.json`.
+"""A job's output objects, as `parsers.outputs` renders them for the job's input and pins.
 
-Everything here is deterministic in the input bytes and the job's pinned identities (nothing
-of the job itself: its id, times and attempts are the ledger's), so the same input under the
-same pins always gives the same bytes, a repeated delivery is a duplicate in the book, and a
-changed output is a real change. The fields
-and the version policy are documented in docs/output-schema.md.
+The rendering itself lives beside the parser (Prefect-free), so that a parse worker renders
+and hashes an import's objects where it parsed them; this is the job-shaped face of it, for
+the review's corrected versions, the tests and the benchmarks.
 """
 
 from __future__ import annotations
 
-import csv
 import dataclasses
-import io
-import json
 from typing import Any
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
 from parsers.api import ParseResult
-from parsers.model import Statement, transaction_ids
+from parsers.outputs import COLUMNS, SCHEMA_VERSION, document_files
+from parsers.outputs import output_files as _output_files
+from parsers.outputs import statement_document as _statement_document
 from reconcile.records import Job
 
-#: Version of the `statement.json` layout; raised only when a field is removed, renamed or
-#: changes meaning (docs/output-schema.md). Documents without it predate versioning.
-SCHEMA_VERSION = 2
-
-COLUMNS = ["txn_id", "account_last4", "currency", "date", "description", "amount", "balance"]
+__all__ = ["COLUMNS", "SCHEMA_VERSION", "document_files", "output_files", "pinned",
+           "statement_document"]
 
 
-def statement_dict(result: ParseResult) -> dict[str, Any]:
-    """The normalised statement with each transaction's id and the statement period."""
-    st = result.statement
-    doc = st.to_dict()
-    doc["period"] = {"start": st.period_start and st.period_start.isoformat(),
-                     "end": st.period_end and st.period_end.isoformat()}
-    return _with_ids(doc, st)  # ids from the parsed statement: its document says the same
-
-
-def with_transaction_ids(doc: dict[str, Any]) -> dict[str, Any]:
-    """Set every transaction's `txn_id` from what it says now (a correction may change it)."""
-    return _with_ids(doc, Statement.from_dict(doc))
-
-
-def _with_ids(doc: dict[str, Any], st: Statement) -> dict[str, Any]:
-    """`doc`, the document of `st`, with each transaction's id set."""
-    for acct, acct_doc in zip(st.accounts, doc["accounts"], strict=True):
-        for txn_id, t in zip(transaction_ids(st.bank, acct), acct_doc["transactions"],
-                             strict=True):
-            t["txn_id"] = txn_id
-    return doc
-
-
-def transaction_rows(doc: dict[str, Any]) -> list[list[str | None]]:
-    """One row per transaction in `COLUMNS` order; money stays text (exact), never float."""
-    rows = []
-    for a in doc["accounts"]:
-        for t in a["transactions"]:
-            row = {"account_last4": a["account_last4"], "currency": a["currency"], **t}
-            rows.append([None if row.get(c) is None else str(row[c]) for c in COLUMNS])
-    return rows
-
-
-def transactions_csv(rows: list[list[str | None]]) -> bytes:
-    """The rows as CSV with a header, minimal quoting, `\\n` line ends, empty for null."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    writer.writerows(rows)
-    return out.getvalue().encode()
-
-
-def transactions_parquet(rows: list[list[str | None]]) -> bytes:
-    """The rows as Parquet, every column a string: written by pyarrow, no data frame between."""
-    columns = list(zip(*rows, strict=True)) if rows else [()] * len(COLUMNS)
-    table = pa.table({name: pa.array(col, pa.string()) for name, col in zip(
-        COLUMNS, columns, strict=True)})
-    out = io.BytesIO()
-    pq.write_table(table, out)
-    return out.getvalue()
+def pinned(job: Job) -> dict[str, str]:
+    """The identities `job` pins, as its document names them."""
+    return dataclasses.asdict(job.identities)
 
 
 def statement_document(result: ParseResult, job: Job) -> dict[str, Any]:
-    return {
-        "schema_version": SCHEMA_VERSION,
-        **statement_dict(result),
-        "validation": result.validation.to_dict(),
-        "layout": result.layout,
-        "reading": result.reading(),
-        "pages": result.pages,
-        "ocr_pages": result.ocr_pages,
-        "input_sha256": job.sha256,
-        "pinned": dataclasses.asdict(job.identities),
-    }
+    return _statement_document(result, job.sha256, pinned(job))
 
 
 def output_files(result: ParseResult, job: Job) -> dict[str, bytes]:
     """A parse's objects (its document already carries the transaction ids)."""
-    return _files(statement_document(result, job))
-
-
-def document_files(doc: dict[str, Any]) -> dict[str, bytes]:
-    """A statement document's objects: itself, and its transactions as CSV and Parquet
-    (also how a corrected statement's new version is written, its ids recomputed)."""
-    return _files(with_transaction_ids(doc))
-
-
-def _files(doc: dict[str, Any]) -> dict[str, bytes]:
-    rows = transaction_rows(doc)
-    return {
-        "statement.json": json.dumps(doc, indent=1, sort_keys=True).encode() + b"\n",
-        "transactions.csv": transactions_csv(rows),
-        "transactions.parquet": transactions_parquet(rows),
-    }
+    return _output_files(result, job.sha256, pinned(job))

@@ -3,8 +3,9 @@
 Built once at the edge and handed down, so that what a job pins (`identities`) is computed
 from the very templates and reader object that parse it, and every list of banks (the CLI,
 the deployments, the tests) is the templates' banks. Templates are parsed once per process
-(again only when a file changes), and parses run in this process's parse workers
-(`parsers.pool`), each under the file's hard limits.
+(again only when a file changes), and an import's parses run in this process's parse
+workers (`parsers.pool`), each under the file's hard limits, which also render and hash the
+job's output objects (`parsers.outputs`).
 """
 
 from __future__ import annotations
@@ -19,18 +20,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from flows.config import Settings
+from flows.outputs import pinned
 from parsers.api import ParseResult, chain_revision, page_reader, parse_pdf
 from parsers.errors import EncryptedPdf
 from parsers.limits import Limits
 from parsers.ocr import engine_identity
+from parsers.outputs import Rendered, parse_and_render
 from parsers.pool import ParsePool
 from parsers.reader import PageReader
 from parsers.template import Template, load_templates, template_dirs
 from parsers.validate import POLICY_REVISION
-from reconcile.records import Identities
+from reconcile.records import Identities, Job
 
-#: parse(data, bank hint) -> what the statement says, or a `StatementError`
-Parse = Callable[[bytes, str | None], ParseResult]
+#: parse(data, job) -> the job's output objects, rendered from what its statement says, or a
+#: `StatementError`
+Parse = Callable[[bytes, Job], Rendered]
 #: passwords(bank hint) -> the candidate passwords of a locked statement
 Passwords = Callable[[str | None], Sequence[str]]
 
@@ -58,21 +62,23 @@ class Parser:
                          limits=limits or self.limits, passwords=passwords)
 
     def in_workers(self, workers: int, passwords: Passwords = lambda bank: ()) -> Parse:
-        """`parse`, run in this process's parse workers (0: in the calling thread).
+        """A job's `parse` and its output objects, rendered and hashed, in this process's
+        parse workers (0: in the calling thread): only the objects cross back.
 
         A password-protected file is parsed once more with `passwords(bank)`, so that a
         password travels to a parse process only for a file that needs one.
         """
         pool = _pool(self, workers)
 
-        def parse(data: bytes, bank: str | None) -> ParseResult:
+        def parse(data: bytes, job: Job) -> Rendered:
+            pins = {"input_sha256": job.sha256, "pinned": pinned(job)}
             try:
-                return pool.parse(data, bank)
+                return pool.parse(data, job.bank_hint, **pins)
             except EncryptedPdf:
-                candidates = passwords(bank)
+                candidates = passwords(job.bank_hint)
                 if not candidates:
                     raise
-            return pool.parse(data, bank, candidates)
+            return pool.parse(data, job.bank_hint, candidates, **pins)
 
         return parse
 
@@ -113,16 +119,20 @@ _pools_lock = threading.Lock()
 def _pool(parser: Parser, workers: int) -> ParsePool:
     """One pool per process for the parser in force; a changed parser replaces it.
 
-    Its workers run `parse_pdf` with the templates and reader bound, not this module's
-    `Parser`: unpickling that would import flows (and with it SQLAlchemy, fsspec) into every
-    worker as it starts, a quarter of a second each. A new pool starts its fork server at
-    once (it then imports the parser on its own, while this process goes on)."""
+    Its workers run `parse_and_render` over `parse_pdf` with the templates and reader
+    bound, not this module's `Parser`: unpickling that would import flows (and with it
+    SQLAlchemy, fsspec) into every worker as it starts, a quarter of a second each. A new
+    pool starts its fork server at once (it then imports the parser and the rendering on
+    its own, while this process goes on)."""
     key = (workers, parser.identities().chain_revision, parser.limits)
     with _pools_lock:
         if key not in _pools:
             _close_pools()
-            _pools[key] = ParsePool(workers, parser.limits, target=functools.partial(
-                parse_pdf, templates=parser.templates, reader=parser.reader))
+            parse = functools.partial(parse_pdf, templates=parser.templates,
+                                      reader=parser.reader)
+            _pools[key] = ParsePool(workers, parser.limits,
+                                    target=functools.partial(parse_and_render, parse=parse),
+                                    preload=("parsers.outputs",))
             if workers and not multiprocessing.current_process().daemon:
                 multiprocessing.forkserver.ensure_running()
         return _pools[key]

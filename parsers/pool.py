@@ -45,14 +45,15 @@ from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
-from parsers.api import ParseResult, parse_pdf
+from parsers.api import parse_pdf
 from parsers.errors import ParserCrashed, ParseTimeout, TooLarge
 from parsers.limits import Limits
 
-#: What a worker runs: `target(data, bank=..., limits=..., passwords=...)`, `parse_pdf` or
-#: anything with its signature and its configuration bound (picklable: it is sent to each
-#: worker once).
-Target = Callable[..., ParseResult]
+#: What a worker runs: `target(data, bank=..., limits=..., passwords=..., **extra)`,
+#: `parse_pdf` or anything with its signature and its configuration bound (picklable: it is
+#: sent to each worker once), which may take more keywords (`ParsePool.parse`'s `extra`) and
+#: return what it makes of the parse (an import's rendered objects: `parsers.outputs`).
+Target = Callable[..., Any]
 #: Extra wall time over the per-file budget before the caller kills the worker.
 GRACE_SECONDS = 1.0
 #: How often the caller samples a busy worker's address space.
@@ -71,12 +72,14 @@ class ParsePool:
     """Long-lived parse processes, each parse under hard limits; safe to call from threads."""
 
     def __init__(self, workers: int | None = None, limits: Limits | None = None,
-                 target: Target = parse_pdf) -> None:
+                 target: Target = parse_pdf, preload: Sequence[str] = ("parsers.api",)) -> None:
+        """`preload`: the modules the fork server imports once for every worker (those
+        `target` needs), so that no worker imports them as it starts."""
         self.workers = (os.cpu_count() or 1) if workers is None else workers
         self.limits = limits or Limits()
         self._target = target
         self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload(["parsers.api"])
+        self._context.set_forkserver_preload(list(preload))
         self._idle: queue.SimpleQueue[_Worker | None] = queue.SimpleQueue()
         for _ in range(self.workers):
             self._idle.put(None)  # a slot whose worker starts on first use
@@ -85,17 +88,19 @@ class ParsePool:
         self._closed = False
 
     def parse(self, data: bytes, bank: str | None = None,
-              passwords: Sequence[str] = ()) -> ParseResult:
-        """`parse_pdf(data, bank=bank, passwords=passwords)` in a worker; raises what it
-        raises, or a limit's error."""
+              passwords: Sequence[str] = (), **extra: Any) -> Any:
+        """`target(data, bank=bank, passwords=passwords, **extra)` (`parse_pdf`'s result, or
+        what the target makes of it) in a worker; raises what it raises, or a limit's
+        error."""
         if self._closed:
             raise RuntimeError("the parse pool is closed")
         if self.workers == 0 or multiprocessing.current_process().daemon:
             # A daemonic process (a Dask worker, say) may not start children: parse here.
-            return self._target(data, bank=bank, limits=self.limits, passwords=passwords)
+            return self._target(data, bank=bank, limits=self.limits, passwords=passwords,
+                                **extra)
         crash = ""
         for _ in range(2):
-            outcome = self._run(data, {"bank": bank, "passwords": tuple(passwords)})
+            outcome = self._run(data, {"bank": bank, "passwords": tuple(passwords), **extra})
             if not isinstance(outcome, _Crash):
                 return outcome
             crash = outcome.how
@@ -115,7 +120,7 @@ class ParsePool:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _run(self, data: bytes, kwargs: dict[str, Any]) -> ParseResult | _Crash:
+    def _run(self, data: bytes, kwargs: dict[str, Any]) -> Any:
         """One parse on an idle worker; a worker that did not survive it is replaced."""
         worker = self._idle.get()
         try:
@@ -172,9 +177,9 @@ class _Worker:
     def alive(self) -> bool:
         return self.process.is_alive()
 
-    def run(self, data: bytes, kwargs: dict[str, Any],
-            limits: Limits) -> ParseResult | BaseException | _Crash:
-        """Send one parse and wait for its answer, its death or its deadline."""
+    def run(self, data: bytes, kwargs: dict[str, Any], limits: Limits) -> Any:
+        """Send one parse and wait for its answer (the target's result, or the error it
+        raised), its death (`_Crash`, or a limit's error) or its deadline."""
         pid = self.process.pid
         assert pid is not None
         start = peak = _address_space(pid)

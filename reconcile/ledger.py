@@ -42,6 +42,7 @@ Time comes from the injected `clock`, so leases and expiry are tested without sl
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import uuid
 from collections.abc import Collection, Sequence
@@ -49,8 +50,23 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, func, insert, or_, select, update
+from sqlalchemy import (
+    BindParameter,
+    Column,
+    Connection,
+    Engine,
+    Update,
+    and_,
+    bindparam,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.dml import Insert
 
 from parsers.codes import BatchState, ErrorClass, Outcome, Reason, Status
 from reconcile.db import attempts, batches, input_claims, jobs, notifications, stamps_upsert
@@ -80,6 +96,56 @@ def _hands_over(holder: Any, rerun: bool) -> bool:
         return True
     return holder.status == Status.FAILED and (
         rerun or holder.error_class == ErrorClass.TRANSIENT or holder.reason in RUN_FAILURES)
+
+
+def _bind(column: Column[Any], prefix: str = "v_") -> BindParameter[Any]:
+    """A parameter for `column`'s values, named apart from the columns SQLAlchemy binds."""
+    return bindparam(f"{prefix}{column.name}", type_=column.type)
+
+
+# The statements of every attempt's transitions, built once with named parameters: building
+# a statement and its cache key anew takes more CPU than SQLite takes to run it.
+_CLAIM = (update(jobs)
+          .where(jobs.c.job_id == _bind(jobs.c.job_id, "g_"),
+                 or_(jobs.c.status == Status.RETRYING,
+                     and_(jobs.c.status == Status.QUEUED,
+                          jobs.c.expires_at > _bind(jobs.c.expires_at, "g_"))))
+          .values(status=Status.PROCESSING, attempts=jobs.c.attempts + 1,
+                  lease_owner=_bind(jobs.c.lease_owner), lease_until=_bind(jobs.c.lease_until))
+          .returning(*jobs.c))
+_NEW_ATTEMPT = insert(attempts)
+_END_ATTEMPT = (update(attempts)
+                .where(attempts.c.job_id == _bind(attempts.c.job_id, "g_"),
+                       attempts.c.number == _bind(attempts.c.number, "g_"))
+                .values({c: _bind(c) for c in (attempts.c.ended_at, attempts.c.outcome,
+                                               attempts.c.error_class, attempts.c.reason,
+                                               attempts.c.message)}))
+_NOTIFICATION = insert(notifications)
+_NEW_JOB = insert(jobs).returning(*jobs.c)
+
+
+@functools.cache
+def _take_input(dialect: str) -> Insert:
+    """The claim on an input (sha256 and pins) for a job, unless a job holds it: no row is
+    written (nor returned) then, and no error stops the envelope's transaction."""
+    inserts = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
+    if dialect not in inserts:
+        raise NotImplementedError(f"the ledger runs on SQLite or PostgreSQL, not {dialect}")
+    return inserts[dialect](input_claims).on_conflict_do_nothing().returning(
+        input_claims.c.job_id)
+
+
+@functools.cache
+def _finish_statement(keys: tuple[str, ...]) -> Update:
+    """The guarded end of an attempt that sets the columns `keys` (`v_<column>` each), the
+    job returned as committed."""
+    return (update(jobs)
+            .where(jobs.c.job_id == _bind(jobs.c.job_id, "g_"),
+                   jobs.c.status == Status.PROCESSING,
+                   jobs.c.lease_owner == _bind(jobs.c.lease_owner, "g_"),
+                   jobs.c.attempts == _bind(jobs.c.attempts, "g_"))
+            .values({jobs.c[k]: _bind(jobs.c[k]) for k in keys})
+            .returning(*jobs.c))
 
 
 @dataclass(frozen=True)
@@ -117,11 +183,17 @@ class Ledger:
     def accept(self, batch_id: str, *, source_uri: str, input_uri: str, size: int, sha256: str,
                bank_hint: str | None, ids: Identities, queue_limit: timedelta,
                rerun_of: str | None = None) -> Job:
-        """Write the job envelope, then claim its input: the same bytes in the same batch
-        return the same job; bytes another job holds make this one its DUPLICATE."""
-        job_id, new = self._insert_job(
-            batch_id, bank_hint, ids, queue_limit, rerun_of, source_uri=source_uri,
-            input_uri=input_uri, size=size, sha256=sha256, status=Status.QUEUED)
+        """Write the job envelope and claim its input: the same bytes in the same batch
+        return the same job; bytes another job holds make this one its DUPLICATE.
+
+        The envelope and a claim no job holds yet (the common case) are one transaction;
+        a claim that is held is settled after the envelope's commit (`_claim_input`)."""
+        job_id, new, job = self._insert_job(
+            batch_id, bank_hint, ids, queue_limit, rerun_of, take_input=True,
+            source_uri=source_uri, input_uri=input_uri, size=size, sha256=sha256,
+            status=Status.QUEUED)
+        if job is not None:
+            return job
         if new:
             self._claim_input(job_id, sha256, ids, rerun=rerun_of is not None)
         return self._read_back(job_id)
@@ -138,33 +210,42 @@ class Ledger:
                 jobs.c.batch_id == batch_id, jobs.c.source_uri == source_uri,
                 jobs.c.input_uri.is_(None))).scalar()
         if known is None:
-            known, _ = self._insert_job(
+            known, _, job = self._insert_job(
                 batch_id, bank_hint, ids, queue_limit, None, source_uri=source_uri,
                 input_uri=None, size=size, sha256=None, status=Status.FAILED,
                 error_class=ErrorClass.DETERMINISTIC, reason=reason, message=message,
                 finished_at=self.clock())
+            if job is not None:
+                return job
         return self._read_back(known)
 
     def _insert_job(self, batch_id: str, bank_hint: str | None, ids: Identities,
-                    queue_limit: timedelta, rerun_of: str | None,
-                    **values: Any) -> tuple[str, bool]:
-        """Insert an envelope; (job id, True), or (the batch's job of these bytes, False)."""
+                    queue_limit: timedelta, rerun_of: str | None, take_input: bool = False,
+                    **values: Any) -> tuple[str, bool, Job | None]:
+        """Insert an envelope and, with `take_input`, the claim on its input unless a job
+        holds it, in one transaction: (job id, True, the job as committed), or (job id,
+        True, None) when the claim is held; (the batch's job of these bytes, False, None)
+        when there is one."""
         submitted = self.clock()
         job_id = "j-" + uuid.uuid4().hex[:16]
         try:
             with self.engine.begin() as c:
-                c.execute(insert(jobs).values(
+                row = c.execute(_NEW_JOB, dict(
                     job_id=job_id, batch_id=batch_id, bank_hint=bank_hint,
                     submitted_at=submitted, expires_at=submitted + queue_limit,
                     chain_revision=ids.chain_revision, ocr_engine=ids.ocr_engine,
                     policy_revision=ids.policy_revision, attempts=0, needs_review=False,
-                    rerun_of=rerun_of, **values))
+                    rerun_of=rerun_of, **values)).mappings().one()
+                if take_input and c.execute(_take_input(c.dialect.name), {
+                        "sha256": values["sha256"], "job_id": job_id,
+                        **dataclasses.asdict(ids)}).first() is None:
+                    return job_id, True, None  # held: the envelope commits on its own
+                return job_id, True, Job.from_row(row)
         except IntegrityError:  # one_job_per_input_per_batch: these bytes are already here
             with self.engine.connect() as c:
                 return c.execute(select(jobs.c.job_id).where(
                     jobs.c.batch_id == batch_id,
-                    jobs.c.sha256 == values["sha256"])).scalar_one(), False
-        return job_id, True
+                    jobs.c.sha256 == values["sha256"])).scalar_one(), False, None
 
     def _read_back(self, job_id: str) -> Job:
         job = self.job(job_id)
@@ -261,21 +342,14 @@ class Ledger:
         """
         t = self.clock()
         with self.engine.begin() as c:
-            row = c.execute(
-                update(jobs)
-                .where(jobs.c.job_id == job_id,
-                       or_(jobs.c.status == Status.RETRYING,
-                           and_(jobs.c.status == Status.QUEUED, jobs.c.expires_at > t)))
-                .values(status=Status.PROCESSING, attempts=jobs.c.attempts + 1,
-                        lease_owner=owner, lease_until=t + self.lease)
-                .returning(*jobs.c)
-            ).mappings().first()
+            row = c.execute(_CLAIM, {"g_job_id": job_id, "g_expires_at": t, "v_lease_owner": owner,
+                                     "v_lease_until": t + self.lease}).mappings().first()
             if row is None:
                 return None
             job = Job.from_row(row)
-            c.execute(insert(attempts).values(job_id=job_id, number=job.attempts,
-                                              lease_owner=owner, started_at=t,
-                                              task_run_id=task_run_id))
+            c.execute(_NEW_ATTEMPT, {"job_id": job_id, "number": job.attempts,
+                                     "lease_owner": owner, "started_at": t,
+                                     "task_run_id": task_run_id})
         return Claim(job_id, owner, job.attempts, job)
 
     def succeed(self, claim: Claim, *, output_uri: str, output_digest: str,
@@ -310,22 +384,19 @@ class Ledger:
         transaction; None when the guarded update lost (nothing is written)."""
         t = self.clock()
         terminal = {"finished_at": t} if status.terminal else {}
+        values = dict(status=status, error_class=error_class, reason=reason, message=message,
+                      lease_owner=None, lease_until=None, **terminal, **extra)
         with self.engine.begin() as c:
-            row = c.execute(
-                update(jobs)
-                .where(jobs.c.job_id == claim.job_id, jobs.c.status == Status.PROCESSING,
-                       jobs.c.lease_owner == claim.owner, jobs.c.attempts == claim.attempt)
-                .values(status=status, error_class=error_class, reason=reason,
-                        message=message, lease_owner=None, lease_until=None,
-                        **terminal, **extra)
-                .returning(*jobs.c)
-            ).mappings().first()
+            row = c.execute(_finish_statement(tuple(values)), {
+                "g_job_id": claim.job_id, "g_lease_owner": claim.owner,
+                "g_attempts": claim.attempt, **{f"v_{k}": v for k, v in values.items()},
+            }).mappings().first()
             if row is None:
                 return None
             self._end_attempt(c, claim.job_id, claim.attempt, t, outcome, error_class,
                               reason, message)
             if notify and status.terminal:  # a job turns terminal once: no row is there yet
-                c.execute(insert(notifications), [
+                c.execute(_NOTIFICATION, [
                     {"job_id": claim.job_id, "channel": ch, "attempts": 0, "created_at": t}
                     for ch in notify])
             if rows := [s._asdict() for s in stamps if s.stamp is not None]:
@@ -405,9 +476,9 @@ class Ledger:
     def _end_attempt(c: Connection, job_id: str, number: int, t: datetime, outcome: Outcome,
                      error_class: ErrorClass | None, reason: Reason | None,
                      message: str | None) -> None:
-        c.execute(update(attempts).where(attempts.c.job_id == job_id, attempts.c.number == number)
-                  .values(ended_at=t, outcome=outcome, error_class=error_class, reason=reason,
-                          message=message))
+        c.execute(_END_ATTEMPT, {"g_job_id": job_id, "g_number": number, "v_ended_at": t,
+                                 "v_outcome": outcome, "v_error_class": error_class,
+                                 "v_reason": reason, "v_message": message})
 
     # -- reading ----------------------------------------------------------------------
     def job(self, job_id: str) -> Job | None:

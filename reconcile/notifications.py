@@ -9,12 +9,29 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, func, insert, select, update
+from sqlalchemy import Engine, Update, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from parsers.codes import Status
 from reconcile.db import jobs, notifications
 from reconcile.records import Clock, utc_now
+
+
+def _attempt(**values: Any) -> Update:
+    """One more delivery attempt of a notification not yet delivered (built once: building a
+    statement costs more than running it)."""
+    n = notifications.c
+    return update(notifications).where(
+        n.job_id == bindparam("g_job_id", type_=n.job_id.type),
+        n.channel == bindparam("g_channel", type_=n.channel.type),
+        n.delivered_at.is_(None)).values(
+        attempts=n.attempts + 1, last_error=bindparam("v_last_error", type_=n.last_error.type),
+        **values)
+
+
+_ATTEMPTED = _attempt()
+_DELIVERED = _attempt(delivered_at=bindparam("v_delivered_at",
+                                             type_=notifications.c.delivered_at.type))
 
 
 class Notifications:
@@ -34,13 +51,12 @@ class Notifications:
 
     def record(self, job_id: str, channel: str, error: str | None) -> None:
         """One delivery attempt: delivered when `error` is None."""
-        values: dict[str, Any] = {"attempts": notifications.c.attempts + 1, "last_error": error}
-        if error is None:
-            values["delivered_at"] = self.clock()
+        params = {"g_job_id": job_id, "g_channel": channel, "v_last_error": error}
         with self.engine.begin() as c:
-            c.execute(update(notifications).where(
-                notifications.c.job_id == job_id, notifications.c.channel == channel,
-                notifications.c.delivered_at.is_(None)).values(**values))
+            if error is None:
+                c.execute(_DELIVERED, {**params, "v_delivered_at": self.clock()})
+            else:
+                c.execute(_ATTEMPTED, params)
 
     def owed(self, ended_before: datetime) -> list[str]:
         """Jobs that ended before `ended_before` (by a run or by expiry) and owe a notification

@@ -87,14 +87,19 @@ class Storage:
             digests[name] = digest
         return digests
 
-    def write_stamped(self, prefix: str, files: dict[str, bytes],
-                      token: str) -> dict[str, Stamp]:
+    def write_stamped(self, prefix: str, files: dict[str, bytes], token: str,
+                      digests: dict[str, str] | None = None) -> dict[str, Stamp]:
         """Write each file under `prefix`, verified; return each object as a listing of
         `prefix` showed it after the write, with the digest its bytes were then read back
         with: the evidence a reconciliation pass gathers (listing, then reading), so that
         its first pass may vouch for them by listing alone. `stamp` is None where the
-        store's listing gives none."""
-        digests = {name: sha256(data) for name, data in files.items()}
+        store's listing gives none.
+
+        `digests`: each file's sha256 as it was hashed where it was rendered (a parse
+        worker); every object is still read back and must have it, so a digest that does
+        not match the bytes fails the write (`OutputUnverified`) and is never recorded."""
+        if digests is None:
+            digests = {name: sha256(data) for name, data in files.items()}
         self.fs.makedirs(self.path(prefix), exist_ok=True)  # once for every object below it
         for name, data in files.items():
             self._stage(f"{prefix}/{name}", data, digests[name], token,

@@ -93,10 +93,10 @@ def failure_not_recorded(engine: Engine, job_id: str) -> Iterator[None]:
 
     def before(conn: Any, cursor: Any, statement: str, parameters: Any, context: Any,
                executemany: bool) -> None:
-        # the bind `status` is the value set; the guard's own status is `status_1`
+        # the ledger names a finish's values `v_<column>` and its guards `g_<column>`
         binds = context.compiled_parameters[0] if context.compiled_parameters else {}
         if statement.lstrip().upper().startswith("UPDATE JOBS") \
-                and binds.get("job_id_1") == job_id and binds.get("status") in ending:
+                and binds.get("g_job_id") == job_id and binds.get("v_status") in ending:
             raise ConnectionError("injected: ledger unreachable while recording the failure")
 
     event.listen(engine, "before_cursor_execute", before)

@@ -52,9 +52,9 @@ class Outage:
                   executemany: bool) -> None:
             binds = context.compiled_parameters[0] if context.compiled_parameters else {}
             if statement.lstrip().upper().startswith("UPDATE JOBS") \
-                    and binds.get("status") == Status.SUCCEEDED and not self.started.is_set():
+                    and binds.get("v_status") == Status.SUCCEEDED and not self.started.is_set():
                 self.started.set()
-                self.job_id = binds.get("job_id_1")
+                self.job_id = binds.get("g_job_id")
                 self.down()
                 threading.Timer(self.seconds, self._end).start()
 

@@ -63,6 +63,24 @@ def test_same_bytes_in_same_batch_is_one_job(database_url: str) -> None:
     assert len(ledger.jobs("b-1")) == 3
 
 
+def test_acceptance_returns_the_job_as_committed_with_its_input_claimed(
+        database_url: str) -> None:
+    """A new file's envelope and its input claim are one transaction: the job it returns is
+    the one a read finds, and the next job of the same bytes is its duplicate."""
+    ledger = new_ledger(database_url)
+    [job_id] = accept(ledger, 1)
+    accepted = ledger.job(job_id)
+    assert accepted is not None and accepted.status is Status.QUEUED
+    ledger.open_batch("b-2", "test", None)
+    again = ledger.accept("b-2", source_uri="file:///again.pdf", input_uri="mem://0", size=1,
+                          sha256=f"{0:064x}", bank_hint=None, ids=IDS, queue_limit=LEASE)
+    assert (again.status, again.duplicate_of) == (Status.DUPLICATE, job_id)
+    fresh = ledger.accept("b-1", source_uri="file:///new.pdf", input_uri="mem://new", size=2,
+                          sha256="f" * 64, bank_hint="x", ids=IDS, queue_limit=LEASE)
+    assert fresh == ledger.job(fresh.job_id)
+    assert (fresh.status, fresh.bank_hint, fresh.size) == (Status.QUEUED, "x", 2)
+
+
 def test_rows_come_back_as_records_with_aware_times(database_url: str) -> None:
     clock = ManualClock()
     ledger = new_ledger(database_url, clock)

@@ -46,6 +46,20 @@ def test_corrupted_write_is_refused(storage: Storage, monkeypatch: pytest.Monkey
         storage.write_outputs("results/j-2", {"a.json": b"{1}"}, "t1")
 
 
+def test_digests_rendered_elsewhere_are_checked_against_the_stored_bytes(
+        storage: Storage) -> None:
+    """A write handed each file's digest (hashed where it was rendered) stamps the objects
+    with it, and refuses one whose bytes do not have it."""
+    files = {"a.json": b"{}", "b.csv": b"x\n"}
+    stamps = storage.write_stamped("results/j-3/1-a", files, "t1",
+                                   digests={n: sha256(d) for n, d in files.items()})
+    assert {n: s.sha256 for n, s in stamps.items()} == {n: sha256(d) for n, d in files.items()}
+    assert storage.digest_of(stamps["b.csv"].uri) == sha256(b"x\n")
+    with pytest.raises(OutputUnverified):
+        storage.write_stamped("results/j-3/2-a", files, "t1",
+                              digests={"a.json": sha256(b"{}"), "b.csv": sha256(b"y\n")})
+
+
 def test_stored_input_whose_bytes_changed_is_refused(storage: Storage) -> None:
     uri, digest = storage.put_input(b"%PDF-1.4 statement")
     assert storage.read_input(uri, digest) == b"%PDF-1.4 statement"
