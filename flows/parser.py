@@ -123,7 +123,9 @@ def _pool(parser: Parser, workers: int) -> ParsePool:
     bound, not this module's `Parser`: unpickling that would import flows (and with it
     SQLAlchemy, fsspec) into every worker as it starts, a quarter of a second each. A new
     pool starts its fork server at once (it then imports the parser and the rendering on
-    its own, while this process goes on)."""
+    its own, while this process goes on). pandas is among them: pyarrow imports it when it
+    builds its first array, a quarter of a CPU second that every worker would otherwise pay
+    in its first file."""
     key = (workers, parser.identities().chain_revision, parser.limits)
     with _pools_lock:
         if key not in _pools:
@@ -132,7 +134,7 @@ def _pool(parser: Parser, workers: int) -> ParsePool:
                                       reader=parser.reader)
             _pools[key] = ParsePool(workers, parser.limits,
                                     target=functools.partial(parse_and_render, parse=parse),
-                                    preload=("parsers.outputs",))
+                                    preload=("parsers.outputs", "pandas"))
             if workers and not multiprocessing.current_process().daemon:
                 multiprocessing.forkserver.ensure_running()
         return _pools[key]
