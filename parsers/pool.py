@@ -56,8 +56,10 @@ from parsers.limits import Limits
 Target = Callable[..., Any]
 #: Extra wall time over the per-file budget before the caller kills the worker.
 GRACE_SECONDS = 1.0
-#: How often the caller samples a busy worker's address space.
-SAMPLE_SECONDS = 0.05
+#: How often the caller samples a busy worker's address space: an inflating stream reaches its
+#: limit within tens of milliseconds, and a death the samples did not see grow is a crash,
+#: not `too_large` (at 50 ms, a quarter of such deaths were missed).
+SAMPLE_SECONDS = 0.005
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
