@@ -45,6 +45,11 @@ class Line:
         return fold(self.text)
 
     @cached_property
+    def ocr(self) -> bool:
+        """Whether OCR read a word of the line (a text layer's words carry no confidence)."""
+        return any(w.conf is not None for w in self.words)
+
+    @cached_property
     def has_digit(self) -> bool:
         """Whether a word holds a digit: a line without one prints no amount and no date."""
         return any(map(str.isdigit, self.text))
@@ -132,7 +137,7 @@ def skew(lines: list[Line]) -> float:
     """The skew of the page `lines` stand on (`_skew`; 0 on a text page): a column drifts
     this many points right per point down the page, its lines' tops as many points down per
     point right."""
-    return _skew([ln.words for ln in lines if any(w.conf is not None for w in ln.words)])
+    return _skew([ln.words for ln in lines if ln.ocr])
 
 
 def _skew(groups: list[list[Word]]) -> float:

@@ -127,7 +127,12 @@ _NOT_LABEL = re.compile(r"[^\w#\s]")
 
 def header_words(text: str) -> list[str]:
     """The words of a header as labels are compared: folded, punctuation dropped."""
-    return _NOT_LABEL.sub("", fold(text)).split()
+    return folded_header_words(fold(text))
+
+
+def folded_header_words(folded: str) -> list[str]:
+    """`header_words` of text already `fold`ed (a line's `folded`)."""
+    return _NOT_LABEL.sub("", folded).split()
 
 
 # --- the schema -------------------------------------------------------------------------
