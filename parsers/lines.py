@@ -18,6 +18,7 @@ LARGE = 2.5
 #: OCR lines spanning at least this width (points) tell the page's skew.
 _SPAN = 100.0
 _TOP_X0, _X0 = attrgetter("top", "x0"), attrgetter("x0")
+_TOP, _BOTTOM = attrgetter("top"), attrgetter("bottom")
 
 
 @dataclass
@@ -35,9 +36,9 @@ class Line:
     bottom: float = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.text = " ".join(w.text for w in self.words)
-        self.top = min(w.top for w in self.words)
-        self.bottom = max(w.bottom for w in self.words)
+        self.text = " ".join([w.text for w in self.words])
+        self.top = min(map(_TOP, self.words))
+        self.bottom = max(map(_BOTTOM, self.words))
 
     @cached_property
     def folded(self) -> str:
@@ -61,7 +62,7 @@ class Line:
     @property
     def joined(self) -> bool:
         """Whether OCR read this line as several lines, joined again here (`page_lines`)."""
-        return len({w.line for w in self.words if w.conf is not None}) > 1
+        return self.ocr and len({w.line for w in self.words if w.conf is not None}) > 1
 
 
 def page_lines(page: Page) -> list[Line]:

@@ -138,6 +138,29 @@ def tokens(ln: Line, locale: str) -> list[Token]:
     return out
 
 
+def figures_at_end(ln: Line, locale: str) -> list[Token]:
+    """The figures that end the line's `tokens`. On the common text line (each word a token
+    of its own, as `tokens` reads it) they are read from its end, up to the first word that
+    is no figure, and the words before are not made into tokens at all."""
+    words = ln.words
+    kinds = None if ln.ocr or " " in LOCALES[locale].group_char else [
+        _kind(w.text) for w in words]
+    if kinds is None or any(mark for _, mark in kinds):
+        toks = tokens(ln, locale)
+        i = len(toks)
+        while i > 0 and toks[i - 1].amount is not None:
+            i -= 1
+        return toks[i:]
+    out: list[Token] = []
+    for w, (digit, _) in zip(reversed(words), reversed(kinds), strict=True):
+        amount = amount_or_none(w.text, locale) if digit else None
+        if amount is None:
+            break
+        out.append(_new(Token, (w.text, w.x0, w.x1, amount, None, False, False)))
+    out.reverse()
+    return out
+
+
 def _joined_figure(words: list[Word], clean: list[str], marks: list[bool], digits: list[bool],
                    i: int, locale: str, spaced: bool) -> tuple[Token, int] | None:
     """The figure printed by the most words from `i` on (up to four), and how many: the
@@ -745,7 +768,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
                 note(ln, "problem", f"unreadable date {date_text!r}")
                 last = ln
                 continue
-            out.rows.append(Row(when, desc, one, _confs(cells), [ln], sign,
+            out.rows.append(Row(when, desc, one, _confs(cells) if ln.ocr else {}, [ln], sign,
                                 geometry.has_balance, _desc_confs(cells),
                                 date_twice=_read_twice(cells.get("date", [])),
                                 assembled=_assembled(ln, one, noise)))
@@ -761,7 +784,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             _merge(row.confs, _confs(cells))
             note(ln, "row", "figures of the row above: " + _reading(row))
         elif one and day is not None and t.carry_date:
-            out.rows.append(Row(day, desc, one, _confs(cells), [ln], sign,
+            out.rows.append(Row(day, desc, one, _confs(cells) if ln.ocr else {}, [ln], sign,
                                 geometry.has_balance, _desc_confs(cells), dated=False,
                                 blank_date=ln.words[0].ink == (),
                                 assembled=_assembled(ln, one, noise)))

@@ -11,9 +11,11 @@ template engine, the generic parser) can use it.
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Generic, TypeVar
@@ -118,6 +120,18 @@ class _Labels:
     def printed_in(self, folded: str) -> bool:
         """Whether `folded` may hold one of the labels (it holds none when this is False)."""
         return self.keys.search(folded) is not None
+
+    def lines_printing(self, lines: Sequence[Line]) -> Iterator[int]:
+        """The index of each line that may hold one of the labels (`printed_in`), in order:
+        the words are looked for once in all the lines' folded text, one line a row (no
+        word spans a line break), not line by line."""
+        ends = list(itertools.accumulate(len(ln.folded) + 1 for ln in lines))
+        last = -1
+        for m in self.keys.finditer("\n".join(ln.folded for ln in lines)):
+            i = bisect.bisect_right(ends, m.start())
+            if i != last:
+                yield i
+                last = i
 
 
 @functools.cache
@@ -239,10 +253,9 @@ def find_labelled(lines: Sequence[Line], labels: Sequence[str],
     `blockers` label (`Statement Balance` in `Previous Statement Balance`) does not count."""
     wanted = _labels(tuple(labels))
     blocking = _labels(tuple(blockers)) if blockers else None
-    for i, ln in enumerate(lines):
+    for i in wanted.lines_printing(lines):
+        ln = lines[i]
         text, folded = ln.text, ln.folded
-        if not wanted.printed_in(folded):
-            continue
         blocked: list[tuple[int, int]] | None = None
         for m in wanted.regex.finditer(folded):
             if blocked is None:
