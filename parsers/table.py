@@ -1086,8 +1086,10 @@ def _merge(confs: dict[str, float], more: dict[str, float]) -> None:
         confs[role] = min(confs.get(role, conf), conf)
 
 
+@functools.lru_cache(maxsize=4096)
 def _row_date(text: str, formats: tuple[str, ...], period_end: date) -> date:
-    """The row's date; stray punctuation a scan leaves at either end is forgiven."""
+    """The row's date; stray punctuation a scan leaves at either end is forgiven. Readings
+    are kept (a statement prints each day on several rows, and its period's days again)."""
     try:
         return parse_date(text, formats, period_end)
     except ValueError:
