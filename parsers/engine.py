@@ -40,6 +40,7 @@ from parsers.vocabulary import (
     find_period_end,
     is_heading,
     label_without_value,
+    periods,
     read_last4,
 )
 
@@ -114,14 +115,15 @@ def run_template(t: Template, lines: list[Line], trace: list[TableReading] | Non
     """The statement `lines` print, read the way `t` says; `trace` (when given) receives each
     section's table reading as soon as it is read, so a reading that stops half-way can
     still be shown."""
-    period = _period(t, lines)
+    period, labelled = _period(t, lines)
     if period is None:
         raise TemplateMismatch(f"{t.bank}: statement period not found")
     preamble, sections = _split_sections(t, lines)
     out = ParseOutput(Statement(t.bank, [], period[0], period[1]))
     out.problems += _table_before_sections(t, preamble, period)
     for sec in sections:
-        own = _period(t, sec.lines, labelled_only=True)
+        # a statement of one section is not read for its period a second time
+        own = labelled if sec.lines is lines else _labelled_period(t, sec.lines)
         start, end = own or period
         reading = read_table(t, sec.lines, end, start)
         if trace is not None:
@@ -141,11 +143,13 @@ def run_template(t: Template, lines: list[Line], trace: list[TableReading] | Non
 
 # --- the period and the sections --------------------------------------------------------
 
-def _period(t: Template, lines: Sequence[Line], labelled_only: bool = False
-            ) -> tuple[date | None, date] | None:
+Period = tuple[date | None, date]
+
+
+def _period(t: Template, lines: Sequence[Line]) -> tuple[Period | None, Period | None]:
+    """(the statement period, the period a label names: what `_labelled_period` finds in
+    the same lines), from one reading of the lines."""
     if t.period_pattern:
-        if labelled_only:
-            return None
         regex = re.compile(t.expand(t.period_pattern), re.IGNORECASE)
         for ln in lines:
             m = regex.search(ln.text)
@@ -158,15 +162,24 @@ def _period(t: Template, lines: Sequence[Line], labelled_only: bool = False
                 except ValueError as exc:
                     raise _fault(t, "period.pattern", ln, f"captured a date it cannot read "
                                  f"({exc})") from exc
-                return start, end
-        return None
-    found = find_period(lines, t.period_formats, t.period_labels, labelled_only=labelled_only)
-    if found:
-        return found[0], found[1]
-    if labelled_only:
-        return None
+                return (start, end), None
+        return None, None
+    labelled, anywhere = periods(lines, t.period_formats, t.period_labels)
+    if labelled:
+        return (labelled[0], labelled[1]), (labelled[0], labelled[1])
+    if anywhere:
+        return (anywhere[0], anywhere[1]), None
     single = find_period_end(lines, t.period_formats, t.period_end_labels)
-    return (None, single.value) if single else None
+    return ((None, single.value) if single else None), None
+
+
+def _labelled_period(t: Template, lines: Sequence[Line]) -> Period | None:
+    """The period a label names in `lines` (a section's own), never a range found anywhere
+    (`find_period`'s `labelled_only`); a template's period pattern names none."""
+    if t.period_pattern:
+        return None
+    found = find_period(lines, t.period_formats, t.period_labels, labelled_only=True)
+    return (found[0], found[1]) if found else None
 
 
 def _split_sections(t: Template, lines: list[Line]) -> tuple[list[Line], list[_Section]]:

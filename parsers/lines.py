@@ -18,6 +18,7 @@ LARGE = 2.5
 #: OCR lines spanning at least this width (points) tell the page's skew.
 _SPAN = 100.0
 _TOP_X0, _X0 = attrgetter("top", "x0"), attrgetter("x0")
+_TOP, _BOTTOM = attrgetter("top"), attrgetter("bottom")
 
 
 @dataclass
@@ -35,14 +36,19 @@ class Line:
     bottom: float = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.text = " ".join(w.text for w in self.words)
-        self.top = min(w.top for w in self.words)
-        self.bottom = max(w.bottom for w in self.words)
+        self.text = " ".join([w.text for w in self.words])
+        self.top = min(map(_TOP, self.words))
+        self.bottom = max(map(_BOTTOM, self.words))
 
     @cached_property
     def folded(self) -> str:
         """`fold(text)`: labels are looked for in every line many times over."""
         return fold(self.text)
+
+    @cached_property
+    def ocr(self) -> bool:
+        """Whether OCR read a word of the line (a text layer's words carry no confidence)."""
+        return any(w.conf is not None for w in self.words)
 
     @cached_property
     def has_digit(self) -> bool:
@@ -56,7 +62,7 @@ class Line:
     @property
     def joined(self) -> bool:
         """Whether OCR read this line as several lines, joined again here (`page_lines`)."""
-        return len({w.line for w in self.words if w.conf is not None}) > 1
+        return self.ocr and len({w.line for w in self.words if w.conf is not None}) > 1
 
 
 def page_lines(page: Page) -> list[Line]:
@@ -132,7 +138,7 @@ def skew(lines: list[Line]) -> float:
     """The skew of the page `lines` stand on (`_skew`; 0 on a text page): a column drifts
     this many points right per point down the page, its lines' tops as many points down per
     point right."""
-    return _skew([ln.words for ln in lines if any(w.conf is not None for w in ln.words)])
+    return _skew([ln.words for ln in lines if ln.ocr])
 
 
 def _skew(groups: list[list[Word]]) -> float:

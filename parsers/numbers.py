@@ -177,10 +177,17 @@ def _amount_regex(locale: str) -> re.Pattern[str]:
     return re.compile(amount_pattern(locale))
 
 
+#: Every amount prints a digit: text without one is not searched with the amount pattern.
+_DIGIT = re.compile(r"\d")
+
+
 def find_amounts(text: str, locale: str = "en") -> list[tuple[Amount, int, int]]:
     """Every amount printed in free text, left to right, with its span."""
+    regex = _amount_regex(locale)
+    if _DIGIT.search(text) is None:
+        return []
     out = []
-    for m in _amount_regex(locale).finditer(text):
+    for m in regex.finditer(text):
         try:
             out.append((read_amount(m.group(0), locale), m.start(), m.end()))
         except ValueError:

@@ -53,6 +53,10 @@ TALL = 12.5
 _TOKEN = re.compile(r"\S+")
 SOFT_HYPHEN = "\ufffe"
 _X0, _TOP, _X0_CHAR = itemgetter(1), itemgetter(3), itemgetter(0)
+#: A text-layer word's fields after its box (no OCR confidence, line, ink or second
+#: reading): words are made straight from their fields' tuple, a call less per word.
+_TEXT_WORD = Word("", 0.0, 0.0, 0.0, 0.0)[5:]
+_new = tuple.__new__
 _count_chars = direct(pdfium_c.FPDFText_CountChars)
 _get_text = direct(pdfium_c.FPDFText_GetText)
 _loose_box = direct(pdfium_c.FPDFText_GetLooseCharBox)
@@ -137,7 +141,8 @@ def page_words(textpage: pdfium_c.FPDF_TEXTPAGE, height: float) -> list[Word]:
             runs += _split(tp, text, start, end, height)
             continue
         runs.append([m.group(), left, box.right, top, bottom, box.left, top, end])
-    return [Word(r[0], r[1], r[2], r[3], r[4]) for r in _join(tp, text, runs, height)]
+    return [_new(Word, (r[0], r[1], r[2], r[3], r[4], *_TEXT_WORD)) for r in
+            _join(tp, text, runs, height)]
 
 
 def _text(tp: ctypes.c_void_p, count: int) -> str:

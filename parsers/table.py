@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
+import math
 import re
 from dataclasses import dataclass, field
 from datetime import date
@@ -40,7 +41,7 @@ from parsers.model import mask_digits
 from parsers.numbers import CURRENCY_PATTERN, LOCALES, Amount, amount_or_none
 from parsers.reader import Word
 from parsers.reread import across_a_speck
-from parsers.template import NUMBER_ROLES, Column, Template, header_words
+from parsers.template import NUMBER_ROLES, Column, Template, folded_header_words, header_words
 from parsers.trust import (
     OCR_REVIEW_CONFIDENCE,
     Doubt,
@@ -54,10 +55,11 @@ from parsers.vocabulary import (
     BALANCE_ROWS,
     CLOSING,
     TOTALS,
-    is_furniture,
+    furniture_folded,
     is_heading,
+    match_folded,
     match_label,
-    starts_with_label,
+    may_print,
 )
 
 _STRAY = " .,;:|_~»«'`\""
@@ -97,7 +99,7 @@ def tokens(ln: Line, locale: str) -> list[Token]:
     OCR `CR`/`DR` wrapped in specks (`‘Cr`) is joined too, the figure then `loose`."""
     words = ln.words
     # a text layer's words need none of the mending of OCR's (each step asks for OCR words)
-    ocr = any(w.conf is not None for w in words)
+    ocr = ln.ocr
     clean = [_suffix(w) or w.text for w in words] if ocr else [w.text for w in words]
     # (a mended word differs from its word only by specks around `CR`/`DR`: same digits)
     kinds = [_kind(c) for c in clean]
@@ -106,7 +108,8 @@ def tokens(ln: Line, locale: str) -> list[Token]:
     spaced = " " in LOCALES[locale].group_char  # `1 234,56`: one figure in several words
     if not (ocr or spaced or any(marks)):
         # the common text line: nothing to join or mend, each word is a token of its own
-        return [_figure_or_word(w, locale) if d else _word(w)
+        return [_figure_or_word(w, locale) if d else _new(Token, (w.text, w.x0, w.x1, None,
+                                                                  None, False, w.twice))
                 for w, d in zip(words, digits, strict=True)]
     out: list[Token] = []
     i = 0
@@ -132,6 +135,29 @@ def tokens(ln: Line, locale: str) -> list[Token]:
         loose = _loose_token(words, i, marks) if ocr else None
         out.append(loose or _word(words[i]))
         i += len(loose.text.split()) if loose else 1
+    return out
+
+
+def figures_at_end(ln: Line, locale: str) -> list[Token]:
+    """The figures that end the line's `tokens`. On the common text line (each word a token
+    of its own, as `tokens` reads it) they are read from its end, up to the first word that
+    is no figure, and the words before are not made into tokens at all."""
+    words = ln.words
+    kinds = None if ln.ocr or " " in LOCALES[locale].group_char else [
+        _kind(w.text) for w in words]
+    if kinds is None or any(mark for _, mark in kinds):
+        toks = tokens(ln, locale)
+        i = len(toks)
+        while i > 0 and toks[i - 1].amount is not None:
+            i -= 1
+        return toks[i:]
+    out: list[Token] = []
+    for w, (digit, _) in zip(reversed(words), reversed(kinds), strict=True):
+        amount = amount_or_none(w.text, locale) if digit else None
+        if amount is None:
+            break
+        out.append(_new(Token, (w.text, w.x0, w.x1, amount, None, False, False)))
+    out.reverse()
     return out
 
 
@@ -166,14 +192,20 @@ def _kind(text: str) -> tuple[bool, bool]:
     return digit, not digit and _MARK.fullmatch(text) is not None
 
 
+#: `Token`s are made straight from their fields' tuple on the paths every word takes (a
+#: named tuple's own constructor is a call more per word).
+_new = tuple.__new__
+
+
 def _word(w: Word) -> Token:
-    return Token(w.text, w.x0, w.x1, None, w.conf, False, w.twice)
+    return _new(Token, (w.text, w.x0, w.x1, None, w.conf, False, w.twice))
 
 
 def _figure_or_word(w: Word, locale: str) -> Token:
     """A text-layer word on its own: a figure when it reads as one, else a word."""
     amount = amount_or_none(w.text, locale)
-    return _word(w) if amount is None else Token(w.text, w.x0, w.x1, amount)
+    return _new(Token, (w.text, w.x0, w.x1, None, w.conf, False, w.twice) if amount is None
+                else (w.text, w.x0, w.x1, amount, None, False, False))
 
 
 def _split_figure(words: list[Word], clean: list[str], marks: list[bool], i: int,
@@ -287,14 +319,18 @@ class Geometry:
         self.tolerance = max(12.0, 0.45 * min(gaps)) if gaps else 40.0
         self.has_balance = any(c.role == "balance" for c in self.layout)
         ordered = sorted(self.placed, key=lambda p: p.x0)
-        self._starts: list[tuple[float, Placed]] = []
+        #: Each text column: where its words may start, its role, and the least right edge
+        #: of an amount column's header between it and a word (`_text_column`).
+        self._starts: list[tuple[float, str, float]] = []
         previous: Placed | None = None
         for p in ordered:
             if p.column.role not in NUMBER_ROLES:
                 start = p.x0 - _TEXT_SLACK
                 if previous is not None:
                     start = max(previous.x0 + 1, start)
-                self._starts.append((start if p.column.x is None else p.x0, p))
+                start = start if p.column.x is None else p.x0
+                beyond = [f.x1 for f in self._figures if f.x0 > start and f.x1 > p.x1]
+                self._starts.append((start, p.column.role, min(beyond, default=math.inf)))
             previous = p
 
     def describe(self) -> str:
@@ -350,14 +386,12 @@ class Geometry:
         stands between that column and the token (a word where only figures belong)."""
         if not self._starts:
             return None
-        chosen_start, chosen = self._starts[0]
-        for start, p in self._starts:
+        _, role, beyond = self._starts[0]
+        for start, column, edge in self._starts:
             if tok.x0 >= start:
-                chosen_start, chosen = start, p
-        for p in self._figures:
-            if p.x0 > chosen_start and p.x1 <= tok.x1 + self.tolerance and p.x1 > chosen.x1:
-                return None
-        return chosen.column.role
+                role, beyond = column, edge
+        # (an amount column's header stands between: its right edge is within the word's reach)
+        return None if beyond <= tok.x1 + self.tolerance else role
 
 
 def _distance(tok: Token, centre: float, p: Placed) -> float:
@@ -466,7 +500,8 @@ def _label_parts(layout: tuple[Column, ...]) -> list[tuple[int, list[str]]]:
 def match_header(lines: list[Line], i: int, t: Template) -> Geometry | None:
     """The geometry of a header printed at `lines[i]` (on up to three stacked lines)."""
     first = lines[i]
-    if _label_words(t).isdisjoint(_norm(first.text)):
+    words = folded_header_words(first.folded)
+    if _label_words(t).isdisjoint(words):
         return None
     for depth in (1, 2, 3):
         group = lines[i:i + depth]
@@ -474,7 +509,7 @@ def match_header(lines: list[Line], i: int, t: Template) -> Geometry | None:
                                      for a, b in itertools.pairwise(group)):
             return None
         if depth > 1 and (any(ch.isdigit() for ln in group for ch in ln.text)
-                          or not set(_norm(first.text)) & _label_words(t)
+                          or not set(words) & _label_words(t)
                           or _single(group[-1], t)):
             return None
         toks = _header_tokens(group, _label_words(t))
@@ -619,7 +654,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             note(ln, "furniture", "large print across the page (a watermark)")
             continue
         heading = next((s for lb, s in t.headings.items() if is_heading(ln.text, [lb])),
-                       None)
+                       None) if t.headings and may_print(ln.folded, tuple(t.headings)) else None
         if heading is not None:
             sign = heading
             note(ln, "heading", f"unsigned amounts below are {heading}s")
@@ -645,14 +680,14 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         if geometry is None:
             note(ln, "outside")
             continue
-        if any(p.search(ln.text) for p in skip) or is_furniture(ln.text, t.furniture):
+        if any(p.search(ln.text) for p in skip) or furniture_folded(ln.folded, t.furniture):
             note(ln, "furniture")
             continue
         if any(p.search(ln.text) for p in end):
             geometry = None
             note(ln, "end", "an end pattern: the table stops here")
             continue
-        if starts_with_label(ln.text, TOTALS):
+        if match_folded(_stripped(ln), TOTALS, at_start=True) is not None:
             geometry = None
             note(ln, "total", "a total line: the table stops here")
             continue
@@ -661,7 +696,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         line_tokens = tokens(ln, t.locale)
         cells, strays = geometry.cells(line_tokens, skews[ln.page] * (ln.top - geometry.top))
         noise: list[Token] = []
-        if any(tok.conf is not None for tok in line_tokens):  # noise and specks are OCR's only
+        if ln.ocr:  # noise and specks are OCR's only
             bare = not any(role in cells for role in ("date", *NUMBER_ROLES))
             noise = [tok for tok in strays if _noise(tok) or (bare and _mote(tok))]
             strays = [tok for tok in strays if tok not in noise]
@@ -673,7 +708,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         date_text = " ".join(tok.text for tok in cells.get("date", []))
         desc = [tok.text for tok in cells.get("description", [])]
         figures = {r: cells[r] for r in NUMBER_ROLES if r in cells}
-        marker = _marker_label(ln.text, " ".join(desc))
+        marker = _marker_label(ln, " ".join(desc))
         value = (figures.get("balance") or next(iter(figures.values()), None))
         below = None if value or marker is None else _figure_below(lines, i, t.locale)
         if marker is not None and not (value or below or date_text or strays) \
@@ -733,7 +768,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
                 note(ln, "problem", f"unreadable date {date_text!r}")
                 last = ln
                 continue
-            out.rows.append(Row(when, desc, one, _confs(cells), [ln], sign,
+            out.rows.append(Row(when, desc, one, _confs(cells) if ln.ocr else {}, [ln], sign,
                                 geometry.has_balance, _desc_confs(cells),
                                 date_twice=_read_twice(cells.get("date", [])),
                                 assembled=_assembled(ln, one, noise)))
@@ -749,7 +784,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             _merge(row.confs, _confs(cells))
             note(ln, "row", "figures of the row above: " + _reading(row))
         elif one and day is not None and t.carry_date:
-            out.rows.append(Row(day, desc, one, _confs(cells), [ln], sign,
+            out.rows.append(Row(day, desc, one, _confs(cells) if ln.ocr else {}, [ln], sign,
                                 geometry.has_balance, _desc_confs(cells), dated=False,
                                 blank_date=ln.words[0].ink == (),
                                 assembled=_assembled(ln, one, noise)))
@@ -786,6 +821,8 @@ def _weigh_dates(out: TableReading, where: str) -> None:
     a carried date stands too where the page shows its date cell blank (rows are read with
     a carried date only where the template says dates are printed once per day)."""
     ocr = [bool(r.confs) or any(c is not None for c in r.desc_confs) for r in out.rows]
+    if not any(ocr):
+        return  # a text layer's dates are read as printed: none is doubted
     read = [(r.date, r.confs.get("date", 100.0) if r.dated or not o else None)
             for r, o in zip(out.rows, ocr, strict=True)]
     pinned = dates_pinned(read, OCR_REVIEW_CONFIDENCE)
@@ -981,13 +1018,23 @@ def _check_large_print(lines: list[Line], out: TableReading) -> None:
                         "print" if o is ln else detail) for o, role, detail in out.log]
 
 
-def _marker_label(line_text: str, desc: str) -> str | None:
+def _marker_label(ln: Line, desc: str) -> str | None:
     """The balance-row label a line starts with (the whole line or its description cell)."""
-    for text in (line_text, desc) if desc else (line_text,):  # an empty cell holds no label
-        m = match_label(text.strip(), BALANCE_ROWS, at_start=True)
-        if m is not None:
-            return text.strip()[:m.end()].strip(" :")
-    return None
+    if not may_print(ln.folded, BALANCE_ROWS):
+        return None  # (nor does its description cell, which prints some of its words)
+    m = match_folded(_stripped(ln), BALANCE_ROWS, at_start=True)
+    if m is not None:
+        return ln.text.strip()[:m.end()].strip(" :")
+    m = match_label(desc.strip(), BALANCE_ROWS, at_start=True) if desc else None
+    return None if m is None else desc.strip()[:m.end()].strip(" :")
+
+
+def _stripped(ln: Line) -> str:
+    """`fold(ln.text.strip())`, cut from the line's `folded` (folding keeps every character
+    where it stands)."""
+    text = ln.text
+    lead = len(text) - len(text.lstrip())
+    return ln.folded[lead:len(text.rstrip())]
 
 
 def _reading(r: Row) -> str:
@@ -1039,8 +1086,10 @@ def _merge(confs: dict[str, float], more: dict[str, float]) -> None:
         confs[role] = min(confs.get(role, conf), conf)
 
 
+@functools.lru_cache(maxsize=4096)
 def _row_date(text: str, formats: tuple[str, ...], period_end: date) -> date:
-    """The row's date; stray punctuation a scan leaves at either end is forgiven."""
+    """The row's date; stray punctuation a scan leaves at either end is forgiven. Readings
+    are kept (a statement prints each day on several rows, and its period's days again)."""
     try:
         return parse_date(text, formats, period_end)
     except ValueError:

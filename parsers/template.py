@@ -123,11 +123,20 @@ class Template:
 
 #: What a header word is stripped of (spaces stay, to split the words at).
 _NOT_LABEL = re.compile(r"[^\w#\s]")
+#: `_NOT_LABEL` over ASCII, as a table that deletes what it matches (most text is ASCII).
+_NOT_LABEL_ASCII = {c: None for c in range(128) if _NOT_LABEL.fullmatch(chr(c))}
 
 
 def header_words(text: str) -> list[str]:
     """The words of a header as labels are compared: folded, punctuation dropped."""
-    return _NOT_LABEL.sub("", fold(text)).split()
+    return folded_header_words(fold(text))
+
+
+def folded_header_words(folded: str) -> list[str]:
+    """`header_words` of text already `fold`ed (a line's `folded`)."""
+    if folded.isascii():
+        return folded.translate(_NOT_LABEL_ASCII).split()
+    return _NOT_LABEL.sub("", folded).split()
 
 
 # --- the schema -------------------------------------------------------------------------

@@ -11,9 +11,11 @@ template engine, the generic parser) can use it.
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Generic, TypeVar
@@ -119,6 +121,18 @@ class _Labels:
         """Whether `folded` may hold one of the labels (it holds none when this is False)."""
         return self.keys.search(folded) is not None
 
+    def lines_printing(self, lines: Sequence[Line]) -> Iterator[int]:
+        """The index of each line that may hold one of the labels (`printed_in`), in order:
+        the words are looked for once in all the lines' folded text, one line a row (no
+        word spans a line break), not line by line."""
+        ends = list(itertools.accumulate(len(ln.folded) + 1 for ln in lines))
+        last = -1
+        for m in self.keys.finditer("\n".join(ln.folded for ln in lines)):
+            i = bisect.bisect_right(ends, m.start())
+            if i != last:
+                yield i
+                last = i
+
 
 @functools.cache
 def _labels(labels: tuple[str, ...]) -> _Labels:
@@ -133,14 +147,23 @@ def _labels(labels: tuple[str, ...]) -> _Labels:
 def match_label(text: str, labels: Sequence[str], *, at_start: bool = False
                 ) -> re.Match[str] | None:
     """The first (leftmost, then longest) match of any of `labels` in `text`."""
-    return _match_folded(fold(text), labels, at_start)
+    return match_folded(fold(text), labels, at_start)
 
 
-def _match_folded(folded: str, labels: Sequence[str], at_start: bool) -> re.Match[str] | None:
+def match_folded(folded: str, labels: Sequence[str], at_start: bool = False
+                 ) -> re.Match[str] | None:
+    """`match_label` of text already `fold`ed (a line's `folded`, folded once for all the
+    labels looked for in it)."""
     found = _labels(tuple(labels))
     if not found.printed_in(folded):
         return None
     return found.regex.match(folded) if at_start else found.regex.search(folded)
+
+
+def may_print(folded: str, labels: Sequence[str]) -> bool:
+    """Whether `folded` may print one of `labels`: False only where it holds none of them (a
+    word each of them prints is missing), which costs far less than looking for them."""
+    return _labels(tuple(labels)).printed_in(folded)
 
 
 def label_in(folded: str, labels: Sequence[str]) -> bool:
@@ -161,7 +184,7 @@ def is_heading(text: str, labels: Sequence[str]) -> bool:
     not a label whose value follows); a trailing `(continued)` is allowed."""
     text = text.strip()
     folded = fold(text)
-    m = _match_folded(folded, labels, at_start=True)
+    m = match_folded(folded, labels, at_start=True)
     if m is None or ":" in text[m.start():m.end()]:
         return False
     return _HEADING_REST.fullmatch(folded, m.end()) is not None
@@ -179,7 +202,12 @@ def _furniture(extra: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]
 
 def is_furniture(text: str, extra: Sequence[str] = ()) -> bool:
     """Page furniture (page numbers, "continued", regulatory footers) or a template's own."""
-    folded = " ".join(fold(text).split())
+    return furniture_folded(fold(text), extra)
+
+
+def furniture_folded(folded: str, extra: Sequence[str] = ()) -> bool:
+    """`is_furniture` of text already `fold`ed."""
+    folded = " ".join(folded.split())
     words, patterns = _furniture(tuple(extra))
     return words.search(folded) is not None and patterns.search(folded) is not None
 
@@ -225,10 +253,9 @@ def find_labelled(lines: Sequence[Line], labels: Sequence[str],
     `blockers` label (`Statement Balance` in `Previous Statement Balance`) does not count."""
     wanted = _labels(tuple(labels))
     blocking = _labels(tuple(blockers)) if blockers else None
-    for i, ln in enumerate(lines):
+    for i in wanted.lines_printing(lines):
+        ln = lines[i]
         text, folded = ln.text, ln.folded
-        if not wanted.printed_in(folded):
-            continue
         blocked: list[tuple[int, int]] | None = None
         for m in wanted.regex.finditer(folded):
             if blocked is None:
@@ -382,21 +409,32 @@ def read_last4(text: str) -> str | None:
     return digits[-4:]
 
 
+Period = tuple[date, date, Line]
+
+
 def find_period(lines: Sequence[Line], formats: Sequence[str], labels: Sequence[str] = (),
-                *, labelled_only: bool = False) -> tuple[date, date, Line] | None:
+                *, labelled_only: bool = False) -> Period | None:
     """The statement period: the first range after a period label (on its line or the line
     above), else (unless `labelled_only`) the first range anywhere; both dates in one of
     `formats`."""
+    labelled, anywhere = periods(lines, formats, labels)
+    return labelled if labelled is not None or labelled_only else anywhere
+
+
+def periods(lines: Sequence[Line], formats: Sequence[str], labels: Sequence[str] = ()
+            ) -> tuple[Period | None, Period | None]:
+    """(what `find_period` finds with `labelled_only`, the first range anywhere): both from
+    one pass over the lines, for a reader that asks for both of the same lines."""
     days = [f for f in formats if not is_month(f)]
     if not days:
-        return _find_month(lines, formats, labels)
+        return _find_month(lines, formats, labels), None
     d = date_pattern(days)
     to = "|".join(re.escape(w) for w in sorted(PERIOD_TO, key=len, reverse=True))
     frm = "|".join(PERIOD_FROM)
     regex = re.compile(rf"(?:(?:{frm})\s+)?(?P<start>{d})\s*(?:{to})\s*(?P<end>{d})",
                        re.IGNORECASE)
     all_labels = (*PERIOD, *labels)
-    fallback = None
+    fallback: Period | None = None
     for i, ln in enumerate(lines):
         if not ln.has_digit:  # no date to find (and most lines print none)
             continue
@@ -412,16 +450,13 @@ def find_period(lines: Sequence[Line], formats: Sequence[str], labels: Sequence[
                         or (i > 0 and lines[i - 1].page == ln.page
                             and match_label(lines[i - 1].text, all_labels) is not None))
             if labelled:
-                return start, end, ln
+                return (start, end, ln), fallback
             fallback = fallback or (start, end, ln)
-    month = _find_month(lines, formats, labels)
-    if month is not None:
-        return month
-    return None if labelled_only else fallback
+    return _find_month(lines, formats, labels), fallback
 
 
 def _find_month(lines: Sequence[Line], formats: Sequence[str], labels: Sequence[str]
-                ) -> tuple[date, date, Line] | None:
+                ) -> Period | None:
     """A whole month after a period label (`Kontoauszug Dezember 2021`), for templates with
     a month format (`%B %Y`)."""
     months = [f for f in formats if is_month(f)]

@@ -20,7 +20,7 @@ from parsers.dates import compile_format, fold, parse_date
 from parsers.generic.model import Marker, Row, Table
 from parsers.generic.words import DAILY_HEADINGS, HEADER_WORDS, SIGN_HEADINGS
 from parsers.lines import Line
-from parsers.table import Token, tokens
+from parsers.table import Token, figures_at_end, tokens
 from parsers.vocabulary import BALANCE_ROWS, TOTALS, is_heading, starts_with_label
 
 #: Row date forms tried, years first (a form with a year wins a tie with its yearless one).
@@ -76,7 +76,7 @@ def find_table(lines: list[Line], kept: list[Line]) -> Table | None:
     ends: dict[str, list[list[Token]]] = {}
     for locale in NUMBER_LOCALES:
         # a line without a digit ends in no figure: its words need not be read
-        ends[locale] = [trailing(tokens(ln, locale))[1] if ln.has_digit else [] for ln in lines]
+        ends[locale] = [figures_at_end(ln, locale) if ln.has_digit else [] for ln in lines]
         n = sum(1 for figures in ends[locale] if figures)
         if n and (best is None or n > best[0]):
             best = (n, locale)

@@ -159,3 +159,8 @@ def test_a_slipped_decimal_mark_is_read_as_the_decimal(text: str, locale: str,
 ])
 def test_anything_but_one_slipped_figure_is_not_read_as_one(text: str, locale: str) -> None:
     assert read_slipped_amount(text, locale) is None
+
+
+@pytest.mark.parametrize("text", ["Opening Balance", "", "   ", "EUR USD $ CR DR ( ) - +"])
+def test_text_without_a_digit_prints_no_amount(text: str) -> None:
+    assert find_amounts(text) == [] and find_amounts(text, "fr") == []

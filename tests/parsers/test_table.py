@@ -10,7 +10,15 @@ import pytest
 
 from parsers.lines import Line
 from parsers.reader import Word
-from parsers.table import TableReading, doubts, loose_amount, read_table, tokens, weigh_ocr
+from parsers.table import (
+    TableReading,
+    doubts,
+    figures_at_end,
+    loose_amount,
+    read_table,
+    tokens,
+    weigh_ocr,
+)
 from parsers.template import Template
 from tests.parsers.sheets import HEADER, TEAL, line, lines, template
 
@@ -246,6 +254,32 @@ def test_a_sign_currency_or_suffix_word_joins_its_figure(cells: list, locale: st
     toks = tokens(line(10, *cells), locale)
     assert [t.text for t in toks] == [joined] and toks[0].amount is not None
     assert toks[0].amount.value != Decimal(0)
+
+
+@pytest.mark.parametrize(("cells", "locale"), [
+    ([(50, "2 Feb"), (95, "CARD 12"), (-410, "4.50"), (-480, "12.00")], "en"),
+    ([(50, "2 Feb"), (95, "REFUND"), (-480, "12.00")], "en"),
+    ([(50, "2 Feb"), (95, "INVOICE 2026"), (-410, "4.50")], "en"),
+    ([(50, "2 Feb"), (95, "FEE"), (-410, "4.50"), (430, "CR")], "en"),
+    ([(50, "2 Feb"), (95, "FEE"), (400, "-"), (-422, "4.50"), (-480, "(3.00)")], "en"),
+    ([(50, "02.02.2026"), (95, "GEBUHR"), (-410, "1.234,50")], "de"),
+    ([(50, "2 Feb"), (95, "FRAIS"), (400, "1"), (407, "234,56")], "fr"),
+    ([(50, "2 Feb"), (95, "COFFEE SHOP")], "en"),
+])
+def test_the_figures_at_a_lines_end_are_those_its_tokens_end_with(cells: list,
+                                                                   locale: str) -> None:
+    ln = line(10, *cells)
+    toks = tokens(ln, locale)
+    i = len(toks)
+    while i > 0 and toks[i - 1].amount is not None:
+        i -= 1
+    assert figures_at_end(ln, locale) == toks[i:]
+
+
+def test_the_figures_at_a_lines_end_stop_at_its_last_word() -> None:
+    ln = line(10, (50, "2 Feb"), (95, "CARD 12"), (-410, "4.50"), (-480, "12.00"))
+    assert [t.text for t in figures_at_end(ln, "en")] == ["4.50", "12.00"]
+    assert figures_at_end(line(10, (50, "2 Feb"), (95, "COFFEE")), "en") == []
 
 
 def test_figures_in_neighbouring_columns_stay_apart() -> None:

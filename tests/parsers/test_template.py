@@ -9,7 +9,13 @@ import pytest
 
 from corpus import Sample
 from parsers.api import parse_pdf
-from parsers.template import TemplateError, load_template, load_templates, template_dirs
+from parsers.template import (
+    TemplateError,
+    header_words,
+    load_template,
+    load_templates,
+    template_dirs,
+)
 
 CEDAR = """
 bank = "cedar"
@@ -133,3 +139,15 @@ def test_a_template_without_identity_is_identified_by_its_name(tmp_path: Path) -
     path = tmp_path / "cedar.toml"
     path.write_text(CEDAR)
     assert load_template(path).identity == ("Cedar Valley Bank",)
+
+
+@pytest.mark.parametrize(("printed", "words"), [
+    ("Money In (£)", ["money", "in"]),
+    ("Date/Valeur", ["datevaleur"]),
+    ("Ref. #", ["ref", "#"]),
+    ("Amount_USD\tBalance", ["amount_usd", "balance"]),
+    ("Débit (€)", ["debit"]),
+    ("BUCHUNGS-TAG  Wert.", ["buchungstag", "wert"]),
+])
+def test_header_words_are_folded_without_punctuation(printed: str, words: list[str]) -> None:
+    assert header_words(printed) == words

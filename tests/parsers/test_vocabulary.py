@@ -17,6 +17,7 @@ from parsers.vocabulary import (
     is_furniture,
     is_heading,
     match_label,
+    periods,
     read_last4,
 )
 from tests.parsers.sheets import line, lines
@@ -129,6 +130,31 @@ def test_a_labelled_period_wins_over_an_earlier_unlabelled_range() -> None:
     ls = [line(10, (50, "Rates valid 01/01/2026 - 12/31/2026")),
           line(23, (50, "Statement Period: 02/01/2026 - 02/28/2026"))]
     assert find_period(ls, ["%m/%d/%Y"])[:2] == (date(2026, 2, 1), date(2026, 2, 28))
+
+
+def test_periods_gives_the_labelled_period_and_the_first_range_anywhere() -> None:
+    ls = [line(10, (50, "Rates valid 01/01/2026 - 12/31/2026")),
+          line(23, (50, "Statement Period: 02/01/2026 - 02/28/2026"))]
+    labelled, anywhere = periods(ls, ["%m/%d/%Y"])
+    assert labelled is not None and labelled[:2] == (date(2026, 2, 1), date(2026, 2, 28))
+    assert anywhere is not None and anywhere[:2] == (date(2026, 1, 1), date(2026, 12, 31))
+    labelled, anywhere = periods(ls[:1], ["%m/%d/%Y"])
+    assert labelled is None and anywhere is not None
+    assert find_period(ls[:1], ["%m/%d/%Y"], labelled_only=True) is None
+    assert find_period(ls[:1], ["%m/%d/%Y"])[:2] == (date(2026, 1, 1), date(2026, 12, 31))
+
+
+def test_a_label_is_found_on_any_line_however_many_lines_come_before_it() -> None:
+    before = [line(10 + 13 * k, (50, f"Item {k} of the notes")) for k in range(30)]
+    ls = [*before, line(500, (50, "Opening Balance 12.00")),
+          line(513, (50, "Opening Balance 99.00"))]
+    found = find_labelled(ls, OPENING, amount_reader("en"))
+    assert found is not None and found.value.value == Decimal("12.00") and found.line is ls[30]
+    assert find_labelled(before, OPENING, amount_reader("en")) is None
+    for k in (0, 1, 30):
+        one = [*before[:k], ls[30], *before[k:]]
+        found = find_labelled(one, OPENING, amount_reader("en"))
+        assert found is not None and found.line is ls[30]
 
 
 @pytest.mark.parametrize("text", ["Statement Closing Date 01/14/2026", "Closing Date : 01/14/2026",
