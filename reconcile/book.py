@@ -36,7 +36,6 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.dml import Insert
 
 from parsers.codes import VERIFIED, ReviewState
@@ -49,6 +48,7 @@ from reconcile.db import (
     book_transactions,
     bound,
     bulk,
+    dialect_insert,
     executemany,
     held_transactions,
     quarantine,
@@ -388,10 +388,7 @@ def add_statements(c: Connection, statements: list[tuple[dict[str, Any], str]]) 
 def _insert_missing(c: Connection) -> Insert:
     """An insert of book rows that leaves out those the book holds already (by account and
     transaction id): the database skips each conflict, so no row is looked up first."""
-    dialects = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
-    if c.dialect.name not in dialects:
-        raise NotImplementedError(f"the book runs on SQLite or PostgreSQL, not {c.dialect.name}")
-    return dialects[c.dialect.name](book_transactions).on_conflict_do_nothing(
+    return dialect_insert(c.dialect.name, book_transactions).on_conflict_do_nothing(
         index_elements=["account_last4", "txn_id"])
 
 

@@ -263,14 +263,20 @@ quarantine = Table(
 
 
 @functools.cache
+def dialect_insert(dialect: str, table: Table) -> Insert:
+    """The insert of `dialect`, which can say what to do on a conflict. Its module is
+    imported here, by the engine's name: a ledger on SQLite never loads PostgreSQL's."""
+    if dialect not in ("sqlite", "postgresql"):
+        raise NotImplementedError(f"the ledger runs on SQLite or PostgreSQL, not {dialect}")
+    insert: Insert = importlib.import_module(f"sqlalchemy.dialects.{dialect}").insert(table)
+    return insert
+
+
 def stamps_upsert(dialect: str) -> Insert:
     """The upsert of `output_stamps` rows (uri, size, stamp, sha256): what a listing showed
     of each object when its bytes were hashed. One statement per dialect, so that
-    SQLAlchemy compiles it once. The dialect's module is imported here, by the engine's
-    name: a ledger on SQLite never loads PostgreSQL's."""
-    if dialect not in ("sqlite", "postgresql"):
-        raise NotImplementedError(f"the ledger runs on SQLite or PostgreSQL, not {dialect}")
-    upsert = importlib.import_module(f"sqlalchemy.dialects.{dialect}").insert(output_stamps)
+    SQLAlchemy compiles it once."""
+    upsert = dialect_insert(dialect, output_stamps)
     return upsert.on_conflict_do_update(index_elements=["uri"], set_={
         k: getattr(upsert.excluded, k) for k in ("size", "stamp", "sha256")})
 

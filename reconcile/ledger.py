@@ -64,12 +64,19 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.dml import Insert
 
 from parsers.codes import BatchState, ErrorClass, Outcome, Reason, Status
-from reconcile.db import attempts, batches, input_claims, jobs, notifications, stamps_upsert
+from reconcile.db import (
+    attempts,
+    batches,
+    dialect_insert,
+    input_claims,
+    jobs,
+    notifications,
+    stamps_upsert,
+)
 from reconcile.records import Attempt, Batch, Clock, Identities, Job, utc_now
 from reconcile.storage import Stamp
 
@@ -128,10 +135,7 @@ _NEW_JOB = insert(jobs).returning(*jobs.c)
 def _take_input(dialect: str) -> Insert:
     """The claim on an input (sha256 and pins) for a job, unless a job holds it: no row is
     written (nor returned) then, and no error stops the envelope's transaction."""
-    inserts = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
-    if dialect not in inserts:
-        raise NotImplementedError(f"the ledger runs on SQLite or PostgreSQL, not {dialect}")
-    return inserts[dialect](input_claims).on_conflict_do_nothing().returning(
+    return dialect_insert(dialect, input_claims).on_conflict_do_nothing().returning(
         input_claims.c.job_id)
 
 
