@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    BindParameter,
     Boolean,
     Column,
     Connection,
@@ -24,6 +25,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    bindparam,
     create_engine,
     event,
     inspect,
@@ -331,6 +333,13 @@ def transaction(engine: Engine, connection: Connection | None = None) -> Iterato
         return
     with connection.begin():
         yield connection
+
+
+def param(column: Column[Any], prefix: str = "v_") -> BindParameter[Any]:
+    """A parameter for `column`'s values, named apart from the columns SQLAlchemy binds: a
+    statement built once with it (building one costs more than running it) takes its values
+    by name (`v_<column>` to set, `g_<column>` to guard)."""
+    return bindparam(f"{prefix}{column.name}", type_=column.type)
 
 
 def bound(c: Connection, column: Column[Any], value: Any) -> Any:

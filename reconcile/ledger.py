@@ -51,13 +51,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import (
-    BindParameter,
-    Column,
     Connection,
     Engine,
     Update,
     and_,
-    bindparam,
     func,
     insert,
     or_,
@@ -75,6 +72,7 @@ from reconcile.db import (
     input_claims,
     jobs,
     notifications,
+    param,
     stamps_upsert,
 )
 from reconcile.records import Attempt, Batch, Clock, Identities, Job, utc_now
@@ -105,26 +103,21 @@ def _hands_over(holder: Any, rerun: bool) -> bool:
         rerun or holder.error_class == ErrorClass.TRANSIENT or holder.reason in RUN_FAILURES)
 
 
-def _bind(column: Column[Any], prefix: str = "v_") -> BindParameter[Any]:
-    """A parameter for `column`'s values, named apart from the columns SQLAlchemy binds."""
-    return bindparam(f"{prefix}{column.name}", type_=column.type)
-
-
 # The statements of every attempt's transitions, built once with named parameters: building
 # a statement and its cache key anew takes more CPU than SQLite takes to run it.
 _CLAIM = (update(jobs)
-          .where(jobs.c.job_id == _bind(jobs.c.job_id, "g_"),
+          .where(jobs.c.job_id == param(jobs.c.job_id, "g_"),
                  or_(jobs.c.status == Status.RETRYING,
                      and_(jobs.c.status == Status.QUEUED,
-                          jobs.c.expires_at > _bind(jobs.c.expires_at, "g_"))))
+                          jobs.c.expires_at > param(jobs.c.expires_at, "g_"))))
           .values(status=Status.PROCESSING, attempts=jobs.c.attempts + 1,
-                  lease_owner=_bind(jobs.c.lease_owner), lease_until=_bind(jobs.c.lease_until))
+                  lease_owner=param(jobs.c.lease_owner), lease_until=param(jobs.c.lease_until))
           .returning(*jobs.c))
 _NEW_ATTEMPT = insert(attempts)
 _END_ATTEMPT = (update(attempts)
-                .where(attempts.c.job_id == _bind(attempts.c.job_id, "g_"),
-                       attempts.c.number == _bind(attempts.c.number, "g_"))
-                .values({c: _bind(c) for c in (attempts.c.ended_at, attempts.c.outcome,
+                .where(attempts.c.job_id == param(attempts.c.job_id, "g_"),
+                       attempts.c.number == param(attempts.c.number, "g_"))
+                .values({c: param(c) for c in (attempts.c.ended_at, attempts.c.outcome,
                                                attempts.c.error_class, attempts.c.reason,
                                                attempts.c.message)}))
 _NOTIFICATION = insert(notifications)
@@ -144,11 +137,11 @@ def _finish_statement(keys: tuple[str, ...]) -> Update:
     """The guarded end of an attempt that sets the columns `keys` (`v_<column>` each), the
     job returned as committed."""
     return (update(jobs)
-            .where(jobs.c.job_id == _bind(jobs.c.job_id, "g_"),
+            .where(jobs.c.job_id == param(jobs.c.job_id, "g_"),
                    jobs.c.status == Status.PROCESSING,
-                   jobs.c.lease_owner == _bind(jobs.c.lease_owner, "g_"),
-                   jobs.c.attempts == _bind(jobs.c.attempts, "g_"))
-            .values({jobs.c[k]: _bind(jobs.c[k]) for k in keys})
+                   jobs.c.lease_owner == param(jobs.c.lease_owner, "g_"),
+                   jobs.c.attempts == param(jobs.c.attempts, "g_"))
+            .values({jobs.c[k]: param(jobs.c[k]) for k in keys})
             .returning(*jobs.c))
 
 

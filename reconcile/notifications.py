@@ -9,11 +9,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, Update, bindparam, func, insert, select, update
+from sqlalchemy import Engine, Update, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from parsers.codes import Status
-from reconcile.db import jobs, notifications
+from reconcile.db import jobs, notifications, param
 from reconcile.records import Clock, utc_now
 
 
@@ -22,16 +22,13 @@ def _attempt(**values: Any) -> Update:
     statement costs more than running it)."""
     n = notifications.c
     return update(notifications).where(
-        n.job_id == bindparam("g_job_id", type_=n.job_id.type),
-        n.channel == bindparam("g_channel", type_=n.channel.type),
+        n.job_id == param(n.job_id, "g_"), n.channel == param(n.channel, "g_"),
         n.delivered_at.is_(None)).values(
-        attempts=n.attempts + 1, last_error=bindparam("v_last_error", type_=n.last_error.type),
-        **values)
+        attempts=n.attempts + 1, last_error=param(n.last_error), **values)
 
 
 _ATTEMPTED = _attempt()
-_DELIVERED = _attempt(delivered_at=bindparam("v_delivered_at",
-                                             type_=notifications.c.delivered_at.type))
+_DELIVERED = _attempt(delivered_at=param(notifications.c.delivered_at))
 
 
 class Notifications:
