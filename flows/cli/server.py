@@ -46,8 +46,11 @@ EPHEMERAL_ENV = {"PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1",
 #: where Prefect's default is one database transaction per state event; on a long-running
 #: server that was half of its CPU for an import (22 of 44 ms a file). Its UI shows a
 #: state a second late at most.
+#: seconds between the task run recorder's flushes on the servers the commands start
+RECORDER_FLUSH_SECONDS = 1
 SERVER_DEFAULTS = {"PREFECT_SERVER_SERVICES_TASK_RUN_RECORDER_BATCH_SIZE": "100",
-                   "PREFECT_SERVER_SERVICES_TASK_RUN_RECORDER_FLUSH_INTERVAL": "1"}
+                   "PREFECT_SERVER_SERVICES_TASK_RUN_RECORDER_FLUSH_INTERVAL":
+                       str(RECORDER_FLUSH_SECONDS)}
 
 #: and what the embedded API changes besides: it dies with its command and nobody watches
 #: it (no UI, a port only the command knows), so it keeps no event history (the event
@@ -121,6 +124,8 @@ class Embedded:
     def __init__(self) -> None:
         sock = _listening()
         self.url = f"http://127.0.0.1:{sock.getsockname()[1]}/api"
+        #: whether a command was handed its URL (else it is stopped without waiting)
+        self.served = False
         home().mkdir(parents=True, exist_ok=True)
         self.log_path = home() / f"embedded-server-{os.getpid()}.log"
         with sock, open(self.log_path, "wb") as log:
@@ -145,6 +150,7 @@ class Embedded:
                 raise RuntimeError(f"the embedded Prefect API ended before it answered; "
                                    f"see {self.log_path}")
             if _healthy(self.url, timeout=1.0):
+                self.served = True
                 return self.url
             if time.monotonic() > deadline:
                 self.stop()
@@ -153,8 +159,14 @@ class Embedded:
             time.sleep(0.05)
 
     def stop(self) -> None:
+        """Stop it once its task run recorder has written what it holds: the last batch is
+        written by the recorder's next periodic flush, within `RECORDER_FLUSH_SECONDS` of the
+        last events (Prefect's exit handlers sent them before this runs); the flush Prefect
+        makes as it stops can be cancelled by the shutdown, and those task runs lost."""
         if self.proc is None:
             return
+        if self.served and self.proc.poll() is None:
+            time.sleep(RECORDER_FLUSH_SECONDS + 0.25)
         self.proc.terminate()
         try:
             self.proc.wait(STOP_TIMEOUT)
