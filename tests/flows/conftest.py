@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -48,7 +49,9 @@ def task_runs() -> Callable[[Any], list[Any]]:
     return _task_runs
 
 
-def _task_runs(state: Any) -> list[Any]:
+def _task_runs(state: Any, wait: float = 30.0) -> list[Any]:
+    """Once each is in a final state (at most `wait` seconds): the server records task runs
+    from their events, after the flow run has ended."""
     from prefect import get_client
     from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
     from prefect.utilities.asyncutils import run_coro_as_sync
@@ -58,4 +61,10 @@ def _task_runs(state: Any) -> list[Any]:
             return await client.read_task_runs(flow_run_filter=FlowRunFilter(
                 id=FlowRunFilterId(any_=[state.state_details.flow_run_id])))
 
-    return run_coro_as_sync(read())
+    deadline = time.monotonic() + wait
+    while True:
+        runs = run_coro_as_sync(read())
+        if all(t.state is not None and t.state.is_final() for t in runs) \
+                or time.monotonic() > deadline:
+            return runs
+        time.sleep(0.2)
