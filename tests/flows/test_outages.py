@@ -142,6 +142,12 @@ def test_an_s3_outage_mid_batch_is_outlasted(
         monkeypatch.setenv("STMTFLOW_S3_ENDPOINT", f"http://{host}:{port}")
         monkeypatch.setenv("STMTFLOW_RETRY_SECONDS", str(retry))
         monkeypatch.setenv("STMTFLOW_PARSE_WORKERS", "0")
+        # two files at a time, so files are still to read when the outage starts; and a
+        # request's own retries bounded (botocore's default draws up to 15 s of backoff), so
+        # the outage outlasts them and the task's retry is what carries the file through
+        monkeypatch.setenv("STMTFLOW_WORKERS", "2")
+        monkeypatch.setenv("AWS_RETRY_MODE", "standard")
+        monkeypatch.setenv("AWS_MAX_ATTEMPTS", "3")
         samples = generate(tmp_path / "inbox", BANKS, 4, seed=23, bad=("not-a-pdf",))
         settings = Settings.from_env()
         settings.storage().fs.mkdir(bucket)
