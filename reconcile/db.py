@@ -274,6 +274,7 @@ def dialect_insert(dialect: str, table: Table) -> Insert:
     return insert
 
 
+@functools.cache
 def stamps_upsert(dialect: str) -> Insert:
     """The upsert of `output_stamps` rows (uri, size, stamp, sha256): what a listing showed
     of each object when its bytes were hashed. One statement per dialect, so that
