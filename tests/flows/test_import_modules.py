@@ -4,7 +4,7 @@ Each module below costs every command its import time (pytesseract alone imports
 a third of a CPU second). They load only where their part runs: OCR of a scanned page, the
 pdfplumber reader when it is chosen, a ledger on PostgreSQL (or a migration, which Alembic
 runs with every dialect it knows). pandas itself is left out of the list: pyarrow loads it
-as the outputs are written.
+as the outputs are rendered, which the command does itself when it parses in its own process.
 """
 
 from __future__ import annotations
