@@ -39,7 +39,8 @@ def _unsynced(engine: Engine) -> Iterator[Connection]:
     under WAL): the next commit that does wait (any other of the ledger's) takes it down with
     its own, and a power loss before that undoes a delivery record alone, whose notification
     the reconciliation then sends again, as it does for a worker that died before recording
-    it. Waiting costs a commit about 4 ms, in which the worker's parse process sits idle."""
+    it. The wait (0.3 to 4 ms a commit here, as loaded as the disk is) is time in which the
+    file's worker thread, and so its parse process, does nothing."""
     with engine.connect() as c:
         sqlite = c.dialect.name == "sqlite"
         if sqlite:
