@@ -196,10 +196,14 @@ def api_ready() -> contextlib.AbstractContextManager[object]:
 
     Flow runs on the embedded API send no heartbeats: they tell a server that a run whose
     process died is a zombie, and this API dies with the process. Each flow run's end would
-    otherwise wait for its heartbeat thread, which looks whether to stop once a second.
+    otherwise wait for its heartbeat thread, which looks whether to stop once a second. Nor
+    do its clients ask it for a CSRF token before their first change (a round trip each)
+    unless the settings have it protect against CSRF: Prefect's server does not by default,
+    and this one serves only its command, on the loopback.
     """
     from prefect.settings import (
         PREFECT_API_URL,
+        PREFECT_CLIENT_CSRF_SUPPORT_ENABLED,
         PREFECT_FLOWS_HEARTBEAT_FREQUENCY,
         get_current_settings,
         temporary_settings,
@@ -212,8 +216,9 @@ def api_ready() -> contextlib.AbstractContextManager[object]:
         _embedded.stop()
         return contextlib.nullcontext()
     url = _embedded.ready(float(settings.server.ephemeral.startup_timeout_seconds))
-    return temporary_settings(updates={PREFECT_API_URL: url,
-                                       PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None})
+    return temporary_settings(updates={
+        PREFECT_API_URL: url, PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None,
+        PREFECT_CLIENT_CSRF_SUPPORT_ENABLED: settings.server.api.csrf_protection_enabled})
 
 
 def cmd_server_start(args: argparse.Namespace) -> int:
