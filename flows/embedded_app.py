@@ -67,15 +67,15 @@ def _draining(lifespan: Lifespan) -> Lifespan:
             temporary_settings,
         )
 
-        note, sources = _block_types_note(), _block_type_sources()
-        registered = _registered(note, sources)
+        note = _block_types_note()
+        registered = _registered(note)
         # without memoizing, Prefect does not compute its hash (the collections' import) first
         skip = {PREFECT_API_BLOCKS_REGISTER_ON_START: False,
                 PREFECT_MEMOIZE_BLOCK_AUTO_REGISTRATION: False} if registered else {}
         with temporary_settings(updates=skip):
             async with lifespan(app) as state:
                 if not registered:  # from the database as it is now (a new one was made)
-                    with contextlib.suppress(OSError):
+                    with contextlib.suppress(OSError, ValueError, ImportError):
                         note.write_text(json.dumps({"sources": _block_type_sources()}))
                 try:
                     yield state
@@ -108,15 +108,15 @@ def _block_type_sources() -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def _registered(note: Path, sources: str) -> bool:
-    """Whether the block types were registered from `sources`, and Prefect's memo store
-    still says so."""
+def _registered(note: Path) -> bool:
+    """Whether the block types were registered from what they come from now, and Prefect's
+    memo store still says so (when either cannot be told: not, and Prefect looks)."""
     from prefect.settings import get_current_settings
 
     memo = get_current_settings().server.memo_store_path
-    with contextlib.suppress(OSError, ValueError):
-        return (json.loads(note.read_text()).get("sources") == sources and memo is not None
-                and "block_auto_registration" in memo.read_text())
+    with contextlib.suppress(OSError, ValueError, ImportError):
+        return (memo is not None and "block_auto_registration" in memo.read_text()
+                and json.loads(note.read_text()).get("sources") == _block_type_sources())
     return False
 
 
