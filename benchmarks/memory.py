@@ -58,7 +58,7 @@ def _role(proc: psutil.Process, root: int, forkserver: set[int]) -> str:
             return "parse workers"
         forkserver.add(proc.pid)
         return "fork server"
-    if "prefect" in cmd and "server" in cmd:
+    if ("prefect" in cmd and "server" in cmd) or "embedded_app" in cmd:
         return "prefect server"
     return "other"
 

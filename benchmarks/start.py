@@ -110,7 +110,7 @@ def _cpu_of_api_start(home: str, extra: dict[str, str]) -> float:
 
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--factory", "prefect.server.api.server:create_app",
+        [sys.executable, "-m", "uvicorn", "--factory", "flows.embedded_app:create_app",
          "--host", "127.0.0.1", "--port", str(port), "--log-level", "error", "--lifespan", "on"],
         env={**_env(home), **EPHEMERAL_ENV, **extra}, stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL)

@@ -56,9 +56,13 @@ SERVER_DEFAULTS = {"PREFECT_SERVER_SERVICES_TASK_RUN_RECORDER_BATCH_SIZE": "100"
 #: it (no UI, a port only the command knows), so it keeps no event history (the event
 #: persister was the largest part of its CPU per file left, 7 ms; runs, task runs and their
 #: states, logs and artifacts are all still recorded, and automations still act on events
-#: as they arrive) and sends Prefect no telemetry. Docs: docs/operating.md, "A long-running
-#: local server".
+#: as they arrive) and sends Prefect no telemetry. Its task run recorder writes only on its
+#: periodic flush and as it stops, never on a full batch: the write as it stops restores a
+#: batch whose write the stop cancelled, one batch of at most the batch size, and a full
+#: batch's write and a periodic one could both be cancelled at once. Docs:
+#: docs/operating.md, "A long-running local server".
 EMBEDDED_DEFAULTS = {**SERVER_DEFAULTS,
+                     "PREFECT_SERVER_SERVICES_TASK_RUN_RECORDER_BATCH_SIZE": "1000",
                      "PREFECT_SERVER_SERVICES_EVENT_PERSISTER_ENABLED": "false",
                      "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
 
@@ -113,8 +117,9 @@ class Embedded:
     Started here, it comes up while the command imports and checks its input on the other
     core, and the command's process never imports the server. The same app, in the same
     environment, as Prefect's ephemeral server (but for `EMBEDDED_DEFAULTS`: no event
-    history, task runs recorded in batches); stopped when the command ends (given the time
-    to record what it holds), killed with the command's process should that die first.
+    history, task runs recorded in batches; and for the wait, as it stops, until every event
+    it received was handed on: `flows.embedded_app`); stopped when the command ends (once
+    it recorded what it holds), killed with the command's process should that die first.
 
     The listening socket is bound here and handed to the server (`_listening`). Each
     command's server logs to a file of its own (`embedded-server-<pid>.log`, removed when
@@ -124,15 +129,12 @@ class Embedded:
     def __init__(self) -> None:
         sock = _listening()
         self.url = f"http://127.0.0.1:{sock.getsockname()[1]}/api"
-        #: whether a command was handed its URL (else it is stopped without waiting)
-        self.served = False
         home().mkdir(parents=True, exist_ok=True)
         self.log_path = home() / f"embedded-server-{os.getpid()}.log"
         with sock, open(self.log_path, "wb") as log:
             self.proc: subprocess.Popen[bytes] | None = subprocess.Popen(
-                [sys.executable, "-m", "uvicorn", "--factory",
-                 "prefect.server.api.server:create_app", "--fd", str(sock.fileno()),
-                 "--log-level", "error", "--lifespan", "on"],
+                [sys.executable, "-m", "uvicorn", "--factory", "flows.embedded_app:create_app",
+                 "--fd", str(sock.fileno()), "--log-level", "error", "--lifespan", "on"],
                 env={**EMBEDDED_DEFAULTS, **os.environ, **EPHEMERAL_ENV}, stdout=log,
                 stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, pass_fds=(sock.fileno(),),
                 preexec_fn=dies_with_this_process())
@@ -150,7 +152,6 @@ class Embedded:
                 raise RuntimeError(f"the embedded Prefect API ended before it answered; "
                                    f"see {self.log_path}")
             if _healthy(self.url, timeout=1.0):
-                self.served = True
                 return self.url
             if time.monotonic() > deadline:
                 self.stop()
@@ -159,14 +160,12 @@ class Embedded:
             time.sleep(0.05)
 
     def stop(self) -> None:
-        """Stop it once its task run recorder has written what it holds: the last batch is
-        written by the recorder's next periodic flush, within `RECORDER_FLUSH_SECONDS` of the
-        last events (Prefect's exit handlers sent them before this runs); the flush Prefect
-        makes as it stops can be cancelled by the shutdown, and those task runs lost."""
+        """Stop it, and wait until it has recorded what it was sent (Prefect's exit handlers
+        sent the last events and logs before this runs): its app (`flows.embedded_app`)
+        hands every event it received to the services before they stop, and the task run
+        recorder writes what it holds as it stops."""
         if self.proc is None:
             return
-        if self.served and self.proc.poll() is None:
-            time.sleep(RECORDER_FLUSH_SECONDS + 0.25)
         self.proc.terminate()
         try:
             self.proc.wait(STOP_TIMEOUT)
@@ -197,10 +196,14 @@ def api_ready() -> contextlib.AbstractContextManager[object]:
 
     Flow runs on the embedded API send no heartbeats: they tell a server that a run whose
     process died is a zombie, and this API dies with the process. Each flow run's end would
-    otherwise wait for its heartbeat thread, which looks whether to stop once a second.
+    otherwise wait for its heartbeat thread, which looks whether to stop once a second. Nor
+    do its clients ask it for a CSRF token before their first change (a round trip each)
+    unless the settings have it protect against CSRF: Prefect's server does not by default,
+    and this one serves only its command, on the loopback.
     """
     from prefect.settings import (
         PREFECT_API_URL,
+        PREFECT_CLIENT_CSRF_SUPPORT_ENABLED,
         PREFECT_FLOWS_HEARTBEAT_FREQUENCY,
         get_current_settings,
         temporary_settings,
@@ -213,8 +216,9 @@ def api_ready() -> contextlib.AbstractContextManager[object]:
         _embedded.stop()
         return contextlib.nullcontext()
     url = _embedded.ready(float(settings.server.ephemeral.startup_timeout_seconds))
-    return temporary_settings(updates={PREFECT_API_URL: url,
-                                       PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None})
+    return temporary_settings(updates={
+        PREFECT_API_URL: url, PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None,
+        PREFECT_CLIENT_CSRF_SUPPORT_ENABLED: settings.server.api.csrf_protection_enabled})
 
 
 def cmd_server_start(args: argparse.Namespace) -> int:
