@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
 from operator import attrgetter
+from typing import Any, Generic, TypeVar
 
 from parsers.dates import fold
 from parsers.reader import Page, Word
@@ -19,6 +20,22 @@ LARGE = 2.5
 _SPAN = 100.0
 _TOP_X0, _X0 = attrgetter("top", "x0"), attrgetter("x0")
 _TOP, _BOTTOM = attrgetter("top"), attrgetter("bottom")
+_T = TypeVar("_T")
+
+
+class _kept(Generic[_T]):
+    """`functools.cached_property` without its lock: Python 3.11's takes one on each
+    first use, which costs more than most of a line's measures. The value is kept in the
+    instance's dict, which is looked in before this descriptor from then on."""
+
+    def __init__(self, func: Callable[[Any], _T]) -> None:
+        self.func, self.name, self.__doc__ = func, func.__name__, func.__doc__
+
+    def __get__(self, obj: Any, owner: type | None = None) -> _T:
+        if obj is None:
+            return self  # type: ignore[return-value]
+        value = obj.__dict__[self.name] = self.func(obj)
+        return value
 
 
 @dataclass
@@ -40,24 +57,28 @@ class Line:
         self.top = min(map(_TOP, self.words))
         self.bottom = max(map(_BOTTOM, self.words))
 
-    @cached_property
+    @_kept
     def folded(self) -> str:
         """`fold(text)`: labels are looked for in every line many times over."""
         return fold(self.text)
 
-    @cached_property
+    @_kept
     def ocr(self) -> bool:
         """Whether OCR read a word of the line (a text layer's words carry no confidence)."""
         return any(w.conf is not None for w in self.words)
 
-    @cached_property
+    @_kept
     def has_digit(self) -> bool:
         """Whether a word holds a digit: a line without one prints no amount and no date."""
         return any(map(str.isdigit, self.text))
 
-    @cached_property
+    @_kept
     def height(self) -> float:
-        return statistics.median(w.bottom - w.top for w in self.words)
+        """The median of its words' heights (`statistics.median`'s arithmetic, without its
+        generic checks: asked of every line a table reads)."""
+        heights = sorted([w.bottom - w.top for w in self.words])
+        half = len(heights) // 2
+        return heights[half] if len(heights) % 2 else (heights[half - 1] + heights[half]) / 2
 
     @property
     def joined(self) -> bool:
@@ -89,23 +110,19 @@ def page_lines(page: Page) -> list[Line]:
 
 
 def _group(words: list[Word]) -> list[list[Word]]:
+    """Words in lines: a word joins the line of the word above it when their tops are
+    close or they overlap vertically by half the smaller height (the test is written out
+    here, not called: it runs for every word of every page)."""
     groups: list[list[Word]] = []
-    bands: list[tuple[float, float]] = []
+    top = bottom = 0.0  # the band of the last line's first word
     for w in sorted(words, key=_TOP_X0):
-        if groups and _same_line(w, bands[-1]):
+        if groups and (abs(w.top - top) <= LINE_TOLERANCE or min(bottom, w.bottom) - max(
+                top, w.top) >= 0.5 * min(bottom - top, w.bottom - w.top)):
             groups[-1].append(w)
         else:
             groups.append([w])
-            bands.append((w.top, w.bottom))
+            top, bottom = w.top, w.bottom
     return [sorted(g, key=_X0) for g in groups]
-
-
-def _same_line(w: Word, band: tuple[float, float]) -> bool:
-    top, bottom = band
-    if abs(w.top - top) <= LINE_TOLERANCE:
-        return True
-    overlap = min(bottom, w.bottom) - max(top, w.top)
-    return overlap >= 0.5 * min(bottom - top, w.bottom - w.top)
 
 
 def _rejoin(page: int, groups: list[list[Word]]) -> list[Line]:

@@ -147,9 +147,11 @@ def page_words(textpage: pdfium_c.FPDF_TEXTPAGE, height: float) -> list[Word]:
 
 def _text(tp: ctypes.c_void_p, count: int) -> str:
     """The page's characters, one per character index (PDFium's text in one call)."""
-    buf = ctypes.create_string_buffer((count + 1) * 2)
-    _get_text(tp, 0, count, buf)
-    text = buf.raw[: count * 2].decode("utf-16-le", errors="replace")
+    # (a bytearray, not `create_string_buffer`: that makes a ctypes array type for each
+    # size, which costs more than reading the page's text)
+    buf = bytearray((count + 1) * 2)
+    _get_text(tp, 0, count, ctypes.byref(ctypes.c_char.from_buffer(buf)))
+    text = buf[: count * 2].decode("utf-16-le", errors="replace")
     if len(text) == count:
         # PDFium marks a hyphen that ends a printed line as U+FFFE; the file draws "-".
         return text.replace(SOFT_HYPHEN, "-") if SOFT_HYPHEN in text else text

@@ -100,17 +100,26 @@ def tokens(ln: Line, locale: str) -> list[Token]:
     words = ln.words
     # a text layer's words need none of the mending of OCR's (each step asks for OCR words)
     ocr = ln.ocr
-    clean = [_suffix(w) or w.text for w in words] if ocr else [w.text for w in words]
-    # (a mended word differs from its word only by specks around `CR`/`DR`: same digits)
-    kinds = [_kind(c) for c in clean]
+    spaced = " " in LOCALES[locale].group_char  # `1 234,56`: one figure in several words
+    if not (ocr or spaced):
+        kinds = [_kind(w.text) for w in words]
+        if _UNMARKED_KINDS.issuperset(kinds):
+            # the common text line: nothing to join or mend, each word a token of its own,
+            # a figure when it reads as one (no word of the line carries a confidence)
+            toks: list[Token] = []
+            for w, (digit, _) in zip(words, kinds, strict=True):
+                amount = amount_or_none(w.text, locale) if digit else None
+                toks.append(_new(Token, (w.text, w.x0, w.x1, None, None, False, w.twice)
+                                 if amount is None else
+                                 (w.text, w.x0, w.x1, amount, None, False, False)))
+            return toks
+        clean = [w.text for w in words]
+    else:
+        clean = [_suffix(w) or w.text for w in words] if ocr else [w.text for w in words]
+        # (a mended word differs from its word only by specks around `CR`/`DR`: same digits)
+        kinds = [_kind(c) for c in clean]
     digits = [digit for digit, _ in kinds]
     marks = [mark for _, mark in kinds]
-    spaced = " " in LOCALES[locale].group_char  # `1 234,56`: one figure in several words
-    if not (ocr or spaced or any(marks)):
-        # the common text line: nothing to join or mend, each word is a token of its own
-        return [_figure_or_word(w, locale) if d else _new(Token, (w.text, w.x0, w.x1, None,
-                                                                  None, False, w.twice))
-                for w, d in zip(words, digits, strict=True)]
     out: list[Token] = []
     i = 0
     while i < len(words):
@@ -183,6 +192,10 @@ def _joined_figure(words: list[Word], clean: list[str], marks: list[bool], digit
     return None
 
 
+#: The `_kind`s of words that are no sign, currency mark or `CR`/`DR`.
+_UNMARKED_KINDS = frozenset({(False, False), (True, False)})
+
+
 @functools.lru_cache(maxsize=8192)
 def _kind(text: str) -> tuple[bool, bool]:
     """Whether the word `text` holds a digit, and whether it is signs, currency marks and
@@ -199,13 +212,6 @@ _new = tuple.__new__
 
 def _word(w: Word) -> Token:
     return _new(Token, (w.text, w.x0, w.x1, None, w.conf, False, w.twice))
-
-
-def _figure_or_word(w: Word, locale: str) -> Token:
-    """A text-layer word on its own: a figure when it reads as one, else a word."""
-    amount = amount_or_none(w.text, locale)
-    return _new(Token, (w.text, w.x0, w.x1, None, w.conf, False, w.twice) if amount is None
-                else (w.text, w.x0, w.x1, amount, None, False, False))
 
 
 def _split_figure(words: list[Word], clean: list[str], marks: list[bool], i: int,
@@ -626,6 +632,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
     end = [re.compile(t.expand(p), re.IGNORECASE) for p in t.end]
     skip = [re.compile(t.expand(p), re.IGNORECASE) for p in t.skip]
     totals = [re.compile(t.expand(p), re.IGNORECASE) for p in t.totals]
+    headings = tuple(t.headings)
     geometry: Geometry | None = None
     page: int | None = None
     last: Line | None = None
@@ -654,7 +661,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             note(ln, "furniture", "large print across the page (a watermark)")
             continue
         heading = next((s for lb, s in t.headings.items() if is_heading(ln.text, [lb])),
-                       None) if t.headings and may_print(ln.folded, tuple(t.headings)) else None
+                       None) if headings and may_print(ln.folded, headings) else None
         if heading is not None:
             sign = heading
             note(ln, "heading", f"unsigned amounts below are {heading}s")
@@ -667,7 +674,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             out.headers += 1
             note(ln, "header", header.describe())
             continue
-        if any(p.search(ln.text) for p in totals):
+        if totals and any(p.search(ln.text) for p in totals):
             # Checked wherever it stands: a total pushed onto the next page is still one.
             geometry = None
             figures = [tok for tok in tokens(ln, t.locale) if tok.amount is not None]
@@ -680,10 +687,11 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         if geometry is None:
             note(ln, "outside")
             continue
-        if any(p.search(ln.text) for p in skip) or furniture_folded(ln.folded, t.furniture):
+        if (skip and any(p.search(ln.text) for p in skip)) or furniture_folded(ln.folded,
+                                                                                  t.furniture):
             note(ln, "furniture")
             continue
-        if any(p.search(ln.text) for p in end):
+        if end and any(p.search(ln.text) for p in end):
             geometry = None
             note(ln, "end", "an end pattern: the table stops here")
             continue

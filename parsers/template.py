@@ -123,8 +123,9 @@ class Template:
 
 #: What a header word is stripped of (spaces stay, to split the words at).
 _NOT_LABEL = re.compile(r"[^\w#\s]")
-#: `_NOT_LABEL` over ASCII, as a table that deletes what it matches (most text is ASCII).
-_NOT_LABEL_ASCII = {c: None for c in range(128) if _NOT_LABEL.fullmatch(chr(c))}
+#: The ASCII characters `_NOT_LABEL` matches, as bytes to delete (most text is ASCII, and
+#: `bytes.translate` deletes them several times faster than `str.translate` or the regex).
+_NOT_LABEL_ASCII = bytes(c for c in range(128) if _NOT_LABEL.fullmatch(chr(c)))
 
 
 def header_words(text: str) -> list[str]:
@@ -135,7 +136,7 @@ def header_words(text: str) -> list[str]:
 def folded_header_words(folded: str) -> list[str]:
     """`header_words` of text already `fold`ed (a line's `folded`)."""
     if folded.isascii():
-        return folded.translate(_NOT_LABEL_ASCII).split()
+        return folded.encode("ascii").translate(None, _NOT_LABEL_ASCII).decode("ascii").split()
     return _NOT_LABEL.sub("", folded).split()
 
 
