@@ -170,8 +170,8 @@ def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
 
 def _secrets_of_this_run() -> dict[str, Any]:
     """The server's Secret blocks, read once per flow run in a process: a run reads its
-    settings in its flow, in its task runner and in each of its worker threads, each time a
-    round trip to the API for the same answer. A block changed meanwhile is seen by the
+    settings in its flow and in each of its worker threads, each time a round trip to the
+    API for the same answer. A block changed meanwhile is seen by the
     next run, as a worker's settings are (`import_flow._worker`); outside a flow run (a
     command), read each time."""
     from prefect.runtime import flow_run
