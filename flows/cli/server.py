@@ -40,14 +40,20 @@ STOP_TIMEOUT = 30.0
 EPHEMERAL_ENV = {"PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1",
                  "PREFECT__SERVER_FINAL": "1"}
 
+#: seconds between the task run recorder's flushes on the servers the commands start
+RECORDER_FLUSH_SECONDS = 1
+
+#: Prefect's clients send every event over a websocket, and uvicorn agrees to compress each
+#: message by default: the client deflates what the server inflates again, on the loopback
+#: or a local network, where the bytes saved cost more CPU on both sides than they save.
+UNCOMPRESSED_EVENTS = ("--ws-per-message-deflate", "false")
+
 #: Prefect defaults every server the commands start changes (the embedded API and `server
 #: start`'s), unless the environment sets them: the task run recorder writes task runs from
 #: their state events in batches, at the latest a second later (and the rest when it stops),
 #: where Prefect's default is one database transaction per state event; on a long-running
 #: server that was half of its CPU for an import (22 of 44 ms a file). Its UI shows a
 #: state a second late at most.
-#: seconds between the task run recorder's flushes on the servers the commands start
-RECORDER_FLUSH_SECONDS = 1
 SERVER_DEFAULTS = {"PREFECT_SERVER_SERVICES_TASK_RUN_RECORDER_BATCH_SIZE": "100",
                    "PREFECT_SERVER_SERVICES_TASK_RUN_RECORDER_FLUSH_INTERVAL":
                        str(RECORDER_FLUSH_SECONDS)}
@@ -134,7 +140,8 @@ class Embedded:
         with sock, open(self.log_path, "wb") as log:
             self.proc: subprocess.Popen[bytes] | None = subprocess.Popen(
                 [sys.executable, "-m", "uvicorn", "--factory", "flows.embedded_app:create_app",
-                 "--fd", str(sock.fileno()), "--log-level", "error", "--lifespan", "on"],
+                 "--fd", str(sock.fileno()), "--log-level", "error", "--lifespan", "on",
+                 *UNCOMPRESSED_EVENTS],
                 env={**EMBEDDED_DEFAULTS, **os.environ, **EPHEMERAL_ENV}, stdout=log,
                 stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, pass_fds=(sock.fileno(),),
                 preexec_fn=dies_with_this_process())
@@ -243,8 +250,9 @@ def cmd_server_start(args: argparse.Namespace) -> int:
         proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "--factory",
              "prefect.server.api.server:create_app", "--fd", str(sock.fileno()),
-             "--log-level", "warning"], env=env, stdout=log, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, pass_fds=(sock.fileno(),), start_new_session=True)
+             "--log-level", "warning", *UNCOMPRESSED_EVENTS], env=env, stdout=log,
+            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, pass_fds=(sock.fileno(),),
+            start_new_session=True)
     deadline = time.monotonic() + START_TIMEOUT
     while not _healthy(url):
         if proc.poll() is not None or time.monotonic() > deadline:

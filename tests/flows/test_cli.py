@@ -19,7 +19,7 @@ from uuid import UUID
 import pytest
 
 from flows.cli import main
-from flows.cli.server import EMBEDDED_DEFAULTS, SERVER_DEFAULTS, Embedded
+from flows.cli.server import EMBEDDED_DEFAULTS, SERVER_DEFAULTS, START_TIMEOUT, Embedded
 from tests.pids import ended_within
 
 
@@ -373,6 +373,23 @@ def test_the_embedded_api_runs_with_its_defaults_unless_the_environment_says(
               if k != "PREFECT_SERVER_SERVICES_EVENT_PERSISTER_ENABLED"}
     assert others.items() <= env.items()
     assert env["PREFECT_SERVER_ANALYTICS_ENABLED"] == "false"
+
+
+def test_the_embedded_api_takes_events_uncompressed(
+        stmtflow_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client that offers to compress its events (Prefect's do) is not taken up on it."""
+    from websockets.sync.client import connect
+
+    monkeypatch.setenv("PREFECT_HOME", str(tmp_path / "prefect-home"))
+    embedded = Embedded()
+    try:
+        url = embedded.ready(START_TIMEOUT)
+        with connect(url.replace("http://", "ws://") + "/events/in",
+                     compression="deflate") as ws:
+            assert ws.response is not None
+            assert "Sec-WebSocket-Extensions" not in ws.response.headers
+    finally:
+        embedded.stop()
 
 
 class _Healthy(BaseHTTPRequestHandler):
