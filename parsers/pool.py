@@ -1,14 +1,16 @@
 """Parse worker processes: every parse under hard limits, on every core, off the caller.
 
 `ParsePool.parse(data, bank=...)` is `parse_pdf` run in one of a few long-lived worker
-processes, callable from many threads at once (the import flow's per-file tasks). Each
-parse is bounded three ways, so that a hostile or broken file ends its own parse and
+processes, callable from many threads at once (the import flow's per-file tasks): a caller
+finding every worker busy waits for the first one free, and is never given one beyond
+`workers`. Each parse is bounded three ways, so that a hostile or broken file ends its own parse and
 nothing else:
 
 - address space (`RLIMIT_AS`): a parse may add `Limits.max_memory` to its worker;
 - CPU time (`RLIMIT_CPU`): the kernel stops a worker spinning past `seconds_per_file`;
 - wall time: the caller kills a worker that has not answered `seconds_per_file` (plus a
-  second of grace, so that the parser's own between-pages check can answer first).
+  second of grace, so that the parser's own between-pages check can answer first) after it
+  was handed the parse (a caller's wait for a free worker is not the parse's time).
 
 A parse stopped by a limit raises the parser's own errors (`ParseTimeout`, `too_slow`;
 `TooLarge`, `too_large`), so the error taxonomy classifies it like any other, and its

@@ -4,7 +4,9 @@
 on purpose and at once; anything else is parsed for real:
 
 - `pid`: return the worker's process id; `setting`: the `setting` the target was bound with;
-- `hang`, `spin`, `balloon` (allocate twice the memory limit), `crash` (abort);
+- `nap:SECONDS`: sleep that long, then return the process id;
+- `hang` (`hang:PATH`: creating PATH first), `spin`, `balloon` (allocate twice the memory
+  limit), `crash` (abort);
 - `crash-once:PATH`: abort unless PATH exists (creating it), else return the process id;
 - `meet:FOLDER`: check in to FOLDER, return only once a second parse has checked in;
 - `bug`: raise an error of our own (a `KeyError`).
@@ -29,7 +31,12 @@ def scripted(data: bytes, bank: str | None = None, limits: Limits | None = None,
         return os.getpid()
     if script == "setting":
         return setting
+    if script == "nap":
+        time.sleep(float(arg))
+        return os.getpid()
     if script == "hang":
+        if arg:
+            Path(arg).touch()
         time.sleep(3600)
     if script == "spin":
         while True:

@@ -6,6 +6,7 @@ import functools
 import os
 import signal
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,37 @@ def test_two_parses_run_at_once_on_two_workers(tmp_path: Path) -> None:
         for t in threads:
             t.join()
     assert len(set(pids)) == 2  # each parse returned only once the other had checked in
+
+
+def test_callers_beyond_the_workers_wait_for_one_and_their_wait_is_not_parse_time() -> None:
+    # Five parses of a second each on one worker whose wall limit is three seconds (two and
+    # the grace): the last waits four seconds for the worker, which must not count against it.
+    with ParsePool(1, QUICK, target=scripted) as pool:
+        pids: list[int] = []
+        threads = [threading.Thread(target=lambda: pids.append(pool.parse(b"nap:1")))
+                   for _ in range(5)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert len(pids) == 5 and len(set(pids)) == 1  # none stopped, none on a worker of its own
+
+
+def test_a_waiting_caller_takes_the_replacement_of_a_killed_worker(tmp_path: Path) -> None:
+    busy = tmp_path / "busy"
+    with ParsePool(1, QUICK, target=scripted) as pool:
+        before = pool.parse(b"pid")
+        reasons: list[str] = []
+        hang = threading.Thread(target=lambda: reasons.append(
+            reason_of(pool, b"hang:%s" % str(busy).encode())))
+        hang.start()
+        for _ in range(3000):
+            if busy.exists():
+                break
+            time.sleep(0.01)
+        after = pool.parse(b"pid")  # waits until the hang's worker is killed and replaced
+        hang.join()
+    assert busy.exists() and reasons == ["too_slow"] and after not in (before, os.getpid())
 
 
 def test_hang_is_killed_at_the_wall_limit_and_the_worker_replaced() -> None:
