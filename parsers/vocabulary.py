@@ -251,29 +251,54 @@ def find_labelled(lines: Sequence[Line], labels: Sequence[str],
     on the same line; or, when the label stands alone, where the next line starts under the
     label with a value `read_below` (default `read`) accepts. A match inside a longer
     `blockers` label (`Statement Balance` in `Previous Statement Balance`) does not count."""
+    return next(every_labelled(lines, labels, read, read_below=read_below, blockers=blockers),
+                None)
+
+
+def every_labelled(lines: Sequence[Line], labels: Sequence[str],
+                   read: Callable[[str], T | None], *,
+                   read_below: Callable[[str], T | None] | None = None,
+                   blockers: Sequence[str] = ()) -> Iterator[Found[T]]:
+    """What `find_labelled` finds in `lines`, then what it finds in the lines after that
+    value's label line, and so on: from one look for the labels' words in all the lines.
+    Each search sees only the lines after the last label line found (a page's lines above
+    them tell its repeated header, `_under`)."""
     wanted = _labels(tuple(labels))
     blocking = _labels(tuple(blockers)) if blockers else None
+    start = 0
     for i in wanted.lines_printing(lines):
-        ln = lines[i]
-        text, folded = ln.text, ln.folded
-        blocked: list[tuple[int, int]] | None = None
-        for m in wanted.regex.finditer(folded):
-            if blocked is None:
-                blocked = [b.span() for b in blocking.regex.finditer(folded)] \
-                    if blocking and blocking.printed_in(folded) else []
-            if any(a <= m.start() and m.end() <= b and b - a > m.end() - m.start()
-                   for a, b in blocked):
-                continue
-            label = text[m.start():m.end()].strip()
-            value = read(text[m.end():])
-            if value is not None:
-                return Found(value, ln, label, after=m.end())
-            if find_amounts(text[m.end():]):
-                continue
-            below = _under(ln, m.start(), m.end(), lines, i)
-            value = None if below is None else (read_below or read)(below)
-            if value is not None:
-                return Found(value, ln, label, below=True)
+        found = _labelled_on(lines, i, start, wanted, blocking, read, read_below)
+        if found is not None:
+            yield found
+            start = i + 1
+
+
+def _labelled_on(lines: Sequence[Line], i: int, start: int, wanted: _Labels,
+                 blocking: _Labels | None, read: Callable[[str], T | None],
+                 read_below: Callable[[str], T | None] | None) -> Found[T] | None:
+    """`find_labelled`'s value for the line `lines[i]`, the search having started at
+    `lines[start]`."""
+    ln = lines[i]
+    text, folded = ln.text, ln.folded
+    blocked: list[tuple[int, int]] | None = None
+    for m in wanted.regex.finditer(folded):
+        if blocked is None:
+            blocked = [b.span() for b in blocking.regex.finditer(folded)] \
+                if blocking and blocking.printed_in(folded) else []
+        if any(a <= m.start() and m.end() <= b and b - a > m.end() - m.start()
+               for a, b in blocked):
+            continue
+        label = text[m.start():m.end()].strip()
+        value = read(text[m.end():])
+        if value is not None:
+            return Found(value, ln, label, after=m.end())
+        if find_amounts(text[m.end():]):
+            continue
+        searched = lines[start:] if start else lines
+        below = _under(ln, m.start(), m.end(), searched, i - start)
+        value = None if below is None else (read_below or read)(below)
+        if value is not None:
+            return Found(value, ln, label, below=True)
     return None
 
 
