@@ -45,7 +45,9 @@ _STARTXREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
 _SECTION = re.compile(rb"xref\s+((?:\d+ \d+\s+(?:\d{10} \d{5} [nf]\s+)*)+)trailer\s*<<")
 _SUBSECTION = re.compile(rb"(\d+) (\d+)\s+((?:\d{10} \d{5} [nf]\s+)*)")
 _ENTRY = re.compile(rb"(\d{10}) (\d{5}) ([nf])")
-_OBJ = re.compile(rb"(?<![0-9])(\d+) \d+ obj\b")
+#: The keyword of an object's definition (`12 0 obj`), whose numbers stand before it.
+_OBJ = re.compile(rb" obj\b")
+_DIGITS = frozenset(b"0123456789")
 
 
 def intact(data: bytes) -> bool:
@@ -59,7 +61,7 @@ def intact(data: bytes) -> bool:
     if section is None or b"/Prev" in data[section.end(): section.end() + 4096].split(
             b">>\nstartxref")[0]:
         return False
-    numbers = [int(m.group(1)) for m in _OBJ.finditer(data)]
+    numbers = _object_numbers(data)
     if len(numbers) != len(set(numbers)):
         return False
     for sub in _SUBSECTION.finditer(section.group(1)):
@@ -69,6 +71,30 @@ def intact(data: bytes) -> bool:
                     first + k, int(e.group(2))), int(e.group(1))):
                 return False
     return True
+
+
+def _object_numbers(data: bytes) -> list[int]:
+    """The number of each object definition (`12 0 obj`: digits, a space, digits, ` obj`)
+    in the file, in order. The ` obj` keyword is looked for and the digits read back from
+    it: a regex that starts at every run of digits (a content stream is mostly numbers)
+    costs twenty times as much."""
+    numbers = []
+    for m in _OBJ.finditer(data):
+        generation = _digits_before(data, m.start())
+        if generation == m.start() or generation == 0 or data[generation - 1] != 0x20:
+            continue
+        number = _digits_before(data, generation - 1)
+        if number < generation - 1:
+            numbers.append(int(data[number:generation - 1]))
+    return numbers
+
+
+def _digits_before(data: bytes, end: int) -> int:
+    """Where the run of digits that ends at `end` starts (`end` when there is none)."""
+    start = end
+    while start > 0 and data[start - 1] in _DIGITS:
+        start -= 1
+    return start
 
 
 def disagreements(data: bytes, pages: list[Page], reader: str, seconds: float) -> list[str]:

@@ -34,6 +34,7 @@ from parsers.vocabulary import (
     CLOSING,
     OPENING,
     amount_reader,
+    every_labelled,
     exact_amount_reader,
     find_labelled,
     find_period,
@@ -351,18 +352,12 @@ def _check_one_account(t: Template, eligible: list[Line], last4: str, where: str
 
 def _every_labelled(lines: list[Line], labels: Sequence[str], read: Callable[[str], T | None],
                     blockers: Sequence[str] = (), same_line: bool = False) -> list[T]:
-    """Every value `find_labelled` finds in `lines`, in order; with `same_line`, only values
-    printed on the label's line (a word like `account` in running text has none)."""
-    values: list[T] = []
-    rest = lines
-    while rest:
-        found = find_labelled(rest, labels, read, blockers=blockers,
-                              read_below=(lambda _: None) if same_line else None)
-        if found is None:
-            break
-        values.append(found.value)
-        rest = rest[next(i for i, ln in enumerate(rest) if ln is found.line) + 1:]
-    return values
+    """Every value `find_labelled` finds in `lines`, in order (`every_labelled`); with
+    `same_line`, only values printed on the label's line (a word like `account` in running
+    text has none)."""
+    return [found.value for found in every_labelled(
+        lines, labels, read, blockers=blockers,
+        read_below=(lambda _: None) if same_line else None)]
 
 
 def _find(t: Template, name: str, f: Field, vocabulary: Sequence[str],
@@ -386,8 +381,9 @@ def _find(t: Template, name: str, f: Field, vocabulary: Sequence[str],
         return None
     info.found[name] = f"after {found.label!r} on page {found.line.page}" + (
         " (on the line under it)" if found.below else "")
-    if any(w.conf is not None and w.conf < OCR_REVIEW_CONFIDENCE
-           for w in found.words(t.locale)):
+    # (a text layer's words carry no confidence: the value's words are looked for on OCR's)
+    if found.line.ocr and any(w.conf is not None and w.conf < OCR_REVIEW_CONFIDENCE
+                              for w in found.words(t.locale)):
         info.doubtful.add(name)
     return found.value
 

@@ -55,11 +55,11 @@ from parsers.vocabulary import (
     BALANCE_ROWS,
     CLOSING,
     TOTALS,
+    LabelSet,
     furniture_folded,
     is_heading,
-    match_folded,
+    label_set,
     match_label,
-    may_print,
 )
 
 _STRAY = " .,;:|_~»«'`\""
@@ -632,7 +632,9 @@ def read_table(t: Template, lines: list[Line], period_end: date,
     end = [re.compile(t.expand(p), re.IGNORECASE) for p in t.end]
     skip = [re.compile(t.expand(p), re.IGNORECASE) for p in t.skip]
     totals = [re.compile(t.expand(p), re.IGNORECASE) for p in t.totals]
-    headings = tuple(t.headings)
+    # (the label sets looked for in every line, found once per table reading)
+    heading_words = label_set(tuple(t.headings)) if t.headings else None
+    total_words, balance_rows = label_set(TOTALS), label_set(BALANCE_ROWS)
     geometry: Geometry | None = None
     page: int | None = None
     last: Line | None = None
@@ -661,7 +663,8 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             note(ln, "furniture", "large print across the page (a watermark)")
             continue
         heading = next((s for lb, s in t.headings.items() if is_heading(ln.text, [lb])),
-                       None) if headings and may_print(ln.folded, headings) else None
+                       None) if heading_words is not None and heading_words.printed_in(
+                           ln.folded) else None
         if heading is not None:
             sign = heading
             note(ln, "heading", f"unsigned amounts below are {heading}s")
@@ -695,7 +698,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             geometry = None
             note(ln, "end", "an end pattern: the table stops here")
             continue
-        if match_folded(_stripped(ln), TOTALS, at_start=True) is not None:
+        if total_words.match(_stripped(ln), at_start=True) is not None:
             geometry = None
             note(ln, "total", "a total line: the table stops here")
             continue
@@ -716,7 +719,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         date_text = " ".join(tok.text for tok in cells.get("date", []))
         desc = [tok.text for tok in cells.get("description", [])]
         figures = {r: cells[r] for r in NUMBER_ROLES if r in cells}
-        marker = _marker_label(ln, " ".join(desc))
+        marker = _marker_label(ln, " ".join(desc), balance_rows)
         value = (figures.get("balance") or next(iter(figures.values()), None))
         below = None if value or marker is None else _figure_below(lines, i, t.locale)
         if marker is not None and not (value or below or date_text or strays) \
@@ -1026,11 +1029,12 @@ def _check_large_print(lines: list[Line], out: TableReading) -> None:
                         "print" if o is ln else detail) for o, role, detail in out.log]
 
 
-def _marker_label(ln: Line, desc: str) -> str | None:
-    """The balance-row label a line starts with (the whole line or its description cell)."""
-    if not may_print(ln.folded, BALANCE_ROWS):
+def _marker_label(ln: Line, desc: str, balance_rows: LabelSet) -> str | None:
+    """The balance-row label a line starts with (the whole line or its description cell);
+    `balance_rows` is `label_set(BALANCE_ROWS)`."""
+    if not balance_rows.printed_in(ln.folded):
         return None  # (nor does its description cell, which prints some of its words)
-    m = match_folded(_stripped(ln), BALANCE_ROWS, at_start=True)
+    m = balance_rows.match(_stripped(ln), at_start=True)
     if m is not None:
         return ln.text.strip()[:m.end()].strip(" :")
     m = match_label(desc.strip(), BALANCE_ROWS, at_start=True) if desc else None

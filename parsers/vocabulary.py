@@ -106,16 +106,22 @@ def _label_words(label: str) -> list[str]:
 
 
 @dataclass(frozen=True)
-class _Labels:
+class LabelSet:
     """A set of labels made into one regex, with a word each of them prints literally: text
     holding none of those words holds none of the labels, and a plain substring test for a
-    few words costs far less than the tolerant regex."""
+    few words costs far less than the tolerant regex (`label_set`)."""
 
     regex: re.Pattern[str]
     keys: re.Pattern[str]
 
     def search(self, folded: str) -> re.Match[str] | None:
         return self.regex.search(folded) if self.printed_in(folded) else None
+
+    def match(self, folded: str, at_start: bool = False) -> re.Match[str] | None:
+        """`match_folded` with these labels."""
+        if not self.printed_in(folded):
+            return None
+        return self.regex.match(folded) if at_start else self.regex.search(folded)
 
     def printed_in(self, folded: str) -> bool:
         """Whether `folded` may hold one of the labels (it holds none when this is False)."""
@@ -134,14 +140,21 @@ class _Labels:
                 last = i
 
 
+def label_set(labels: Sequence[str]) -> LabelSet:
+    """`labels` as one `LabelSet`, made once per process: a reader that looks for the same
+    labels in every line holds it (finding it again hashes the labels, which costs more
+    than telling that a line prints none of them)."""
+    return _labels(tuple(labels))
+
+
 @functools.cache
-def _labels(labels: tuple[str, ...]) -> _Labels:
+def _labels(labels: tuple[str, ...]) -> LabelSet:
     ordered = sorted(set(labels), key=len, reverse=True)
     regex = re.compile("|".join(f"(?:{label_regex(lb)})" for lb in ordered))
     longest = {max(_label_words(lb), key=len) for lb in ordered}
     # A word that holds another is present only where that one is: testing the shorter suffices.
     keys = sorted(k for k in longest if not any(o != k and o in k for o in longest))
-    return _Labels(regex, re.compile("|".join(re.escape(k) for k in keys)))
+    return LabelSet(regex, re.compile("|".join(re.escape(k) for k in keys)))
 
 
 def match_label(text: str, labels: Sequence[str], *, at_start: bool = False
@@ -154,16 +167,7 @@ def match_folded(folded: str, labels: Sequence[str], at_start: bool = False
                  ) -> re.Match[str] | None:
     """`match_label` of text already `fold`ed (a line's `folded`, folded once for all the
     labels looked for in it)."""
-    found = _labels(tuple(labels))
-    if not found.printed_in(folded):
-        return None
-    return found.regex.match(folded) if at_start else found.regex.search(folded)
-
-
-def may_print(folded: str, labels: Sequence[str]) -> bool:
-    """Whether `folded` may print one of `labels`: False only where it holds none of them (a
-    word each of them prints is missing), which costs far less than looking for them."""
-    return _labels(tuple(labels)).printed_in(folded)
+    return _labels(tuple(labels)).match(folded, at_start)
 
 
 def label_in(folded: str, labels: Sequence[str]) -> bool:
@@ -251,29 +255,54 @@ def find_labelled(lines: Sequence[Line], labels: Sequence[str],
     on the same line; or, when the label stands alone, where the next line starts under the
     label with a value `read_below` (default `read`) accepts. A match inside a longer
     `blockers` label (`Statement Balance` in `Previous Statement Balance`) does not count."""
+    return next(every_labelled(lines, labels, read, read_below=read_below, blockers=blockers),
+                None)
+
+
+def every_labelled(lines: Sequence[Line], labels: Sequence[str],
+                   read: Callable[[str], T | None], *,
+                   read_below: Callable[[str], T | None] | None = None,
+                   blockers: Sequence[str] = ()) -> Iterator[Found[T]]:
+    """What `find_labelled` finds in `lines`, then what it finds in the lines after that
+    value's label line, and so on: from one look for the labels' words in all the lines.
+    Each search sees only the lines after the last label line found (a page's lines above
+    them tell its repeated header, `_under`)."""
     wanted = _labels(tuple(labels))
     blocking = _labels(tuple(blockers)) if blockers else None
+    start = 0
     for i in wanted.lines_printing(lines):
-        ln = lines[i]
-        text, folded = ln.text, ln.folded
-        blocked: list[tuple[int, int]] | None = None
-        for m in wanted.regex.finditer(folded):
-            if blocked is None:
-                blocked = [b.span() for b in blocking.regex.finditer(folded)] \
-                    if blocking and blocking.printed_in(folded) else []
-            if any(a <= m.start() and m.end() <= b and b - a > m.end() - m.start()
-                   for a, b in blocked):
-                continue
-            label = text[m.start():m.end()].strip()
-            value = read(text[m.end():])
-            if value is not None:
-                return Found(value, ln, label, after=m.end())
-            if find_amounts(text[m.end():]):
-                continue
-            below = _under(ln, m.start(), m.end(), lines, i)
-            value = None if below is None else (read_below or read)(below)
-            if value is not None:
-                return Found(value, ln, label, below=True)
+        found = _labelled_on(lines, i, start, wanted, blocking, read, read_below)
+        if found is not None:
+            yield found
+            start = i + 1
+
+
+def _labelled_on(lines: Sequence[Line], i: int, start: int, wanted: LabelSet,
+                 blocking: LabelSet | None, read: Callable[[str], T | None],
+                 read_below: Callable[[str], T | None] | None) -> Found[T] | None:
+    """`find_labelled`'s value for the line `lines[i]`, the search having started at
+    `lines[start]`."""
+    ln = lines[i]
+    text, folded = ln.text, ln.folded
+    blocked: list[tuple[int, int]] | None = None
+    for m in wanted.regex.finditer(folded):
+        if blocked is None:
+            blocked = [b.span() for b in blocking.regex.finditer(folded)] \
+                if blocking and blocking.printed_in(folded) else []
+        if any(a <= m.start() and m.end() <= b and b - a > m.end() - m.start()
+               for a, b in blocked):
+            continue
+        label = text[m.start():m.end()].strip()
+        value = read(text[m.end():])
+        if value is not None:
+            return Found(value, ln, label, after=m.end())
+        if find_amounts(text[m.end():]):
+            continue
+        searched = lines[start:] if start else lines
+        below = _under(ln, m.start(), m.end(), searched, i - start)
+        value = None if below is None else (read_below or read)(below)
+        if value is not None:
+            return Found(value, ln, label, below=True)
     return None
 
 

@@ -10,6 +10,7 @@ from parsers.vocabulary import (
     CLOSING,
     OPENING,
     amount_reader,
+    every_labelled,
     exact_amount_reader,
     find_labelled,
     find_period,
@@ -79,6 +80,16 @@ def test_a_value_under_a_label_that_ends_its_page_is_read_below_the_next_page_he
     found = find_labelled([*page1, *page2], CLOSING, amount_reader("de"),
                           read_below=exact_amount_reader("de"))
     assert found is not None and found.value.value == Decimal("546414.96")
+
+
+def test_every_labelled_value_in_order_the_first_of_each_line() -> None:
+    ls = lines((10, [(60, "Closing Balance 10.00")]), (23, [(60, "Closing Balance:")]),
+               (36, [(72, "20.00")]),
+               (49, [(60, "Closing Balance 30.00"), (300, "Closing Balance 40.00")]))
+    found = list(every_labelled(ls, CLOSING, amount_reader("en")))
+    assert [f.value.value for f in found] == [Decimal("10.00"), Decimal("20.00"),
+                                               Decimal("30.00")]
+    assert [f.below for f in found] == [False, True, False]
 
 
 def test_a_line_under_a_label_that_is_not_its_value_is_not_taken() -> None:
