@@ -1,6 +1,7 @@
-"""The embedded API's app: Prefect's own (`create_app`), stopped only once every event it
-received has been handed to the services that consume it, and started without looking
-again for block types to register when nothing they come from changed.
+"""The app of the servers the commands start (the embedded API and `stmtflow server start`'s):
+Prefect's own (`create_app`), stopped only once every event it received has been handed to
+the services that consume it, and started without looking again for block types to
+register when nothing they come from changed.
 
 Prefect's task run recorder writes the task runs it holds as it stops, but the events still
 queued for it when its consumer is cancelled are dropped: on a loaded machine a batch's last

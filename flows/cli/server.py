@@ -8,7 +8,9 @@ background once (but for `SERVER_DEFAULTS`: task runs recorded in batches), on a
 binds itself (its log in `STMTFLOW_HOME/server.log`), and notes its address in
 `STMTFLOW_HOME/server.json`; while it answers, every later command of that home talks to it
 (`api_url`) instead of starting its own, unless `PREFECT_API_URL` says otherwise. `server
-stop` ends it.
+stop` ends it. Both serve `flows.embedded_app`'s app: Prefect's, which as it stops first
+hands on every event it received, so that a batch's last task runs are recorded even when
+the server is stopped right after the import that sent them.
 """
 
 from __future__ import annotations
@@ -249,7 +251,7 @@ def cmd_server_start(args: argparse.Namespace) -> int:
     with sock, open(home() / "server.log", "ab") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "--factory",
-             "prefect.server.api.server:create_app", "--fd", str(sock.fileno()),
+             "flows.embedded_app:create_app", "--fd", str(sock.fileno()),
              "--log-level", "warning", *UNCOMPRESSED_EVENTS], env=env, stdout=log,
             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, pass_fds=(sock.fileno(),),
             start_new_session=True)

@@ -20,6 +20,7 @@ import pytest
 
 from flows.cli import main
 from flows.cli.server import EMBEDDED_DEFAULTS, SERVER_DEFAULTS, START_TIMEOUT, Embedded
+from flows.embedded_app import BLOCK_TYPES_NOTE
 from tests.pids import ended_within
 
 
@@ -164,9 +165,13 @@ def test_status_shows_no_source_path_a_duration_and_survives_a_closed_pipe(
 
 
 def test_a_started_server_serves_later_commands_until_stopped(stmtflow_home: Path,
-                                                              tmp_path: Path) -> None:
+                                                              inbox, tmp_path: Path) -> None:
     """`stmtflow server start` once: later commands of the home run their flows on it
-    (they appear in its history), without `PREFECT_API_URL` set; `stop` ends it."""
+    (they appear in its history), without `PREFECT_API_URL` set; `stop` ends it, right
+    after an import, with every task run of that import recorded in its final state (its
+    app, the embedded API's, hands on every event it received before it stops; that app
+    alone notes the block types it registered in the Prefect home)."""
+    import sqlite3
     import urllib.request
 
     import psutil
@@ -198,10 +203,20 @@ def test_a_started_server_serves_later_commands_until_stopped(stmtflow_home: Pat
         with urllib.request.urlopen(request, timeout=30) as response:
             names = [r["name"] for r in json.loads(response.read())]
         assert any(n.startswith("reconcile-") for n in names)
+        samples = [s for s in inbox.samples if s.reason is None][:4]
+        imported = run("import", *(str(s.pdf) for s in samples), "--json")
+        assert json.loads(imported.stdout)["state"] == "COMPLETED", imported.stderr
     finally:
         stopped = run("server", "stop")
     assert stopped.returncode == 0 and not (stmtflow_home / "server.json").exists()
     assert run("server", "status").returncode == 1
+    prefect_home = Path(env["PREFECT_HOME"])
+    assert (prefect_home / BLOCK_TYPES_NOTE).exists()
+    with sqlite3.connect(prefect_home / "prefect.db") as db:
+        states = [state for (state,) in db.execute(
+            "SELECT task_run.state_type FROM task_run JOIN flow_run "
+            "ON task_run.flow_run_id = flow_run.id WHERE flow_run.name LIKE 'import-%'")]
+    assert states == ["COMPLETED"] * len(samples)
 
 
 def _listening_ports(pid: int) -> set[int]:
