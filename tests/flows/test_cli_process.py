@@ -68,6 +68,18 @@ def test_output_the_command_could_not_write_fails_it(tmp_path: Path) -> None:
     assert "No space left on device" in done.stderr
 
 
+def test_a_reader_that_left_fails_no_command(tmp_path: Path) -> None:
+    """`stmtflow status | head`: output nobody reads any more is nothing to report."""
+    read, write = os.pipe()
+    os.close(read)  # the reader left before the command wrote
+    try:
+        done = _probe(tmp_path, "short", stdout=write)
+    finally:
+        os.close(write)
+    assert done.returncode == 0, done.stderr
+    assert "error" not in done.stderr
+
+
 def test_a_command_that_did_not_return_ends_the_usual_way(tmp_path: Path) -> None:
     done = _probe(tmp_path, "no-such-command")
     assert done.returncode == 2
