@@ -88,12 +88,23 @@ def run(extra: Sequence[Commands] = ()) -> NoReturn:
 
 
 def _end_now(code: list[int]) -> None:
+    """The interpreter's own end would flush the output and fail a command whose output
+    could not be written (a full disk); `os._exit` does neither, so both are done here."""
     if not code:
         return
+    status = code[0]
     for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):  # a reader that left: nothing to flush to
+        try:
             stream.flush()
-    os._exit(code[0])
+        except BrokenPipeError:  # a reader that left: nothing to flush to
+            pass
+        except OSError as exc:  # what the command printed is lost
+            with contextlib.suppress(Exception):
+                print(f"stmtflow: error: {type(exc).__name__}: {exc}", file=sys.stderr)
+            status = status or 2
+        except Exception:  # a stream closed or replaced: nothing of it to flush
+            pass
+    os._exit(status)
 
 
 def parser(extra: Sequence[Commands] = ()) -> argparse.ArgumentParser:

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,18 +28,25 @@ def probe(args):
     print("x" * 100_000)
     return 3
 
+def short(args):
+    print("done")
+    return 0
+
 def command(sub):
     sub.add_parser("probe").set_defaults(func=probe)
+    sub.add_parser("short").set_defaults(func=short)
 
 kept = Teardown()
 cli.run(extra=[command])
 """
 
 
-def _probe(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _probe(tmp_path: Path, *args: str, **run: Any) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "MARKS": str(tmp_path), "PYTHONPATH": os.getcwd()}
-    return subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True,
-                          text=True, env=env, timeout=120, check=False)
+    env.pop("PYTHONUNBUFFERED", None)  # the output buffered, as a user's command has it
+    run.setdefault("stdout", subprocess.PIPE)
+    return subprocess.run([sys.executable, "-c", PROBE, *args], stderr=subprocess.PIPE,
+                          text=True, env=env, timeout=120, check=False, **run)
 
 
 def test_the_command_ends_once_its_exit_handlers_ran(tmp_path: Path) -> None:
@@ -49,6 +57,27 @@ def test_the_command_ends_once_its_exit_handlers_ran(tmp_path: Path) -> None:
     assert done.stdout == "x" * 100_000 + "\n"
     assert (tmp_path / "handler").exists()
     assert not (tmp_path / "teardown").exists()
+
+
+def test_output_the_command_could_not_write_fails_it(tmp_path: Path) -> None:
+    """What the command printed is still buffered when it returns: a write of it that fails
+    at the end (a full disk) is the command's failure, said on stderr, not a silent 0."""
+    with open("/dev/full", "w") as full:
+        done = _probe(tmp_path, "short", stdout=full)
+    assert done.returncode == 2
+    assert "No space left on device" in done.stderr
+
+
+def test_a_reader_that_left_fails_no_command(tmp_path: Path) -> None:
+    """`stmtflow status | head`: output nobody reads any more is nothing to report."""
+    read, write = os.pipe()
+    os.close(read)  # the reader left before the command wrote
+    try:
+        done = _probe(tmp_path, "short", stdout=write)
+    finally:
+        os.close(write)
+    assert done.returncode == 0, done.stderr
+    assert "error" not in done.stderr
 
 
 def test_a_command_that_did_not_return_ends_the_usual_way(tmp_path: Path) -> None:
