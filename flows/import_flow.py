@@ -14,7 +14,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from prefect import flow, get_run_logger, task
+from prefect import get_run_logger, task
 from prefect.artifacts import create_progress_artifact, update_progress_artifact
 from prefect.cache_policies import INPUTS, TASK_SOURCE
 from prefect.client.schemas.objects import TaskRun
@@ -30,6 +30,7 @@ from flows.jobs import Worker, accept_batch, open_batch, process_job, resume_acc
 from flows.lineage import banks, mark_run
 from flows.logs import expected_failure, to_run_logs
 from flows.notify import notify_ended
+from flows.plain_flow import flow
 from flows.reclaim import reclaim_from_dead_runs
 from flows.runners import SettingsTaskRunner
 from flows.taxonomy import BACKOFF_JITTER, backoff, classify
