@@ -149,10 +149,10 @@ def run_batch(settings: Settings, batch_id: str, run: Taken) -> State:
     ledger = settings.ledger()
     this_run = run.this_run
     batch = ledger.batch(batch_id)
+    tagged = {f"bank:{b}" for b in banks(ledger, batch_id)} if this_run else set()
     if this_run:
         kind = "rerun" if batch is not None and batch.rerun_of else "resume"
-        mark_run(this_run, {f"bank:{b}" for b in banks(ledger, batch_id)}, run.continues, kind,
-                 settings.ui_url)
+        mark_run(this_run, tagged, run.continues, kind, settings.ui_url)
     for job_id in reclaim_from_dead_runs(ledger, batch_id, this_run, run.previous_run):
         notify_ended(settings, job_id)  # only a job reclaimed on its last attempt ended
     rows = ledger.jobs(batch_id)
@@ -169,7 +169,7 @@ def run_batch(settings: Settings, batch_id: str, run: Taken) -> State:
             update_progress_artifact(progress, 100.0 * done / len(rows))
             shown = time.monotonic()
     if this_run:  # the banks the files turned out to be, for a batch of unnamed bank
-        mark_run(this_run, {f"bank:{b}" for b in banks(ledger, batch_id)}, None, "",
+        mark_run(this_run, {f"bank:{b}" for b in banks(ledger, batch_id)} - tagged, None, "",
                  settings.ui_url)
     return finish_batch(settings, batch_id, futures, run.epoch)
 
