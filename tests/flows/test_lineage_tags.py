@@ -4,13 +4,16 @@ are none (an import's files of a bank not named are not parsed yet when it start
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 from uuid import UUID
 
 from prefect import flow, get_client
 from prefect.runtime import flow_run
 from prefect.utilities.asyncutils import run_coro_as_sync
 
+from corpus import generate
 from flows.lineage import mark_run
+from tests.flows.conftest import TEXT_BANKS
 
 
 @flow(name="lineage-tags")
@@ -36,3 +39,17 @@ def test_tags_are_added_to_the_run(prefect_server: None) -> None:
 def test_with_nothing_to_add_the_api_is_not_asked(prefect_server: None) -> None:
     """A run the API does not know: asking about it would raise `ObjectNotFound`."""
     mark_run(str(uuid.uuid4()), set(), None, "resume", None)
+
+
+def test_an_import_ends_tagged_with_the_banks_of_its_files(
+        prefect_server: None, stmtflow_home: Path, tmp_path: Path) -> None:
+    """Of a bank named, tagged as it starts; of banks not named, once its files are read."""
+    from flows.import_flow import import_batch
+
+    generate(tmp_path / "two", TEXT_BANKS[:2], 2, seed=5)
+    generate(tmp_path / "one", TEXT_BANKS[:1], 1, seed=6)
+    unnamed = import_batch(str(tmp_path / "two"), return_state=True)
+    named = import_batch(str(tmp_path / "one"), bank=TEXT_BANKS[0], return_state=True)
+    assert sorted(_tags(str(unnamed.state_details.flow_run_id))) == [
+        f"bank:{b}" for b in TEXT_BANKS[:2]]
+    assert _tags(str(named.state_details.flow_run_id)) == [f"bank:{TEXT_BANKS[0]}"]
