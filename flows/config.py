@@ -11,10 +11,11 @@ arguments. Nothing reads the environment when a module is imported.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -177,10 +178,33 @@ def _secrets_of_this_run() -> dict[str, Any]:
     from prefect.runtime import flow_run
     from prefect.settings import PREFECT_API_URL
 
+    if _command_read:
+        if _command_read[0] is None:
+            _command_read[0] = server_secrets()
+        return dict(_command_read[0])
     run = flow_run.id
     if run is None:
         return server_secrets()
     return dict(_run_secrets(str(run), str(PREFECT_API_URL.value())))
+
+
+#: while a command holds `secrets_read_once`: its one read of the Secret blocks (None
+#: before it)
+_command_read: list[dict[str, Any] | None] = []
+
+
+@contextlib.contextmanager
+def secrets_read_once() -> Iterator[None]:
+    """Within: the Secret blocks are read once, as the command reads its settings, and the
+    flow run it starts in this process (its flow, its worker threads) takes that read
+    instead of its own, a new client and a round trip before its first file (about 35 ms
+    of CPU, 60 of wall time). The command and its run then also agree on them (the ledger's
+    address is one)."""
+    _command_read.append(None)
+    try:
+        yield
+    finally:
+        _command_read.clear()
 
 
 @functools.lru_cache(maxsize=8)

@@ -14,7 +14,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from prefect import flow, get_run_logger, task
+from prefect import get_run_logger, task
 from prefect.artifacts import create_progress_artifact, update_progress_artifact
 from prefect.cache_policies import INPUTS, TASK_SOURCE
 from prefect.client.schemas.objects import TaskRun
@@ -30,6 +30,7 @@ from flows.jobs import Worker, accept_batch, open_batch, process_job, resume_acc
 from flows.lineage import banks, mark_run
 from flows.logs import expected_failure, to_run_logs
 from flows.notify import notify_ended
+from flows.plain_flow import flow
 from flows.reclaim import reclaim_from_dead_runs
 from flows.runners import SettingsTaskRunner
 from flows.taxonomy import BACKOFF_JITTER, backoff, classify
@@ -148,10 +149,10 @@ def run_batch(settings: Settings, batch_id: str, run: Taken) -> State:
     ledger = settings.ledger()
     this_run = run.this_run
     batch = ledger.batch(batch_id)
+    tagged = {f"bank:{b}" for b in banks(ledger, batch_id)} if this_run else set()
     if this_run:
         kind = "rerun" if batch is not None and batch.rerun_of else "resume"
-        mark_run(this_run, {f"bank:{b}" for b in banks(ledger, batch_id)}, run.continues, kind,
-                 settings.ui_url)
+        mark_run(this_run, tagged, run.continues, kind, settings.ui_url)
     for job_id in reclaim_from_dead_runs(ledger, batch_id, this_run, run.previous_run):
         notify_ended(settings, job_id)  # only a job reclaimed on its last attempt ended
     rows = ledger.jobs(batch_id)
@@ -168,7 +169,7 @@ def run_batch(settings: Settings, batch_id: str, run: Taken) -> State:
             update_progress_artifact(progress, 100.0 * done / len(rows))
             shown = time.monotonic()
     if this_run:  # the banks the files turned out to be, for a batch of unnamed bank
-        mark_run(this_run, {f"bank:{b}" for b in banks(ledger, batch_id)}, None, "",
+        mark_run(this_run, {f"bank:{b}" for b in banks(ledger, batch_id)} - tagged, None, "",
                  settings.ui_url)
     return finish_batch(settings, batch_id, futures, run.epoch)
 

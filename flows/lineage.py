@@ -41,8 +41,13 @@ def continued_run(ledger: Ledger, batch_id: str, this_run: str) -> str | None:
 
 def mark_run(this_run: str, tags: set[str], continues: str | None, kind: str,
              ui_url: str | None) -> None:
-    """Add `tags` (and `kind` when continuing) to this run; link the run it continues."""
+    """Add `tags` (and `kind` when continuing) to this run; link the run it continues.
+
+    With nothing to add (an import's files, of a bank not named, are not parsed yet when it
+    starts) the API is not asked: a client and a round trip before the first file."""
     wanted = set(tags) | ({kind} if continues else set())
+    if not wanted:
+        return
 
     async def tag() -> None:
         async with get_client() as client:

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
-from prefect import flow, get_client, get_run_logger
+from prefect import get_client, get_run_logger
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.client.schemas.filters import TaskRunFilter, TaskRunFilterId
 from prefect.client.schemas.objects import StateType, TaskRun
@@ -27,6 +27,7 @@ from prefect.utilities.asyncutils import run_coro_as_sync
 from flows.config import Settings
 from flows.logs import to_run_logs
 from flows.notify import deliver_pending
+from flows.plain_flow import flow
 from flows.recover import sweep_and_notify
 from flows.review_flow import start_review_runs
 from parsers.codes import Status

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
-from prefect import flow, get_client, get_run_logger
+from prefect import get_client, get_run_logger
 from prefect.client.schemas.objects import StateType
 from prefect.exceptions import ObjectNotFound
 from prefect.runtime import flow_run
@@ -35,6 +35,7 @@ from flows.import_flow import WARNINGS, resume_batch
 from flows.lineage import banks, mark_run
 from flows.logs import to_run_logs
 from flows.notify import deliver_pending, notify_ended
+from flows.plain_flow import flow
 from reconcile.ledger import Ledger
 from reconcile.recovery import Swept, abandoned_batches, leased, sweep
 

@@ -8,7 +8,7 @@ run may cure; `include_deterministic` adds the rest.
 
 from __future__ import annotations
 
-from prefect import flow, get_run_logger
+from prefect import get_run_logger
 from prefect.states import Completed, State
 
 from flows.batch_lease import taken
@@ -16,6 +16,7 @@ from flows.config import Settings
 from flows.import_flow import run_batch
 from flows.logs import to_run_logs
 from flows.parser import Parser
+from flows.plain_flow import flow
 from flows.runners import SettingsTaskRunner
 from reconcile.reruns import rerun_candidates
 

@@ -20,7 +20,7 @@ import base64
 from typing import Any, Literal
 
 import pydantic
-from prefect import flow, get_client, get_run_logger, pause_flow_run
+from prefect import get_client, get_run_logger, pause_flow_run
 from prefect.artifacts import create_markdown_artifact
 from prefect.client.schemas.objects import StateType
 from prefect.exceptions import FlowPauseTimeout, ObjectNotFound
@@ -32,6 +32,7 @@ from prefect.utilities.asyncutils import run_coro_as_sync
 from flows.config import Settings
 from flows.outputs import document_files
 from flows.parser import Parser
+from flows.plain_flow import flow
 from flows.review_evidence import Sighting, locate, picture
 from parsers.codes import ReviewState
 from parsers.model import mask_account, mask_digits

@@ -36,6 +36,13 @@ def cmd_sample(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from flows.config import secrets_read_once
+
+    with secrets_read_once():
+        return _import(args)
+
+
+def _import(args: argparse.Namespace) -> int:
     from flows.cli.server import api_ready
     from flows.config import Settings
     from flows.import_flow import WARNINGS, import_batch

@@ -7,11 +7,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from prefect import flow, task
 from prefect.blocks.system import Secret
 
 from corpus import generate
 from corpus.bad import encrypted
-from flows.config import Settings
+from flows.config import Settings, secrets_read_once
 from flows.import_flow import WARNINGS, import_batch
 from flows.secret_blocks import DATABASE_URL, PDF_PASSWORDS, passwords_by_bank
 from parsers.codes import Reason, Status
@@ -127,3 +128,24 @@ def test_a_flow_run_reads_the_blocks_once_and_the_next_run_sees_a_change(
     assert read_twice() == (first, first)
     assert read_twice() == (second, second)
     assert Settings.from_env().database_url == second
+
+
+@task
+def _passwords_in_a_task() -> tuple[str, ...]:
+    return Settings.from_env().passwords_for("zeta")
+
+
+@flow(name="secrets-seen-in-a-run")
+def _passwords_in_a_run() -> list[tuple[str, ...]]:
+    return [Settings.from_env().passwords_for("zeta"), _passwords_in_a_task.submit().result()]
+
+
+def test_a_commands_flow_run_takes_the_secrets_the_command_read(blocks) -> None:
+    """One read for the command and the run it starts: a block changed in between is seen
+    by the next command's run, as by a run's next try (`import_flow._worker`)."""
+    _save(blocks, f"{PDF_PASSWORDS}zeta", "first")
+    with secrets_read_once():
+        assert Settings.from_env().passwords_for("zeta") == ("first",)
+        _save(blocks, f"{PDF_PASSWORDS}zeta", "changed")
+        assert _passwords_in_a_run() == [("first",), ("first",)]
+    assert _passwords_in_a_run() == [("changed",), ("changed",)]
