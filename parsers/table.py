@@ -41,7 +41,14 @@ from parsers.model import mask_digits
 from parsers.numbers import CURRENCY_PATTERN, LOCALES, Amount, amount_or_none
 from parsers.reader import Word
 from parsers.reread import across_a_speck
-from parsers.template import NUMBER_ROLES, Column, Template, folded_header_words, header_words
+from parsers.template import (
+    NUMBER_ROLES,
+    Column,
+    Template,
+    folded_header_words,
+    header_words,
+    lines_with_header_words,
+)
 from parsers.trust import (
     OCR_REVIEW_CONFIDENCE,
     Doubt,
@@ -57,6 +64,7 @@ from parsers.vocabulary import (
     TOTALS,
     LabelSet,
     furniture_folded,
+    furniture_lines,
     is_heading,
     label_set,
     match_label,
@@ -633,8 +641,14 @@ def read_table(t: Template, lines: list[Line], period_end: date,
     skip = [re.compile(t.expand(p), re.IGNORECASE) for p in t.skip]
     totals = [re.compile(t.expand(p), re.IGNORECASE) for p in t.totals]
     # (the label sets looked for in every line, found once per table reading)
-    heading_words = label_set(tuple(t.headings)) if t.headings else None
     total_words, balance_rows = label_set(TOTALS), label_set(BALANCE_ROWS)
+    # (the lines that may print a heading, a header, a total, a balance row or furniture,
+    # each found once in all the lines' text: most lines print none)
+    headings = set(label_set(tuple(t.headings)).lines_printing(lines)) if t.headings else set()
+    headers = lines_with_header_words([ln.folded for ln in lines], _label_words(t))
+    total_lines = set(total_words.lines_printing(lines))
+    balance_lines = set(balance_rows.lines_printing(lines))
+    furniture = furniture_lines(lines, t.furniture)
     geometry: Geometry | None = None
     page: int | None = None
     last: Line | None = None
@@ -663,13 +677,12 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             note(ln, "furniture", "large print across the page (a watermark)")
             continue
         heading = next((s for lb, s in t.headings.items() if is_heading(ln.text, [lb])),
-                       None) if heading_words is not None and heading_words.printed_in(
-                           ln.folded) else None
+                       None) if i in headings else None
         if heading is not None:
             sign = heading
             note(ln, "heading", f"unsigned amounts below are {heading}s")
             continue
-        header = match_header(lines, i, t)
+        header = match_header(lines, i, t) if i in headers else None
         if header is not None:
             geometry, last = header, None
             taken.update({id(o): ("header", "(stacked header line)")
@@ -690,15 +703,15 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         if geometry is None:
             note(ln, "outside")
             continue
-        if (skip and any(p.search(ln.text) for p in skip)) or furniture_folded(ln.folded,
-                                                                                  t.furniture):
+        if (skip and any(p.search(ln.text) for p in skip)) or (
+                i in furniture and furniture_folded(ln.folded, t.furniture)):
             note(ln, "furniture")
             continue
         if end and any(p.search(ln.text) for p in end):
             geometry = None
             note(ln, "end", "an end pattern: the table stops here")
             continue
-        if total_words.match(_stripped(ln), at_start=True) is not None:
+        if i in total_lines and total_words.match(_stripped(ln), at_start=True) is not None:
             geometry = None
             note(ln, "total", "a total line: the table stops here")
             continue
@@ -719,7 +732,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         date_text = " ".join(tok.text for tok in cells.get("date", []))
         desc = [tok.text for tok in cells.get("description", [])]
         figures = {r: cells[r] for r in NUMBER_ROLES if r in cells}
-        marker = _marker_label(ln, " ".join(desc), balance_rows)
+        marker = _marker_label(ln, " ".join(desc), balance_rows) if i in balance_lines else None
         value = (figures.get("balance") or next(iter(figures.values()), None))
         below = None if value or marker is None else _figure_below(lines, i, t.locale)
         if marker is not None and not (value or below or date_text or strays) \

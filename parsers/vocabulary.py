@@ -11,9 +11,7 @@ template engine, the generic parser) can use it.
 
 from __future__ import annotations
 
-import bisect
 import functools
-import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -24,6 +22,7 @@ from parsers.dates import date_pattern, fold, is_month, parse_date, parse_month
 from parsers.lines import Line
 from parsers.numbers import Amount, find_amounts, read_amount
 from parsers.reader import Word
+from parsers.scan import lines_holding
 
 OPENING = (
     "Opening Balance", "Beginning Balance", "Previous Balance", "Previous Statement Balance",
@@ -129,15 +128,8 @@ class LabelSet:
 
     def lines_printing(self, lines: Sequence[Line]) -> Iterator[int]:
         """The index of each line that may hold one of the labels (`printed_in`), in order:
-        the words are looked for once in all the lines' folded text, one line a row (no
-        word spans a line break), not line by line."""
-        ends = list(itertools.accumulate(len(ln.folded) + 1 for ln in lines))
-        last = -1
-        for m in self.keys.finditer("\n".join(ln.folded for ln in lines)):
-            i = bisect.bisect_right(ends, m.start())
-            if i != last:
-                yield i
-                last = i
+        the words are looked for once in all the lines' folded text (`scan.py`)."""
+        return lines_holding(self.keys, [ln.folded for ln in lines])
 
 
 def label_set(labels: Sequence[str]) -> LabelSet:
@@ -197,11 +189,31 @@ def is_heading(text: str, labels: Sequence[str]) -> bool:
 @functools.cache
 def _furniture(extra: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """(any word one of which every furniture line prints, the patterns), as regexes."""
-    words = {w for ws, _ in FURNITURE for w in ws} | {max(_label_words(e), key=len)
-                                                       for e in extra}
     patterns = [*(p for _, p in FURNITURE), *(label_regex(e) for e in extra)]
-    return (re.compile("|".join(re.escape(w) for w in sorted(words))),
+    return (re.compile("|".join(re.escape(w) for w in sorted(_furniture_words(extra)))),
             re.compile("|".join(patterns)))
+
+
+def _furniture_words(extra: tuple[str, ...]) -> set[str]:
+    """The words one of which every furniture line prints (`FURNITURE`, and the longest
+    word of each of the template's `extra` labels)."""
+    return {w for ws, _ in FURNITURE for w in ws} | {max(_label_words(e), key=len)
+                                                      for e in extra}
+
+
+def furniture_lines(lines: Sequence[Line], extra: Sequence[str] = ()) -> set[int]:
+    """The index of each line that may be furniture (the others are not, by
+    `furniture_folded`): a word one of which every furniture line prints, looked for in
+    all the lines at once (`scan.py`)."""
+    return set(lines_holding(_furniture_keys(tuple(extra)), [ln.folded for ln in lines]))
+
+
+@functools.cache
+def _furniture_keys(extra: tuple[str, ...]) -> re.Pattern[str]:
+    """The first word of each of `_furniture`'s words: text that holds one of those words,
+    its spaces aside, holds that word."""
+    words = {w.split()[0] for w in _furniture_words(extra)}
+    return re.compile("|".join(re.escape(w) for w in sorted(words)))
 
 
 def is_furniture(text: str, extra: Sequence[str] = ()) -> bool:

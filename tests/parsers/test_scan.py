@@ -1,0 +1,68 @@
+"""Lines found in one pass over many are those a search of each line finds."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from parsers.dates import fold
+from parsers.lines import Line
+from parsers.reader import Word
+from parsers.scan import lines_holding, whole_words
+from parsers.template import folded_header_words, lines_with_header_words
+from parsers.vocabulary import FURNITURE, furniture_folded, furniture_lines
+
+TEXTS = [
+    "Date Description Amount Balance", "", "01/02 RENT PAYMENT 1,200.00", "Balance:",
+    "Buchungstag / Valuta", "Page 2 of 3", "EQUAL   HOUSING LENDER", "Member FDIC.",
+    "Dátum  Beschreibung", "rebalance of date-range", "Continued on next page",
+    "Harbor is a member of the card network", "page", "x\ny Page 1",
+]
+
+
+def _line(text: str) -> Line:
+    # (a word may hold a line break only when a reader makes one so: the scan must still hold)
+    return Line(1, [Word(w, 10.0 * i, 10.0 * i + 8, 0.0, 9.0)
+                    for i, w in enumerate(text.split(" ")) if w] or [Word("", 0, 0, 0, 9)])
+
+
+@pytest.mark.parametrize("texts", [TEXTS, TEXTS[:-1], ["page"], []])
+def test_lines_holding_finds_what_a_search_of_each_text_finds(texts: list[str]) -> None:
+    keys = re.compile("page|balance|fdic")
+    folded = [fold(t) for t in texts]
+    assert list(lines_holding(keys, folded)) == [
+        i for i, t in enumerate(folded) if keys.search(t)]
+
+
+def test_whole_words_are_words_as_split_cuts_them() -> None:
+    words = frozenset({"date", "balance", "#"})
+    regex = whole_words(words)
+    for text in ["date", "a date b", "update", "dates", "balance\nx", "no #", "#1", ""]:
+        assert (regex.search(text) is not None) == (not words.isdisjoint(text.split())), text
+    assert whole_words(frozenset()).search("anything") is None
+
+
+@pytest.mark.parametrize("texts", [TEXTS, TEXTS[:-1]])
+def test_header_word_lines_are_those_whose_header_words_meet(texts: list[str]) -> None:
+    words = frozenset({"date", "description", "balance", "buchungstag", "valuta", "datum"})
+    folded = [fold(t) for t in texts]
+    found = lines_with_header_words(folded, words)
+    assert found == {i for i, t in enumerate(folded)
+                     if not words.isdisjoint(folded_header_words(t))}
+    assert found >= {0, 3, 4, 8}
+
+
+def test_every_furniture_line_is_among_the_furniture_lines() -> None:
+    extra = ("is a member of the card network",)
+    lines = [_line(t) for t in TEXTS]
+    found = furniture_lines(lines, extra)
+    furniture = {i for i, ln in enumerate(lines) if furniture_folded(ln.folded, extra)}
+    assert furniture and furniture <= found
+    assert 0 not in found and 2 not in found
+
+
+def test_every_furniture_word_is_looked_for() -> None:
+    for words, _ in FURNITURE:
+        for w in words:
+            assert furniture_lines([_line(f"x {w.upper()} y")]) == {0}, w
