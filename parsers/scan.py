@@ -17,15 +17,10 @@ from collections.abc import Iterator, Sequence
 
 def lines_holding(keys: re.Pattern[str], texts: Sequence[str]) -> Iterator[int]:
     """The index of each of `texts` in which `keys` finds a match, in order (`keys` must
-    not match a line break). Texts that hold a line break themselves are searched one by
-    one."""
-    joined = "\n".join(texts)
-    if joined.count("\n") != len(texts) - 1:
-        yield from (i for i, text in enumerate(texts) if keys.search(text))
-        return
+    not match a line break: a match is found within one text)."""
     ends = list(itertools.accumulate(len(text) + 1 for text in texts))
     last = -1
-    for m in keys.finditer(joined):
+    for m in keys.finditer("\n".join(texts)):
         i = bisect.bisect_right(ends, m.start())
         if i != last:
             yield i
