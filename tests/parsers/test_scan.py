@@ -18,7 +18,7 @@ TEXTS = [
     "Buchungstag / Valuta", "Page 2 of 3", "EQUAL   HOUSING LENDER", "Member FDIC.",
     "Dátum  Beschreibung", "rebalance of date-range", "Continued on next page",
     "Harbor is a member of the card network", "page", "x\ny Page 1", "EQUAL\tHOUSING|LENDER",
-    "Member|FDIC|x\nPage 2", "Valuta|Datum",
+    "Member|FDIC|x\nPage 2", "Valuta Datum",
 ]
 #: Texts of printed lines hold no line break.
 PRINTED = [t for t in TEXTS if "\n" not in t]
