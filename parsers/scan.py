@@ -8,23 +8,28 @@ per line; only the lines found are then asked in full.
 
 from __future__ import annotations
 
-import bisect
 import functools
-import itertools
 import re
 from collections.abc import Iterator, Sequence
 
 
 def lines_holding(keys: re.Pattern[str], texts: Sequence[str]) -> Iterator[int]:
     """The index of each of `texts` in which `keys` finds a match, in order (`keys` must
-    not match a line break: a match is found within one text)."""
-    ends = list(itertools.accumulate(len(text) + 1 for text in texts))
-    last = -1
-    for m in keys.finditer("\n".join(texts)):
-        i = bisect.bisect_right(ends, m.start())
-        if i != last:
-            yield i
-            last = i
+    not match a line break). Texts that hold a line break themselves (no printed line's
+    do) are searched one by one."""
+    joined = "\n".join(texts)
+    if joined.count("\n") != len(texts) - 1:
+        yield from (i for i, text in enumerate(texts) if keys.search(text))
+        return
+    i = at = 0  # the text that starts after the line break at `at` (the first: at 0)
+    m = keys.search(joined)
+    while m is not None:
+        i += joined.count("\n", at, m.start())
+        yield i
+        at = joined.find("\n", m.end())  # the rest of the text is not searched
+        if at < 0:
+            return
+        m = keys.search(joined, at + 1)
 
 
 @functools.cache

@@ -41,6 +41,7 @@ from parsers.model import mask_digits
 from parsers.numbers import CURRENCY_PATTERN, LOCALES, Amount, amount_or_none
 from parsers.reader import Word
 from parsers.reread import across_a_speck
+from parsers.scan import lines_holding
 from parsers.template import (
     NUMBER_ROLES,
     Column,
@@ -332,6 +333,9 @@ class Geometry:
         gaps = [b - a for a, b in itertools.pairwise(numeric)]
         self.tolerance = max(12.0, 0.45 * min(gaps)) if gaps else 40.0
         self.has_balance = any(c.role == "balance" for c in self.layout)
+        #: What `_figure_column` measures of each amount column, in the order of `_figures`.
+        self._edges = [(p.column.role, p.column.x, p.column.align, p.x0, p.x1, p.centre)
+                       for p in self._figures]
         ordered = sorted(self.placed, key=lambda p: p.x0)
         #: Each text column: where its words may start, its role, and the least right edge
         #: of an amount column's header between it and a word (`_text_column`).
@@ -373,14 +377,28 @@ class Geometry:
         return cells, strays
 
     def _figure_column(self, tok: Token) -> str | None:
-        best: tuple[float, Placed] | None = None
-        centre = tok.centre
-        for p in self._figures:
-            d = _distance(tok, centre, p)
-            if best is None or d < best[0]:
-                best = (d, p)
-        if best is not None and best[0] <= self.tolerance:
-            return best[1].column.role
+        """The amount column the figure `tok` stands nearest (a tie goes to the first),
+        within the tolerance, else the one unlabelled amount column it stands between."""
+        x0, x1 = tok.x0, tok.x1
+        centre = (x0 + x1) / 2
+        nearest, best = math.inf, None
+        # (how far it stands from each, on the edge the column aligns on: written out here,
+        # not called, as this runs for every figure and column)
+        for role, span, align, left, right, middle in self._edges:
+            if span is not None:
+                d = 0.0 if span[0] <= centre <= span[1] else math.inf
+            elif align == "left":
+                d = abs(x0 - left)
+            elif align == "right":
+                d = abs(x1 - right)
+            elif align == "center":
+                d = abs(centre - middle)
+            else:
+                d = min(abs(x0 - left), abs(x1 - right), abs(centre - middle))
+            if d < nearest:
+                nearest, best = d, role
+        if best is not None and nearest <= self.tolerance:
+            return best
         fits = [c for c in self.unlabelled if c.role in NUMBER_ROLES and self._between(tok, c)]
         return fits[0].role if len(fits) == 1 else None
 
@@ -406,21 +424,6 @@ class Geometry:
                 role, beyond = column, edge
         # (an amount column's header stands between: its right edge is within the word's reach)
         return None if beyond <= tok.x1 + self.tolerance else role
-
-
-def _distance(tok: Token, centre: float, p: Placed) -> float:
-    """How far the figure `tok` (its `centre` worked out once for every column) stands
-    from the amount column `p`."""
-    c = p.column
-    if c.x is not None:
-        return 0.0 if c.x[0] <= centre <= c.x[1] else float("inf")
-    # only the edge the column aligns on is worked out (this runs for every figure)
-    if c.align == "left":
-        return abs(tok.x0 - p.x0)
-    if c.align == "right":
-        return abs(tok.x1 - p.x1)
-    off = abs(centre - p.centre)
-    return off if c.align == "center" else min(abs(tok.x0 - p.x0), abs(tok.x1 - p.x1), off)
 
 
 def _norm(text: str) -> list[str]:
@@ -644,11 +647,13 @@ def read_table(t: Template, lines: list[Line], period_end: date,
     total_words, balance_rows = label_set(TOTALS), label_set(BALANCE_ROWS)
     # (the lines that may print a heading, a header, a total, a balance row or furniture,
     # each found once in all the lines' text: most lines print none)
-    headings = set(label_set(tuple(t.headings)).lines_printing(lines)) if t.headings else set()
-    headers = lines_with_header_words([ln.folded for ln in lines], _label_words(t))
-    total_lines = set(total_words.lines_printing(lines))
-    balance_lines = set(balance_rows.lines_printing(lines))
-    furniture = furniture_lines(lines, t.furniture)
+    folded = [ln.folded for ln in lines]
+    headings = set(lines_holding(label_set(tuple(t.headings)).keys, folded)) if t.headings \
+        else set()
+    headers = lines_with_header_words(folded, _label_words(t))
+    total_lines = set(lines_holding(total_words.keys, folded))
+    balance_lines = set(lines_holding(balance_rows.keys, folded))
+    furniture = furniture_lines(folded, t.furniture)
     geometry: Geometry | None = None
     page: int | None = None
     last: Line | None = None

@@ -201,11 +201,11 @@ def _furniture_words(extra: tuple[str, ...]) -> set[str]:
                                                       for e in extra}
 
 
-def furniture_lines(lines: Sequence[Line], extra: Sequence[str] = ()) -> set[int]:
-    """The index of each line that may be furniture (the others are not, by
-    `furniture_folded`): a word one of which every furniture line prints, looked for in
-    all the lines at once (`scan.py`)."""
-    return set(lines_holding(_furniture_keys(tuple(extra)), [ln.folded for ln in lines]))
+def furniture_lines(folded: Sequence[str], extra: Sequence[str] = ()) -> set[int]:
+    """The index of each of the `folded` texts (lines' `folded`) that may be furniture (the
+    others are not, by `furniture_folded`): a word one of which every furniture line
+    prints, looked for in all the texts at once (`scan.py`)."""
+    return set(lines_holding(_furniture_keys(tuple(extra)), folded))
 
 
 @functools.cache
