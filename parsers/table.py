@@ -111,17 +111,14 @@ def tokens(ln: Line, locale: str) -> list[Token]:
     ocr = ln.ocr
     spaced = " " in LOCALES[locale].group_char  # `1 234,56`: one figure in several words
     if not (ocr or spaced):
-        kinds = [_kind(w.text) for w in words]
-        if _UNMARKED_KINDS.issuperset(kinds):
+        readings = [_text_word(w.text, locale) for w in words]
+        if _MARKED not in readings:
             # the common text line: nothing to join or mend, each word a token of its own,
             # a figure when it reads as one (no word of the line carries a confidence)
-            toks: list[Token] = []
-            for w, (digit, _) in zip(words, kinds, strict=True):
-                amount = amount_or_none(w.text, locale) if digit else None
-                toks.append(_new(Token, (w.text, w.x0, w.x1, None, None, False, w.twice)
-                                 if amount is None else
-                                 (w.text, w.x0, w.x1, amount, None, False, False)))
-            return toks
+            return [_new(Token, (w.text, w.x0, w.x1, None, None, False, w.twice)
+                         if amount is None else (w.text, w.x0, w.x1, amount, None, False, False))
+                    for w, (_, amount) in zip(words, readings, strict=True)]
+        kinds = [_kind(w.text) for w in words]
         clean = [w.text for w in words]
     else:
         clean = [_suffix(w) or w.text for w in words] if ocr else [w.text for w in words]
@@ -201,8 +198,20 @@ def _joined_figure(words: list[Word], clean: list[str], marks: list[bool], digit
     return None
 
 
-#: The `_kind`s of words that are no sign, currency mark or `CR`/`DR`.
-_UNMARKED_KINDS = frozenset({(False, False), (True, False)})
+#: `_text_word` of a word that is signs, currency marks or `CR`/`DR` only.
+_MARKED: tuple[bool, Amount | None] = (True, None)
+
+
+@functools.lru_cache(maxsize=8192)
+def _text_word(text: str, locale: str) -> tuple[bool, Amount | None]:
+    """(whether the word `text` is signs, currency marks and `CR`/`DR` only, the amount it
+    reads as on its own): `_kind` and `amount_or_none` in one call, kept, for the words of
+    the common text line. A marked word is `_MARKED` itself (it holds no digit, so no
+    amount)."""
+    digit, mark = _kind(text)
+    if mark:
+        return _MARKED
+    return False, amount_or_none(text, locale) if digit else None
 
 
 @functools.lru_cache(maxsize=8192)
@@ -648,11 +657,11 @@ def read_table(t: Template, lines: list[Line], period_end: date,
     # (the lines that may print a heading, a header, a total, a balance row or furniture,
     # each found once in all the lines' text: most lines print none)
     folded = [ln.folded for ln in lines]
-    headings = set(lines_holding(label_set(tuple(t.headings)).keys, folded)) if t.headings \
+    headings = set(lines_holding(label_set(tuple(t.headings)).words, folded)) if t.headings \
         else set()
     headers = lines_with_header_words(folded, _label_words(t))
-    total_lines = set(lines_holding(total_words.keys, folded))
-    balance_lines = set(lines_holding(balance_rows.keys, folded))
+    total_lines = set(lines_holding(total_words.words, folded))
+    balance_lines = set(lines_holding(balance_rows.words, folded))
     furniture = furniture_lines(folded, t.furniture)
     geometry: Geometry | None = None
     page: int | None = None

@@ -26,7 +26,7 @@ from typing import Any
 from parsers.dates import compile_format, date_pattern, fold, is_month, parse_date
 from parsers.hooks import HOOKS
 from parsers.numbers import LOCALES, amount_pattern
-from parsers.scan import lines_holding, split_rows, whole_words
+from parsers.scan import lines_with_words, split_rows
 
 BUILTIN_DIR = Path(__file__).parent / "templates"
 TEXT_ROLES = {"date", "description", "ignore"}
@@ -152,7 +152,7 @@ def lines_with_header_words(folded: Sequence[str], words: frozenset[str]) -> set
     if texts is None:
         return {i for i, text in enumerate(folded)
                 if not words.isdisjoint(folded_header_words(text))}
-    return set(lines_holding(whole_words(words), texts))
+    return set(lines_with_words(words, texts))
 
 
 # --- the schema -------------------------------------------------------------------------

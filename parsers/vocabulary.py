@@ -112,6 +112,8 @@ class LabelSet:
 
     regex: re.Pattern[str]
     keys: re.Pattern[str]
+    #: The words `keys` looks for.
+    words: tuple[str, ...]
 
     def search(self, folded: str) -> re.Match[str] | None:
         return self.regex.search(folded) if self.printed_in(folded) else None
@@ -129,7 +131,7 @@ class LabelSet:
     def lines_printing(self, lines: Sequence[Line]) -> Iterator[int]:
         """The index of each line that may hold one of the labels (`printed_in`), in order:
         the words are looked for once in all the lines' folded text (`scan.py`)."""
-        return lines_holding(self.keys, [ln.folded for ln in lines])
+        return lines_holding(self.words, [ln.folded for ln in lines])
 
 
 def label_set(labels: Sequence[str]) -> LabelSet:
@@ -146,7 +148,7 @@ def _labels(labels: tuple[str, ...]) -> LabelSet:
     longest = {max(_label_words(lb), key=len) for lb in ordered}
     # A word that holds another is present only where that one is: testing the shorter suffices.
     keys = sorted(k for k in longest if not any(o != k and o in k for o in longest))
-    return LabelSet(regex, re.compile("|".join(re.escape(k) for k in keys)))
+    return LabelSet(regex, re.compile("|".join(re.escape(k) for k in keys)), tuple(keys))
 
 
 def match_label(text: str, labels: Sequence[str], *, at_start: bool = False
@@ -209,11 +211,10 @@ def furniture_lines(folded: Sequence[str], extra: Sequence[str] = ()) -> set[int
 
 
 @functools.cache
-def _furniture_keys(extra: tuple[str, ...]) -> re.Pattern[str]:
+def _furniture_keys(extra: tuple[str, ...]) -> frozenset[str]:
     """The first word of each of `_furniture`'s words: text that holds one of those words,
     its spaces aside, holds that word."""
-    words = {w.split()[0] for w in _furniture_words(extra)}
-    return re.compile("|".join(re.escape(w) for w in sorted(words)))
+    return frozenset(w.split()[0] for w in _furniture_words(extra))
 
 
 def is_furniture(text: str, extra: Sequence[str] = ()) -> bool:
