@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Generic, TypeVar
 
@@ -114,15 +114,32 @@ class LabelSet:
     keys: re.Pattern[str]
     #: The words `keys` looks for.
     words: tuple[str, ...]
+    #: (label, the longest of its words) of every label, in the order of `regex`.
+    longest: tuple[tuple[str, str], ...] = ()
+    #: The regex of the labels whose longest words are those of the key (`regex_in`).
+    _subsets: dict[frozenset[str], re.Pattern[str]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False)
 
     def search(self, folded: str) -> re.Match[str] | None:
-        return self.regex.search(folded) if self.printed_in(folded) else None
+        return self.regex_in(folded).search(folded) if self.printed_in(folded) else None
 
     def match(self, folded: str, at_start: bool = False) -> re.Match[str] | None:
         """`match_folded` with these labels."""
         if not self.printed_in(folded):
             return None
-        return self.regex.match(folded) if at_start else self.regex.search(folded)
+        regex = self.regex_in(folded)
+        return regex.match(folded) if at_start else regex.search(folded)
+
+    def regex_in(self, folded: str) -> re.Pattern[str]:
+        """`regex` for the text `folded`: of the labels whose longest word it prints only,
+        in the same order, so that it finds what `regex` finds there (a label matches only
+        where each of its words is printed) and tries far fewer labels at every place."""
+        printed = frozenset(word for _, word in self.longest if word in folded)
+        regex = self._subsets.get(printed)
+        if regex is None:
+            regex = self._subsets[printed] = _alternatives(
+                [lb for lb, word in self.longest if word in printed])
+        return regex
 
     def printed_in(self, folded: str) -> bool:
         """Whether `folded` may hold one of the labels (it holds none when this is False)."""
@@ -144,11 +161,17 @@ def label_set(labels: Sequence[str]) -> LabelSet:
 @functools.cache
 def _labels(labels: tuple[str, ...]) -> LabelSet:
     ordered = sorted(set(labels), key=len, reverse=True)
-    regex = re.compile("|".join(f"(?:{label_regex(lb)})" for lb in ordered))
     longest = {max(_label_words(lb), key=len) for lb in ordered}
     # A word that holds another is present only where that one is: testing the shorter suffices.
     keys = sorted(k for k in longest if not any(o != k and o in k for o in longest))
-    return LabelSet(regex, re.compile("|".join(re.escape(k) for k in keys)), tuple(keys))
+    return LabelSet(_alternatives(ordered), re.compile("|".join(re.escape(k) for k in keys)),
+                    tuple(keys), tuple((lb, max(_label_words(lb), key=len)) for lb in ordered))
+
+
+def _alternatives(labels: Sequence[str]) -> re.Pattern[str]:
+    """The labels' regexes as one, tried in the order given (one that matches nothing when
+    there are none)."""
+    return re.compile("|".join(f"(?:{label_regex(lb)})" for lb in labels) or "(?!)")
 
 
 def match_label(text: str, labels: Sequence[str], *, at_start: bool = False
@@ -298,9 +321,9 @@ def _labelled_on(lines: Sequence[Line], i: int, start: int, wanted: LabelSet,
     ln = lines[i]
     text, folded = ln.text, ln.folded
     blocked: list[tuple[int, int]] | None = None
-    for m in wanted.regex.finditer(folded):
+    for m in wanted.regex_in(folded).finditer(folded):
         if blocked is None:
-            blocked = [b.span() for b in blocking.regex.finditer(folded)] \
+            blocked = [b.span() for b in blocking.regex_in(folded).finditer(folded)] \
                 if blocking and blocking.printed_in(folded) else []
         if any(a <= m.start() and m.end() <= b and b - a > m.end() - m.start()
                for a, b in blocked):

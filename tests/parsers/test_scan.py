@@ -9,7 +9,18 @@ from parsers.lines import Line
 from parsers.reader import Word
 from parsers.scan import lines_holding, lines_with_words
 from parsers.template import folded_header_words, lines_with_header_words
-from parsers.vocabulary import FURNITURE, furniture_folded, furniture_lines
+from parsers.vocabulary import (
+    ACCOUNT,
+    BALANCE_ROWS,
+    CLOSING,
+    FURNITURE,
+    OPENING,
+    PERIOD,
+    TOTALS,
+    furniture_folded,
+    furniture_lines,
+    label_set,
+)
 
 TEXTS = [
     "Date Description Amount Balance", "", "01/02 RENT PAYMENT 1,200.00", "Balance:",
@@ -70,3 +81,18 @@ def test_every_furniture_word_is_looked_for() -> None:
     for words, _ in FURNITURE:
         for w in words:
             assert furniture_lines([_line(f"x|{w.upper()}|y").folded]) == {0}, w
+
+
+@pytest.mark.parametrize("labels", [OPENING, CLOSING, ACCOUNT, BALANCE_ROWS, TOTALS, PERIOD])
+def test_a_label_sets_regex_for_a_text_finds_what_its_whole_regex_finds(
+        labels: tuple[str, ...]) -> None:
+    wanted = label_set(labels)
+    texts = [*TEXTS, "Account Number: 1234 Account 99", "Previous Statement Balance 5.00",
+             "Saldo Übertrag Alter Saldo 1,00", "Opening balance - Closing Balance",
+             "Solde précédent Nouveau solde", "Statement Period 01/02 - 28/02 Zeitraum",
+             "Subtotal Total Summe", "Brought Forward Balance Brought Forward"]
+    for text in (fold(t) for t in texts):
+        assert [m.span() for m in wanted.regex_in(text).finditer(text)] == [
+            m.span() for m in wanted.regex.finditer(text)], text
+        found, whole = wanted.match(text), wanted.regex.search(text)
+        assert (found and found.span()) == (whole and whole.span()), text
