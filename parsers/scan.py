@@ -1,7 +1,7 @@
 """Which of many lines may print something, from one pass over all their text.
 
-Readers ask of every line whether it prints a label, a header's words or page furniture,
-and most lines print none. The words each of those prints are looked for once in the lines'
+Readers ask of every line whether it prints a label or page furniture, and most lines
+print none. The words each of those prints are looked for once in the lines'
 text joined one line a row: each word with a plain substring search (most are printed
 nowhere), then the few that are printed with one regex, to tell their lines. Only the lines
 found are then asked in full.
@@ -25,16 +25,6 @@ def lines_holding(words: Collection[str], texts: Sequence[str]) -> Iterator[int]
     yield from _rows_matching(_any_of(present), joined, texts)
 
 
-def lines_with_words(words: frozenset[str], texts: Sequence[str]) -> Iterator[int]:
-    """The index of each of `texts` in which one of `words` stands as a whole word, as
-    `str.split` cuts it into words, in order."""
-    joined = "\n".join(texts)
-    present = words.intersection(joined.split())
-    if not present:
-        return
-    yield from _rows_matching(_whole_words(frozenset(present)), joined, texts)
-
-
 def _rows_matching(keys: re.Pattern[str], joined: str, texts: Sequence[str]) -> Iterator[int]:
     """The index of each of `texts` (`joined` one a row) in which `keys` finds a match."""
     if joined.count("\n") != len(texts) - 1:
@@ -54,17 +44,3 @@ def _rows_matching(keys: re.Pattern[str], joined: str, texts: Sequence[str]) -> 
 @functools.lru_cache(maxsize=512)
 def _any_of(words: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(re.escape(w) for w in words))
-
-
-@functools.lru_cache(maxsize=512)
-def _whole_words(words: frozenset[str]) -> re.Pattern[str]:
-    """A regex matching any of `words` standing between spaces (or line breaks)."""
-    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    return re.compile(rf"(?<!\S)(?:{alternatives})(?!\S)")
-
-
-def split_rows(joined: str, rows: int) -> list[str] | None:
-    """`joined` (texts joined one a row, then changed without adding or removing line
-    breaks) cut back into its `rows` texts; None when a text held a line break itself."""
-    texts = joined.split("\n")
-    return texts if len(texts) == rows else None

@@ -48,7 +48,6 @@ from parsers.template import (
     Template,
     folded_header_words,
     header_words,
-    lines_with_header_words,
 )
 from parsers.trust import (
     OCR_REVIEW_CONFIDENCE,
@@ -654,12 +653,14 @@ def read_table(t: Template, lines: list[Line], period_end: date,
     totals = [re.compile(t.expand(p), re.IGNORECASE) for p in t.totals]
     # (the label sets looked for in every line, found once per table reading)
     total_words, balance_rows = label_set(TOTALS), label_set(BALANCE_ROWS)
-    # (the lines that may print a heading, a header, a total, a balance row or furniture,
-    # each found once in all the lines' text: most lines print none)
+    # (the lines that may print a heading, a total, a balance row or furniture, each found
+    # once in all the lines' text, and those that print a header's word: most print none)
     folded = [ln.folded for ln in lines]
     headings = set(lines_holding(label_set(tuple(t.headings)).words, folded)) if t.headings \
         else set()
-    headers = lines_with_header_words(folded, _label_words(t))
+    header_words = _label_words(t)
+    headers = {i for i, text in enumerate(folded)
+               if not header_words.isdisjoint(folded_header_words(text))}
     total_lines = set(lines_holding(total_words.words, folded))
     balance_lines = set(lines_holding(balance_rows.words, folded))
     furniture = furniture_lines(folded, t.furniture)

@@ -26,7 +26,6 @@ from typing import Any
 from parsers.dates import compile_format, date_pattern, fold, is_month, parse_date
 from parsers.hooks import HOOKS
 from parsers.numbers import LOCALES, amount_pattern
-from parsers.scan import lines_with_words, split_rows
 
 BUILTIN_DIR = Path(__file__).parent / "templates"
 TEXT_ROLES = {"date", "description", "ignore"}
@@ -136,23 +135,9 @@ def header_words(text: str) -> list[str]:
 
 def folded_header_words(folded: str) -> list[str]:
     """`header_words` of text already `fold`ed (a line's `folded`)."""
-    return _unpunctuated(folded).split()
-
-
-def _unpunctuated(folded: str) -> str:
     if folded.isascii():
-        return folded.encode("ascii").translate(None, _NOT_LABEL_ASCII).decode("ascii")
-    return _NOT_LABEL.sub("", folded)
-
-
-def lines_with_header_words(folded: Sequence[str], words: frozenset[str]) -> set[int]:
-    """The index of each of the `folded` texts (lines' `folded`) whose `folded_header_words`
-    include one of `words`: all found in one pass over their text (`scan.py`)."""
-    texts = split_rows(_unpunctuated("\n".join(folded)), len(folded))
-    if texts is None:
-        return {i for i, text in enumerate(folded)
-                if not words.isdisjoint(folded_header_words(text))}
-    return set(lines_with_words(words, texts))
+        return folded.encode("ascii").translate(None, _NOT_LABEL_ASCII).decode("ascii").split()
+    return _NOT_LABEL.sub("", folded).split()
 
 
 # --- the schema -------------------------------------------------------------------------

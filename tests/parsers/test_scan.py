@@ -7,8 +7,7 @@ import pytest
 from parsers.dates import fold
 from parsers.lines import Line
 from parsers.reader import Word
-from parsers.scan import lines_holding, lines_with_words
-from parsers.template import folded_header_words, lines_with_header_words
+from parsers.scan import lines_holding
 from parsers.vocabulary import (
     ACCOUNT,
     BALANCE_ROWS,
@@ -46,26 +45,6 @@ def test_lines_holding_finds_what_a_search_of_each_text_finds(texts: list[str]) 
     folded = [fold(t) for t in texts]
     assert list(lines_holding(words, folded)) == [
         i for i, t in enumerate(folded) if any(w in t for w in words)]
-
-
-@pytest.mark.parametrize("texts", [TEXTS, PRINTED, ["date"], []])
-def test_whole_words_are_words_as_split_cuts_them(texts: list[str]) -> None:
-    words = frozenset({"date", "balance", "#", "page", "nowhere"})
-    for extra in ([], ["update", "dates", "balance\nx", "no #", "#1", "x date y"]):
-        folded = [fold(t) for t in texts + extra]
-        assert list(lines_with_words(words, folded)) == [
-            i for i, t in enumerate(folded) if not words.isdisjoint(t.split())]
-
-
-@pytest.mark.parametrize("texts", [TEXTS, PRINTED])
-def test_header_word_lines_are_those_whose_header_words_meet(texts: list[str]) -> None:
-    words = frozenset({"date", "description", "balance", "buchungstag", "valuta", "datum"})
-    folded = [fold(t) for t in texts]
-    found = lines_with_header_words(folded, words)
-    assert found == {i for i, t in enumerate(folded)
-                     if not words.isdisjoint(folded_header_words(t))}
-    assert {texts.index(t) for t in ("Balance:", "Buchungstag / Valuta", "Dátum  Beschreibung")
-            } <= found
 
 
 def test_every_furniture_line_is_among_the_furniture_lines() -> None:
