@@ -121,19 +121,20 @@ class LabelSet:
         default_factory=dict, compare=False, hash=False, repr=False)
 
     def search(self, folded: str) -> re.Match[str] | None:
-        return self.regex_in(folded).search(folded) if self.printed_in(folded) else None
+        return self.regex.search(folded) if self.printed_in(folded) else None
 
     def match(self, folded: str, at_start: bool = False) -> re.Match[str] | None:
         """`match_folded` with these labels."""
         if not self.printed_in(folded):
             return None
-        regex = self.regex_in(folded)
-        return regex.match(folded) if at_start else regex.search(folded)
+        return self.regex.match(folded) if at_start else self.regex.search(folded)
 
     def regex_in(self, folded: str) -> re.Pattern[str]:
         """`regex` for the text `folded`: of the labels whose longest word it prints only,
         in the same order, so that it finds what `regex` finds there (a label matches only
-        where each of its words is printed) and tries far fewer labels at every place."""
+        where each of its words is printed) and tries far fewer labels at every place. (It
+        pays where every match in the text is looked for; a search that stops at the first
+        costs less than choosing the labels.)"""
         printed = frozenset(word for _, word in self.longest if word in folded)
         regex = self._subsets.get(printed)
         if regex is None:
