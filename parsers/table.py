@@ -41,7 +41,14 @@ from parsers.model import mask_digits
 from parsers.numbers import CURRENCY_PATTERN, LOCALES, Amount, amount_or_none
 from parsers.reader import Word
 from parsers.reread import across_a_speck
-from parsers.template import NUMBER_ROLES, Column, Template, folded_header_words, header_words
+from parsers.scan import lines_holding
+from parsers.template import (
+    NUMBER_ROLES,
+    Column,
+    Template,
+    folded_header_words,
+    header_words,
+)
 from parsers.trust import (
     OCR_REVIEW_CONFIDENCE,
     Doubt,
@@ -57,6 +64,7 @@ from parsers.vocabulary import (
     TOTALS,
     LabelSet,
     furniture_folded,
+    furniture_lines,
     is_heading,
     label_set,
     match_label,
@@ -102,17 +110,14 @@ def tokens(ln: Line, locale: str) -> list[Token]:
     ocr = ln.ocr
     spaced = " " in LOCALES[locale].group_char  # `1 234,56`: one figure in several words
     if not (ocr or spaced):
-        kinds = [_kind(w.text) for w in words]
-        if _UNMARKED_KINDS.issuperset(kinds):
+        readings = [_text_word(w.text, locale) for w in words]
+        if _MARKED not in readings:
             # the common text line: nothing to join or mend, each word a token of its own,
             # a figure when it reads as one (no word of the line carries a confidence)
-            toks: list[Token] = []
-            for w, (digit, _) in zip(words, kinds, strict=True):
-                amount = amount_or_none(w.text, locale) if digit else None
-                toks.append(_new(Token, (w.text, w.x0, w.x1, None, None, False, w.twice)
-                                 if amount is None else
-                                 (w.text, w.x0, w.x1, amount, None, False, False)))
-            return toks
+            return [_new(Token, (w.text, w.x0, w.x1, None, None, False, w.twice)
+                         if amount is None else (w.text, w.x0, w.x1, amount, None, False, False))
+                    for w, (_, amount) in zip(words, readings, strict=True)]
+        kinds = [_kind(w.text) for w in words]
         clean = [w.text for w in words]
     else:
         clean = [_suffix(w) or w.text for w in words] if ocr else [w.text for w in words]
@@ -192,8 +197,20 @@ def _joined_figure(words: list[Word], clean: list[str], marks: list[bool], digit
     return None
 
 
-#: The `_kind`s of words that are no sign, currency mark or `CR`/`DR`.
-_UNMARKED_KINDS = frozenset({(False, False), (True, False)})
+#: `_text_word` of a word that is signs, currency marks or `CR`/`DR` only.
+_MARKED: tuple[bool, Amount | None] = (True, None)
+
+
+@functools.lru_cache(maxsize=8192)
+def _text_word(text: str, locale: str) -> tuple[bool, Amount | None]:
+    """(whether the word `text` is signs, currency marks and `CR`/`DR` only, the amount it
+    reads as on its own): `_kind` and `amount_or_none` in one call, kept, for the words of
+    the common text line. A marked word is `_MARKED` itself (it holds no digit, so no
+    amount)."""
+    digit, mark = _kind(text)
+    if mark:
+        return _MARKED
+    return False, amount_or_none(text, locale) if digit else None
 
 
 @functools.lru_cache(maxsize=8192)
@@ -324,6 +341,9 @@ class Geometry:
         gaps = [b - a for a, b in itertools.pairwise(numeric)]
         self.tolerance = max(12.0, 0.45 * min(gaps)) if gaps else 40.0
         self.has_balance = any(c.role == "balance" for c in self.layout)
+        #: What `_figure_column` measures of each amount column, in the order of `_figures`.
+        self._edges = [(p.column.role, p.column.x, p.column.align, p.x0, p.x1, p.centre)
+                       for p in self._figures]
         ordered = sorted(self.placed, key=lambda p: p.x0)
         #: Each text column: where its words may start, its role, and the least right edge
         #: of an amount column's header between it and a word (`_text_column`).
@@ -365,14 +385,28 @@ class Geometry:
         return cells, strays
 
     def _figure_column(self, tok: Token) -> str | None:
-        best: tuple[float, Placed] | None = None
-        centre = tok.centre
-        for p in self._figures:
-            d = _distance(tok, centre, p)
-            if best is None or d < best[0]:
-                best = (d, p)
-        if best is not None and best[0] <= self.tolerance:
-            return best[1].column.role
+        """The amount column the figure `tok` stands nearest (a tie goes to the first),
+        within the tolerance, else the one unlabelled amount column it stands between."""
+        x0, x1 = tok.x0, tok.x1
+        centre = (x0 + x1) / 2
+        nearest, best = math.inf, None
+        # (how far it stands from each, on the edge the column aligns on: written out here,
+        # not called, as this runs for every figure and column)
+        for role, span, align, left, right, middle in self._edges:
+            if span is not None:
+                d = 0.0 if span[0] <= centre <= span[1] else math.inf
+            elif align == "left":
+                d = abs(x0 - left)
+            elif align == "right":
+                d = abs(x1 - right)
+            elif align == "center":
+                d = abs(centre - middle)
+            else:
+                d = min(abs(x0 - left), abs(x1 - right), abs(centre - middle))
+            if d < nearest:
+                nearest, best = d, role
+        if best is not None and nearest <= self.tolerance:
+            return best
         fits = [c for c in self.unlabelled if c.role in NUMBER_ROLES and self._between(tok, c)]
         return fits[0].role if len(fits) == 1 else None
 
@@ -398,21 +432,6 @@ class Geometry:
                 role, beyond = column, edge
         # (an amount column's header stands between: its right edge is within the word's reach)
         return None if beyond <= tok.x1 + self.tolerance else role
-
-
-def _distance(tok: Token, centre: float, p: Placed) -> float:
-    """How far the figure `tok` (its `centre` worked out once for every column) stands
-    from the amount column `p`."""
-    c = p.column
-    if c.x is not None:
-        return 0.0 if c.x[0] <= centre <= c.x[1] else float("inf")
-    # only the edge the column aligns on is worked out (this runs for every figure)
-    if c.align == "left":
-        return abs(tok.x0 - p.x0)
-    if c.align == "right":
-        return abs(tok.x1 - p.x1)
-    off = abs(centre - p.centre)
-    return off if c.align == "center" else min(abs(tok.x0 - p.x0), abs(tok.x1 - p.x1), off)
 
 
 def _norm(text: str) -> list[str]:
@@ -633,8 +652,18 @@ def read_table(t: Template, lines: list[Line], period_end: date,
     skip = [re.compile(t.expand(p), re.IGNORECASE) for p in t.skip]
     totals = [re.compile(t.expand(p), re.IGNORECASE) for p in t.totals]
     # (the label sets looked for in every line, found once per table reading)
-    heading_words = label_set(tuple(t.headings)) if t.headings else None
     total_words, balance_rows = label_set(TOTALS), label_set(BALANCE_ROWS)
+    # (the lines that may print a heading, a total, a balance row or furniture, each found
+    # once in all the lines' text, and those that print a header's word: most print none)
+    folded = [ln.folded for ln in lines]
+    headings = set(lines_holding(label_set(tuple(t.headings)).words, folded)) if t.headings \
+        else set()
+    header_words = _label_words(t)
+    headers = {i for i, text in enumerate(folded)
+               if not header_words.isdisjoint(folded_header_words(text))}
+    total_lines = set(lines_holding(total_words.words, folded))
+    balance_lines = set(lines_holding(balance_rows.words, folded))
+    furniture = furniture_lines(folded, t.furniture)
     geometry: Geometry | None = None
     page: int | None = None
     last: Line | None = None
@@ -663,13 +692,12 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             note(ln, "furniture", "large print across the page (a watermark)")
             continue
         heading = next((s for lb, s in t.headings.items() if is_heading(ln.text, [lb])),
-                       None) if heading_words is not None and heading_words.printed_in(
-                           ln.folded) else None
+                       None) if i in headings else None
         if heading is not None:
             sign = heading
             note(ln, "heading", f"unsigned amounts below are {heading}s")
             continue
-        header = match_header(lines, i, t)
+        header = match_header(lines, i, t) if i in headers else None
         if header is not None:
             geometry, last = header, None
             taken.update({id(o): ("header", "(stacked header line)")
@@ -690,15 +718,15 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         if geometry is None:
             note(ln, "outside")
             continue
-        if (skip and any(p.search(ln.text) for p in skip)) or furniture_folded(ln.folded,
-                                                                                  t.furniture):
+        if (skip and any(p.search(ln.text) for p in skip)) or (
+                i in furniture and furniture_folded(ln.folded, t.furniture)):
             note(ln, "furniture")
             continue
         if end and any(p.search(ln.text) for p in end):
             geometry = None
             note(ln, "end", "an end pattern: the table stops here")
             continue
-        if total_words.match(_stripped(ln), at_start=True) is not None:
+        if i in total_lines and total_words.match(_stripped(ln), at_start=True) is not None:
             geometry = None
             note(ln, "total", "a total line: the table stops here")
             continue
@@ -719,7 +747,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         date_text = " ".join(tok.text for tok in cells.get("date", []))
         desc = [tok.text for tok in cells.get("description", [])]
         figures = {r: cells[r] for r in NUMBER_ROLES if r in cells}
-        marker = _marker_label(ln, " ".join(desc), balance_rows)
+        marker = _marker_label(ln, " ".join(desc), balance_rows) if i in balance_lines else None
         value = (figures.get("balance") or next(iter(figures.values()), None))
         below = None if value or marker is None else _figure_below(lines, i, t.locale)
         if marker is not None and not (value or below or date_text or strays) \

@@ -11,12 +11,10 @@ template engine, the generic parser) can use it.
 
 from __future__ import annotations
 
-import bisect
 import functools
-import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Generic, TypeVar
 
@@ -24,6 +22,7 @@ from parsers.dates import date_pattern, fold, is_month, parse_date, parse_month
 from parsers.lines import Line
 from parsers.numbers import Amount, find_amounts, read_amount
 from parsers.reader import Word
+from parsers.scan import lines_holding
 
 OPENING = (
     "Opening Balance", "Beginning Balance", "Previous Balance", "Previous Statement Balance",
@@ -113,6 +112,13 @@ class LabelSet:
 
     regex: re.Pattern[str]
     keys: re.Pattern[str]
+    #: The words `keys` looks for.
+    words: tuple[str, ...]
+    #: (label, the longest of its words) of every label, in the order of `regex`.
+    longest: tuple[tuple[str, str], ...] = ()
+    #: The regex of the labels whose longest words are those of the key (`regex_in`).
+    _subsets: dict[frozenset[str], re.Pattern[str]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False)
 
     def search(self, folded: str) -> re.Match[str] | None:
         return self.regex.search(folded) if self.printed_in(folded) else None
@@ -123,21 +129,27 @@ class LabelSet:
             return None
         return self.regex.match(folded) if at_start else self.regex.search(folded)
 
+    def regex_in(self, folded: str) -> re.Pattern[str]:
+        """`regex` for the text `folded`: of the labels whose longest word it prints only,
+        in the same order, so that it finds what `regex` finds there (a label matches only
+        where each of its words is printed) and tries far fewer labels at every place. (It
+        pays where every match in the text is looked for; a search that stops at the first
+        costs less than choosing the labels.)"""
+        printed = frozenset(word for _, word in self.longest if word in folded)
+        regex = self._subsets.get(printed)
+        if regex is None:
+            regex = self._subsets[printed] = _alternatives(
+                [lb for lb, word in self.longest if word in printed])
+        return regex
+
     def printed_in(self, folded: str) -> bool:
         """Whether `folded` may hold one of the labels (it holds none when this is False)."""
         return self.keys.search(folded) is not None
 
     def lines_printing(self, lines: Sequence[Line]) -> Iterator[int]:
         """The index of each line that may hold one of the labels (`printed_in`), in order:
-        the words are looked for once in all the lines' folded text, one line a row (no
-        word spans a line break), not line by line."""
-        ends = list(itertools.accumulate(len(ln.folded) + 1 for ln in lines))
-        last = -1
-        for m in self.keys.finditer("\n".join(ln.folded for ln in lines)):
-            i = bisect.bisect_right(ends, m.start())
-            if i != last:
-                yield i
-                last = i
+        the words are looked for once in all the lines' folded text (`scan.py`)."""
+        return lines_holding(self.words, [ln.folded for ln in lines])
 
 
 def label_set(labels: Sequence[str]) -> LabelSet:
@@ -150,11 +162,17 @@ def label_set(labels: Sequence[str]) -> LabelSet:
 @functools.cache
 def _labels(labels: tuple[str, ...]) -> LabelSet:
     ordered = sorted(set(labels), key=len, reverse=True)
-    regex = re.compile("|".join(f"(?:{label_regex(lb)})" for lb in ordered))
     longest = {max(_label_words(lb), key=len) for lb in ordered}
     # A word that holds another is present only where that one is: testing the shorter suffices.
     keys = sorted(k for k in longest if not any(o != k and o in k for o in longest))
-    return LabelSet(regex, re.compile("|".join(re.escape(k) for k in keys)))
+    return LabelSet(_alternatives(ordered), re.compile("|".join(re.escape(k) for k in keys)),
+                    tuple(keys), tuple((lb, max(_label_words(lb), key=len)) for lb in ordered))
+
+
+def _alternatives(labels: Sequence[str]) -> re.Pattern[str]:
+    """The labels' regexes as one, tried in the order given (one that matches nothing when
+    there are none)."""
+    return re.compile("|".join(f"(?:{label_regex(lb)})" for lb in labels) or "(?!)")
 
 
 def match_label(text: str, labels: Sequence[str], *, at_start: bool = False
@@ -197,11 +215,30 @@ def is_heading(text: str, labels: Sequence[str]) -> bool:
 @functools.cache
 def _furniture(extra: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """(any word one of which every furniture line prints, the patterns), as regexes."""
-    words = {w for ws, _ in FURNITURE for w in ws} | {max(_label_words(e), key=len)
-                                                       for e in extra}
     patterns = [*(p for _, p in FURNITURE), *(label_regex(e) for e in extra)]
-    return (re.compile("|".join(re.escape(w) for w in sorted(words))),
+    return (re.compile("|".join(re.escape(w) for w in sorted(_furniture_words(extra)))),
             re.compile("|".join(patterns)))
+
+
+def _furniture_words(extra: tuple[str, ...]) -> set[str]:
+    """The words one of which every furniture line prints (`FURNITURE`, and the longest
+    word of each of the template's `extra` labels)."""
+    return {w for ws, _ in FURNITURE for w in ws} | {max(_label_words(e), key=len)
+                                                      for e in extra}
+
+
+def furniture_lines(folded: Sequence[str], extra: Sequence[str] = ()) -> set[int]:
+    """The index of each of the `folded` texts (lines' `folded`) that may be furniture (the
+    others are not, by `furniture_folded`): a word one of which every furniture line
+    prints, looked for in all the texts at once (`scan.py`)."""
+    return set(lines_holding(_furniture_keys(tuple(extra)), folded))
+
+
+@functools.cache
+def _furniture_keys(extra: tuple[str, ...]) -> frozenset[str]:
+    """The first word of each of `_furniture`'s words: text that holds one of those words,
+    its spaces aside, holds that word."""
+    return frozenset(w.split()[0] for w in _furniture_words(extra))
 
 
 def is_furniture(text: str, extra: Sequence[str] = ()) -> bool:
@@ -285,9 +322,9 @@ def _labelled_on(lines: Sequence[Line], i: int, start: int, wanted: LabelSet,
     ln = lines[i]
     text, folded = ln.text, ln.folded
     blocked: list[tuple[int, int]] | None = None
-    for m in wanted.regex.finditer(folded):
+    for m in wanted.regex_in(folded).finditer(folded):
         if blocked is None:
-            blocked = [b.span() for b in blocking.regex.finditer(folded)] \
+            blocked = [b.span() for b in blocking.regex_in(folded).finditer(folded)] \
                 if blocking and blocking.printed_in(folded) else []
         if any(a <= m.start() and m.end() <= b and b - a > m.end() - m.start()
                for a, b in blocked):

@@ -14,14 +14,17 @@ from parsers.generic.pages import clean
 from parsers.generic.readings import Validator, decide
 from parsers.generic.rows import find_table
 from parsers.lines import Line
-from parsers.vocabulary import is_furniture
+from parsers.vocabulary import furniture_folded, furniture_lines
 
 
 def parse_generic(lines: list[Line], validator: Validator) -> ParseOutput | None:
     """The statement the one validating reading gives; None when no reading validates.
 
     Raises `AmbiguousLayout` when readings validate with different results."""
-    visible = [ln for ln in lines if not ln.large and not is_furniture(ln.text)]
+    # (only the lines that print a furniture word are asked whether they are furniture)
+    furniture = furniture_lines([ln.folded for ln in lines])
+    visible = [ln for i, ln in enumerate(lines)
+               if not ln.large and not (i in furniture and furniture_folded(ln.folded))]
     table = find_table(visible, clean(visible))
     if table is None:
         out = read_empty(visible)

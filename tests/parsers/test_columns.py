@@ -1,0 +1,53 @@
+"""Which column a figure under a header belongs to (`Geometry.cells`)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from parsers.numbers import Amount
+from parsers.table import Geometry, Placed, Token
+from parsers.template import Column
+
+
+def _geometry(align: str | None = None, x: tuple[float, float] | None = None) -> Geometry:
+    """Date at 10-30, debit's header at 100-140, credit's at 200-240 (centres 100 apart:
+    the tolerance is 45)."""
+    layout = (Column(("Date",), "date"), Column(("Debit",), "debit", align, x),
+              Column(("Credit",), "credit", align))
+    return Geometry(layout, [Placed(layout[0], 10, 30), Placed(layout[1], 100, 140),
+                             Placed(layout[2], 200, 240)], [])
+
+
+def _role(g: Geometry, x0: float, x1: float) -> str | None:
+    cells, _ = g.cells([Token("5.00", x0, x1, Amount(Decimal("5.00")))])
+    return next(iter(cells), None)
+
+
+def test_a_figure_as_near_two_columns_goes_to_the_first() -> None:
+    # nearest edges: debit's right edge and credit's left edge, both 40 away
+    assert _role(_geometry(), 160, 180) == "debit"
+
+
+@pytest.mark.parametrize(("align", "x0", "x1", "role"), [
+    ("left", 195, 260, "credit"),   # left edges 95 / 5 apart
+    ("left", 104, 170, "debit"),    # 4 / 96
+    ("right", 150, 236, "credit"),  # right edges 96 / 4
+    ("right", 90, 139, "debit"),    # 1 / 101
+    ("center", 150, 170, "debit"),  # centres 40 / 60
+    ("center", 175, 195, "credit"),  # 65 / 35
+    (None, 60, 101, "debit"),       # debit's right edge 39 away (its left 40, centre 39.5)
+    ("left", 150, 200, None),       # 50 from debit's left edge: beyond the tolerance
+])
+def test_a_figure_belongs_to_the_column_whose_aligned_edge_is_nearest(
+        align: str | None, x0: float, x1: float, role: str | None) -> None:
+    assert _role(_geometry(align), x0, x1) == role
+
+
+def test_a_column_placed_by_x_takes_the_figures_centred_in_it() -> None:
+    g = _geometry(x=(90.0, 150.0))
+    assert _role(g, 95, 145) == "debit"
+    assert _role(g, 205, 235) == "credit"
+    assert _role(g, 140, 160) == "debit"  # centre 150: on the range's edge
+    assert _role(g, 142, 162) is None  # centre 152: outside it, and 58 from credit's left
