@@ -69,16 +69,20 @@ def _server(home: str) -> tuple[subprocess.Popen[bytes], str]:
         [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1",
          "--port", str(port)], env=_env(home), stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/api"
-    deadline = time.monotonic() + 300
+    return proc, answering(proc, f"http://127.0.0.1:{port}/api")
+
+
+def answering(proc: subprocess.Popen[bytes], url: str, timeout: float = 600) -> str:
+    """`url` once the API `proc` serves there answers its health check (else it is killed)."""
+    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
             urllib.request.urlopen(f"{url}/health", timeout=2).read()
-            return proc, url
+            return url
         except OSError:
-            time.sleep(0.5)
+            time.sleep(0.2)
     proc.kill()
-    raise RuntimeError("the local Prefect server did not answer within 300 s")
+    raise RuntimeError(f"the Prefect API did not answer within {timeout:.0f} s")
 
 
 #: Prefect settings that could make the ephemeral API's start cheaper, by what they skip

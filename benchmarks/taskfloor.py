@@ -24,12 +24,11 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 
 import psutil
 
 from benchmarks import corpora
-from benchmarks.start import _children_cpu, _env, _free_port
+from benchmarks.start import _children_cpu, _env, _free_port, answering
 from flows.cli.server import (
     EMBEDDED_DEFAULTS,
     EPHEMERAL_ENV,
@@ -70,16 +69,7 @@ def _server(home: str, extra: dict[str, str]) -> tuple[subprocess.Popen[bytes], 
         [sys.executable, "-m", "uvicorn", "--factory", "flows.embedded_app:create_app",
          "--host", "127.0.0.1", "--port", str(port), "--log-level", "error",
          *UNCOMPRESSED_EVENTS], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/api"
-    deadline = time.monotonic() + 600
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"{url}/health", timeout=2).read()
-            return proc, url
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError("the server did not answer within 600 s")
+    return proc, answering(proc, f"http://127.0.0.1:{port}/api")
 
 
 def _cpu(server: psutil.Process) -> float:
