@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from parsers.api import ParseResult, parse_pdf
-from parsers.ocr import engine_identity
+from parsers.identity import engine_identity
 from parsers.tesseract_stream import TesseractStreams
 
 Read = Callable[[TesseractStreams, list[str], float, dict[str, str]], list[list[list[str]]]]

@@ -5,7 +5,9 @@ from the very templates and reader object that parse it, and every list of banks
 the deployments, the tests) is the templates' banks. Templates are parsed once per process
 (again only when a file changes), and an import's parses run in this process's parse
 workers (`parsers.pool`), each under the file's hard limits, which also render and hash the
-job's output objects (`parsers.outputs`).
+job's output objects (`parsers.rendered`). The parser itself is imported only where a parse
+runs in this process (`Parser.reader`, `Parser.parse`): an import's process, whose parses
+run in the workers, does without it.
 """
 
 from __future__ import annotations
@@ -18,19 +20,21 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from flows.config import Settings
-from flows.outputs import pinned
-from parsers.api import ParseResult, chain_revision, page_reader, parse_pdf
 from parsers.errors import EncryptedPdf
+from parsers.identity import chain_revision, engine_identity, reader_class
 from parsers.limits import Limits
-from parsers.ocr import engine_identity
-from parsers.outputs import Rendered, parse_and_render
 from parsers.pool import ParsePool
-from parsers.reader import PageReader
+from parsers.rendered import WORKER_MODULES, Rendered, parse_and_render
 from parsers.template import Template, load_templates, template_dirs
 from parsers.validate import POLICY_REVISION
 from reconcile.records import Identities, Job
+
+if TYPE_CHECKING:
+    from parsers.api import ParseResult
+    from parsers.reader import PageReader
 
 #: parse(data, job) -> the job's output objects, rendered from what its statement says, or a
 #: `StatementError`
@@ -42,14 +46,23 @@ Passwords = Callable[[str | None], Sequence[str]]
 @dataclass(frozen=True)
 class Parser:
     templates: list[Template]
-    reader: PageReader
+    #: the page reader's name (`parsers.identity.READER_CLASSES`)
+    reader_name: str
     limits: Limits
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Parser:
+        reader_class(settings.reader)  # an unknown reader is refused here, not at a parse
         return cls(templates_in(template_dirs(settings.template_dirs,
                                               builtin=settings.builtin_templates)),
-                   page_reader(settings.reader), settings.limits)
+                   settings.reader, settings.limits)
+
+    @functools.cached_property
+    def reader(self) -> PageReader:
+        """The page reader, for a parse or a page read in this process."""
+        from parsers.api import page_reader
+
+        return page_reader(self.reader_name)
 
     @property
     def banks(self) -> list[str]:
@@ -58,6 +71,8 @@ class Parser:
 
     def parse(self, data: bytes, bank: str | None = None, limits: Limits | None = None,
               passwords: Sequence[str] = ()) -> ParseResult:
+        from parsers.api import parse_pdf
+
         return parse_pdf(data, bank=bank, templates=self.templates, reader=self.reader,
                          limits=limits or self.limits, passwords=passwords)
 
@@ -71,7 +86,7 @@ class Parser:
         pool = _pool(self, workers)
 
         def parse(data: bytes, job: Job) -> Rendered:
-            pins = {"input_sha256": job.sha256, "pinned": pinned(job)}
+            pins = {"input_sha256": job.sha256, "pinned": job.pinned()}
             try:
                 return pool.parse(data, job.bank_hint, **pins)
             except EncryptedPdf:
@@ -84,7 +99,7 @@ class Parser:
 
     def identities(self) -> Identities:
         """What a job accepted now pins, and what a worker must run to take it."""
-        return Identities(chain_revision(self.templates, self.reader), engine_identity(),
+        return Identities(chain_revision(self.templates, self.reader_name), engine_identity(),
                           POLICY_REVISION)
 
 
@@ -119,22 +134,19 @@ _pools_lock = threading.Lock()
 def _pool(parser: Parser, workers: int) -> ParsePool:
     """One pool per process for the parser in force; a changed parser replaces it.
 
-    Its workers run `parse_and_render` over `parse_pdf` with the templates and reader
-    bound, not this module's `Parser`: unpickling that would import flows (and with it
-    SQLAlchemy, fsspec) into every worker as it starts, a quarter of a second each. A new
-    pool starts its fork server at once (it then imports the parser and the rendering on
-    its own, while this process goes on). pandas is among them: pyarrow imports it when it
-    builds its first array, a quarter of a CPU second that every worker would otherwise pay
-    in its first file."""
+    Its workers run `parse_and_render` with the templates and the reader's name bound, not
+    this module's `Parser`: unpickling that would import flows (and with it SQLAlchemy,
+    fsspec) into every worker as it starts, a quarter of a second each. A new pool starts
+    its fork server at once (it then imports the parser and the rendering on its own, while
+    this process goes on)."""
     key = (workers, parser.identities().chain_revision, parser.limits)
     with _pools_lock:
         if key not in _pools:
             _close_pools()
-            parse = functools.partial(parse_pdf, templates=parser.templates,
-                                      reader=parser.reader)
-            _pools[key] = ParsePool(workers, parser.limits,
-                                    target=functools.partial(parse_and_render, parse=parse),
-                                    preload=("parsers.outputs", "pandas"))
+            work = functools.partial(parse_and_render, templates=parser.templates,
+                                     reader=parser.reader_name)
+            _pools[key] = ParsePool(workers, parser.limits, target=work,
+                                    preload=WORKER_MODULES)
             if workers and not multiprocessing.current_process().daemon:
                 multiprocessing.forkserver.ensure_running()
         return _pools[key]

@@ -9,11 +9,9 @@ computed once per process, not per file.
 from __future__ import annotations
 
 import functools
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 from parsers.boundary import data_loss
@@ -23,6 +21,7 @@ from parsers.engine import AccountReading, ParseOutput, TemplateMismatch, run_te
 from parsers.errors import EmptyStatement, UnknownBank, UnreadableStatement, UnrecognisedLayout
 from parsers.generic import parse_generic
 from parsers.hooks import HOOKS
+from parsers.identity import reader_class
 from parsers.limits import Limits
 from parsers.lines import Line, page_lines
 from parsers.model import Account, Statement, mask_account
@@ -155,8 +154,7 @@ READERS = {"pdfium": PdfiumReader, "pdfplumber": PdfplumberReader}
 
 def page_reader(name: str = "pdfium") -> PageReader:
     """The page reader called `name` (PDFium's text page, or pdfplumber), with OCR."""
-    if name not in READERS:
-        raise ValueError(f"the page reader must be one of {', '.join(READERS)}, not {name!r}")
+    reader_class(name)  # an unknown name is refused as the identity refuses it
     return READERS[name](ocr=ocr_page)
 
 
@@ -227,29 +225,3 @@ def _by_bank(templates: list[Template], bank: str) -> Template:
             return t
     known = ", ".join(sorted(t.bank for t in templates))
     raise UnknownBank(f"unknown bank {bank!r}; known banks: {known}")
-
-
-@functools.cache
-def _source_digest() -> str:
-    h = hashlib.sha256()
-    root = Path(__file__).parent
-    for path in sorted(root.rglob("*.py")):
-        h.update(str(path.relative_to(root)).encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()
-
-
-def chain_revision(templates: list[Template], reader: PageReader) -> str:
-    """Identity of the parser code, the page reader and the templates that run: what a job
-    pins. The reader is named by its class, so the identity is that of the object in use."""
-    return _chain(f"{type(reader).__module__}.{type(reader).__qualname__}",
-                  tuple(sorted(f"{t.bank}:{t.revision}" for t in templates)))
-
-
-@functools.lru_cache(maxsize=8)
-def _chain(reader: str, templates: tuple[str, ...]) -> str:
-    h = hashlib.sha256(_source_digest().encode())
-    h.update(reader.encode())
-    for t in templates:
-        h.update(t.encode())
-    return h.hexdigest()[:16]

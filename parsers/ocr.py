@@ -10,8 +10,6 @@ Word boxes are returned in PDF points, so layouts see scans and text pages alike
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import os
 import subprocess
 import tempfile
@@ -23,7 +21,6 @@ from PIL import Image
 
 from parsers.errors import CorruptPdf, OcrFailed, OcrKilled, OcrTimeout, UnreadableScan
 from parsers.ink import ink_left
-from parsers.lexicon import traineddata_path
 from parsers.lexicon import words as lexicon
 from parsers.limits import Limits
 from parsers.pdfium import LOCK
@@ -31,7 +28,6 @@ from parsers.pixels import check_render
 from parsers.reader import Word
 from parsers.reread import Read, reread
 from parsers.tesseract_stream import TesseractStopped, TesseractStreams
-from parsers.tesseract_version import tesseract_version
 from parsers.trust import OCR_REVIEW_CONFIDENCE
 
 #: Page segmentation "single column of variable sizes": mode 6 merges ruled table rows.
@@ -130,17 +126,3 @@ def _check_scan_resolution(page: pdfium.PdfPage, index: int, limits: Limits) -> 
             raise UnreadableScan(
                 f"page {index + 1} is a {width}x{height} pixel scan, too small to read"
             )
-
-
-@functools.cache
-def engine_identity() -> str:
-    """Tesseract version plus the digest of the traineddata in use: what OCR output depends on."""
-    try:
-        version = tesseract_version()
-    except OSError:
-        return "tesseract:unavailable"
-    digest = "none"
-    data = traineddata_path("eng")
-    if data is not None:
-        digest = hashlib.sha256(data.read_bytes()).hexdigest()[:16]
-    return f"tesseract:{version}+eng:{digest}"

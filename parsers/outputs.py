@@ -7,8 +7,8 @@ changed output is a real change. The fields and the version policy are documente
 docs/output-schema.md.
 
 It lives beside the parser, free of Prefect and of the ledger, because an import renders and
-hashes a file's objects in the parse worker that read it (`parse_and_render`): the command's
-process, whose threads share one interpreter lock, then only writes and records them.
+hashes a file's objects in the parse worker that read it (`rendered.parse_and_render`): the
+command's process, whose threads share one interpreter lock, then only writes and records them.
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ import csv
 import hashlib
 import io
 import json
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 import pyarrow as pa
@@ -26,25 +25,13 @@ import pyarrow.parquet as pq
 
 from parsers.api import ParseResult
 from parsers.model import Statement, transaction_ids
+from parsers.rendered import Rendered
 
 #: Version of the `statement.json` layout; raised only when a field is removed, renamed or
 #: changes meaning (docs/output-schema.md). Documents without it predate versioning.
 SCHEMA_VERSION = 2
 
 COLUMNS = ["txn_id", "account_last4", "currency", "date", "description", "amount", "balance"]
-
-
-@dataclass(frozen=True)
-class Rendered:
-    """A parse's output objects with their sha256 digests, and what the ledger records of
-    the statement: all that crosses back from a parse worker (the bytes, not the parse)."""
-
-    files: dict[str, bytes]
-    digests: dict[str, str]
-    needs_review: bool
-    bank: str
-    account_last4: tuple[str, ...]
-    transactions: int
 
 
 def statement_dict(result: ParseResult) -> dict[str, Any]:
@@ -148,10 +135,3 @@ def render(result: ParseResult, input_sha256: str | None,
                     needs_review=not result.validation.ok, bank=st.bank,
                     account_last4=tuple(a.account_last4 for a in st.accounts),
                     transactions=st.transaction_count)
-
-
-def parse_and_render(data: bytes, *, parse: Callable[..., ParseResult], input_sha256: str,
-                     pinned: Mapping[str, str], **kwargs: Any) -> Rendered:
-    """`parse(data, **kwargs)`, rendered: what a parse worker runs for an import (bound
-    with `functools.partial`, it pickles as a reference to this module and `parse`)."""
-    return render(parse(data, **kwargs), input_sha256, pinned)

@@ -33,6 +33,7 @@ so does a daemonic process, which multiprocessing forbids to have children.
 
 from __future__ import annotations
 
+import importlib
 import math
 import multiprocessing
 import os
@@ -47,7 +48,6 @@ from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
-from parsers.api import parse_pdf
 from parsers.errors import ParserCrashed, ParseTimeout, TooLarge
 from parsers.limits import Limits
 
@@ -66,6 +66,14 @@ SAMPLE_SECONDS = 0.02
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
+def _parse_pdf(data: bytes, **kwargs: Any) -> Any:
+    """`parse_pdf`, imported where it runs: a process that only hands files to its workers
+    does not load the parser."""
+    from parsers.api import parse_pdf
+
+    return parse_pdf(data, **kwargs)
+
+
 class RemoteTraceback(Exception):
     """The traceback of an error raised in a worker, kept as the error's cause."""
 
@@ -77,13 +85,17 @@ class ParsePool:
     """Long-lived parse processes, each parse under hard limits; safe to call from threads."""
 
     def __init__(self, workers: int | None = None, limits: Limits | None = None,
-                 target: Target = parse_pdf, preload: Sequence[str] = ("parsers.api",)) -> None:
-        """`preload`: the modules the fork server imports once for every worker (those
-        `target` needs), so that no worker imports them as it starts."""
+                 target: Target | None = None, preload: Sequence[str] = ("parsers.api",)
+                 ) -> None:
+        """`target`: `parse_pdf` unless given. `preload`: the modules `target` needs, which
+        the fork server imports once for every worker; a worker imports those its fork
+        server lacks (there is one per process, started with the first pool's) as it starts,
+        so that no parse pays for an import, nor fails one, under its limits."""
         self.workers = (os.cpu_count() or 1) if workers is None else workers
         self.limits = limits or Limits()
-        self._target = target
+        self._target = target or _parse_pdf
         self._context = multiprocessing.get_context("forkserver")
+        self._preload = tuple(preload)
         self._context.set_forkserver_preload(list(preload))
         self._idle: queue.SimpleQueue[_Worker | None] = queue.SimpleQueue()
         for _ in range(self.workers):
@@ -150,7 +162,7 @@ class ParsePool:
         return outcome
 
     def _start(self) -> _Worker:
-        worker = _Worker(self._context, self.limits, self._target)
+        worker = _Worker(self._context, self.limits, self._target, self._preload)
         with self._lock:
             self._started.add(worker)
         return worker
@@ -171,9 +183,10 @@ class _Crash:
 class _Worker:
     """One worker process and the caller's end of its pipe."""
 
-    def __init__(self, context: Any, limits: Limits, target: Target) -> None:
+    def __init__(self, context: Any, limits: Limits, target: Target,
+                 preload: tuple[str, ...]) -> None:
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child, limits, target),
+        self.process = context.Process(target=_serve, args=(child, limits, target, preload),
                                        name="stmtflow-parse", daemon=True)
         self.process.start()
         child.close()
@@ -244,9 +257,11 @@ class _Worker:
         self.conn.close()
 
 
-def _serve(conn: Connection, limits: Limits, target: Target) -> None:
+def _serve(conn: Connection, limits: Limits, target: Target, preload: tuple[str, ...]) -> None:
     """A worker's life: take parses one at a time until told to stop or orphaned."""
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    for name in preload:
+        importlib.import_module(name)
     while True:
         try:
             job = conn.recv()

@@ -1,6 +1,6 @@
 """The version of the tesseract binary, as `tesseract --version` prints it.
 
-It pins every job's OCR identity (`ocr.engine_identity`), so every import asks for it, text
+It pins every job's OCR identity (`identity.engine_identity`), so every import asks for it, text
 statements included. Asked here rather than through pytesseract, whose import loads pandas
 (and with it pyarrow): a third of a CPU second for each command and each parse worker's
 start, on a path that never reads a scan. The version reads as pytesseract's

@@ -178,6 +178,10 @@ class Job:
     def identities(self) -> Identities:
         return Identities(self.chain_revision, self.ocr_engine, self.policy_revision)
 
+    def pinned(self) -> dict[str, str]:
+        """The identities this job pins, as its statement document names them."""
+        return dataclasses.asdict(self.identities)
+
     @property
     def file_name(self) -> str:
         return self.source_uri.rsplit("/", 1)[-1]

@@ -11,7 +11,6 @@ from pathlib import Path
 
 from corpus import generate
 from flows.config import Settings
-from flows.outputs import pinned
 from flows.parser import Parser, _pool, start_workers
 from parsers.codes import Status
 from parsers.outputs import render
@@ -42,7 +41,7 @@ def test_a_worker_renders_as_the_parser_in_force(stmtflow_home: Path, tmp_path: 
             job = job_of(data, bank, parser)
             here = parser.parse(data, bank)
             got = in_workers(data, job)
-            assert got == render(here, job.sha256, pinned(job))
+            assert got == render(here, job.sha256, job.pinned())
             assert got.digests == {name: hashlib.sha256(b).hexdigest()
                                    for name, b in got.files.items()}
             assert (got.bank, got.transactions) == (s.bank, here.statement.transaction_count)

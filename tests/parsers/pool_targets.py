@@ -15,6 +15,7 @@ on purpose and at once; anything else is parsed for real:
 from __future__ import annotations
 
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,8 @@ def scripted(data: bytes, bank: str | None = None, limits: Limits | None = None,
         return os.getpid()
     if script == "setting":
         return setting
+    if script == "loaded":
+        return arg in sys.modules
     if script == "nap":
         time.sleep(float(arg))
         return os.getpid()

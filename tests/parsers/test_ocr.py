@@ -21,7 +21,7 @@ from parsers import lexicon
 from parsers.api import parse_pdf
 from parsers.errors import OcrFailed, OcrKilled, OcrTimeout, ParseTimeout
 from parsers.limits import Limits
-from parsers.ocr import FIRST, engine_identity, ocr_page, render_page, tesseract_env, tesseract_tsv
+from parsers.ocr import FIRST, ocr_page, render_page, tesseract_env, tesseract_tsv
 from parsers.reread import (
     READER,
     Read,
@@ -136,11 +136,6 @@ def test_file_time_budget_stops_reading(tmp_path) -> None:
     with pytest.raises(ParseTimeout) as info:
         parse_pdf(sample.pdf.read_bytes(), limits=Limits(seconds_per_file=0.0))
     assert info.value.reason == "too_slow" and not info.value.transient
-
-
-def test_engine_identity_pins_version_and_traineddata() -> None:
-    identity = engine_identity()
-    assert identity.startswith("tesseract:5.") and "+eng:" in identity
 
 
 # The second reading (reread.py), on crops of a real scan at 200 dpi: the first reading of

@@ -139,6 +139,15 @@ def test_configuration_travels_with_the_target_not_the_environment() -> None:
         assert pool.parse(b"setting") == "pdfplumber"
 
 
+def test_a_worker_imports_what_its_fork_server_lacks_before_its_first_parse() -> None:
+    """The fork server is one per process, started with the first pool's modules: a later
+    pool's own are imported by its workers as they start, not by a parse under its limits."""
+    with ParsePool(1, target=scripted) as first:
+        first.parse(b"pid")  # the fork server runs, started here or by an earlier test
+    with ParsePool(1, target=scripted, preload=("tabnanny",)) as pool:
+        assert pool.parse(b"loaded:tabnanny") is True
+
+
 def test_no_workers_parses_in_the_calling_process() -> None:
     with ParsePool(0, target=scripted) as pool:
         assert pool.parse(b"pid") == os.getpid()

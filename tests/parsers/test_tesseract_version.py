@@ -18,7 +18,7 @@ from parsers.tesseract_version import tesseract_version
 PARSE = """
 import sys
 from parsers.api import parse_pdf
-from parsers.ocr import engine_identity
+from parsers.identity import engine_identity
 
 engine_identity()
 parse_pdf(open(sys.argv[1], "rb").read())

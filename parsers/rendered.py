@@ -1,0 +1,46 @@
+"""What a parse worker runs for an import, and what crosses back from it.
+
+Light on purpose, like `identity.py`: the process that hands an import's files to parse
+workers imports this to name their work and to read its results, while the parser and the
+rendering (PDFium, pdfminer, pyarrow) load only in the workers, whose fork server imports
+them once for all (`WORKER_MODULES`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from parsers.template import Template
+
+#: what a parse worker imports before its first file: the parser, the rendering, and
+#: pandas, which pyarrow imports as it builds its first array
+WORKER_MODULES = ("parsers.api", "parsers.outputs", "pandas")
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A parse's output objects with their sha256 digests, and what the ledger records of
+    the statement: all that crosses back from a parse worker (the bytes, not the parse)."""
+
+    files: dict[str, bytes]
+    digests: dict[str, str]
+    needs_review: bool
+    bank: str
+    account_last4: tuple[str, ...]
+    transactions: int
+
+
+def parse_and_render(data: bytes, *, templates: Sequence[Template], reader: str,
+                     input_sha256: str, pinned: Mapping[str, str], **kwargs: Any) -> Rendered:
+    """`parse_pdf(data, **kwargs)` with `templates` and the page reader called `reader`,
+    rendered for the input `input_sha256` under the identities `pinned`: what a parse worker
+    runs for an import (bound with `functools.partial`, it pickles as a reference to this
+    function and its arguments)."""
+    from parsers.api import page_reader, parse_pdf  # in the worker: see the module's note
+    from parsers.outputs import render
+
+    result = parse_pdf(data, templates=list(templates), reader=page_reader(reader), **kwargs)
+    return render(result, input_sha256, pinned)
