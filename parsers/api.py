@@ -2,8 +2,8 @@
 
 This is the whole of what the import flow asks of `parsers` (it runs `parse_pdf` in a
 worker process, `pool.py`); everything here is plain Python so that `stmtflow parse FILE`
-and the tests use exactly what production uses. Templates and the chain identity are
-computed once per process, not per file.
+and the tests use exactly what production uses. The built-in templates are read once per
+process, not per file; what a job pins of this parser is `identity.py`'s.
 """
 
 from __future__ import annotations
