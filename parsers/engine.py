@@ -45,6 +45,7 @@ from parsers.vocabulary import (
 )
 
 T = TypeVar("T")
+_DIGIT = re.compile(r"\d")
 
 
 class TemplateMismatch(Exception):
@@ -257,6 +258,8 @@ def _row_date_at_start(t: Template, ln: Line, end: date) -> tuple[str, float] | 
     """The row date that starts `ln` and where it ends (its right edge), or None."""
     for n in range(1, min(3, len(ln.words)) + 1):
         text = " ".join(w.text for w in ln.words[:n])
+        if _DIGIT.search(text) is None:  # every date form prints a digit
+            continue
         try:
             parse_date(text, t.row_date_formats, end)
         except ValueError:

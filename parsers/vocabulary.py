@@ -450,12 +450,17 @@ _DIGIT = re.compile(r"\d")
 
 def amount_reader(locale: str) -> Callable[[str], Amount | None]:
     """Reads the first amount after a label, dates and words before it skipped."""
-    def read(text: str) -> Amount | None:
-        if _DIGIT.search(text) is None:  # no amount (blanking dates adds no digit)
-            return None
-        found = find_amounts(_blank_dates(text), locale)
-        return found[0][0] if found else None
-    return read
+    return functools.partial(_first_amount, locale=locale)
+
+
+@functools.lru_cache(maxsize=4096)
+def _first_amount(text: str, locale: str) -> Amount | None:
+    """`amount_reader`'s reading, kept: the text after a balance label is read again when
+    an account's section is checked for a second balance."""
+    if _DIGIT.search(text) is None:  # no amount (blanking dates adds no digit)
+        return None
+    found = find_amounts(_blank_dates(text), locale)
+    return found[0][0] if found else None
 
 
 def exact_amount_reader(locale: str) -> Callable[[str], Amount | None]:
@@ -513,11 +518,7 @@ class Periods:
         self.formats, self.labels = formats, (*PERIOD, *labels)
         self.days = [f for f in formats if not is_month(f)]
         self.months = [f for f in formats if is_month(f)]
-        d = date_pattern(self.days) if self.days else ""
-        to = "|".join(re.escape(w) for w in sorted(PERIOD_TO, key=len, reverse=True))
-        frm = "|".join(PERIOD_FROM)
-        self.regex = re.compile(rf"(?:(?:{frm})\s+)?(?P<start>{d})\s*(?:{to})\s*(?P<end>{d})",
-                                re.IGNORECASE) if self.days else None
+        self.regex = _range_regex(tuple(self.days)) if self.days else None
         #: id(line) -> its ranges: (start, end, whether a label stands before it on the line)
         self._ranges: dict[int, list[tuple[date, date, bool]]] = {}
         #: id(line) -> whether a label is printed on it
@@ -526,6 +527,7 @@ class Periods:
         self._months: dict[int, tuple[date, date] | None] = {}
 
     def __call__(self, lines: Sequence[Line]) -> tuple[Period | None, Period | None]:
+        """`periods` of `lines`."""
         if self.regex is None:
             return self._month(lines), None
         fallback: Period | None = None
@@ -585,6 +587,16 @@ class Periods:
             except ValueError:
                 continue
         return None
+
+
+@functools.cache
+def _range_regex(days: tuple[str, ...]) -> re.Pattern[str]:
+    """A range of two dates in `days` forms, made once per set of forms."""
+    d = date_pattern(days)
+    to = "|".join(re.escape(w) for w in sorted(PERIOD_TO, key=len, reverse=True))
+    frm = "|".join(PERIOD_FROM)
+    return re.compile(rf"(?:(?:{frm})\s+)?(?P<start>{d})\s*(?:{to})\s*(?P<end>{d})",
+                      re.IGNORECASE)
 
 
 def find_period_end(lines: Sequence[Line], formats: Sequence[str], labels: Iterable[str] = ()
