@@ -89,10 +89,15 @@ def label_regex(label: str) -> str:
     """A regex for `label` over folded text: any case and accents, flexible spacing and
     punctuation between its words, whole words only, an optional colon (or `.`, `#`; never a minus)
     after it. Matched text ends after that punctuation, where the value starts."""
-    words = _label_words(label)
-    body = r"[^\w\n]*".join(re.escape(w) for w in words)
-    end = r"(?!\w)" if re.match(r"\w", words[-1]) else ""
-    return rf"(?<!\w){body}{end}(?:\s*(?:[:#]|\.(?!\d)))*\s*"
+    printed = _label_words(label)
+    words = [re.escape(w) for w in printed]
+    # "no word character before the first word", asked once that word is read: a regex
+    # that starts with a literal word is looked for as fast as a plain substring, one
+    # that starts with an assertion is tried at every place of the text
+    first = rf"{words[0]}(?<!\w{words[0]})"
+    body = r"[^\w\n]*".join([first, *words[1:]])
+    end = r"(?!\w)" if re.match(r"\w", printed[-1]) else ""
+    return rf"{body}{end}(?:\s*(?:[:#]|\.(?!\d)))*\s*"
 
 
 def _label_words(label: str) -> list[str]:

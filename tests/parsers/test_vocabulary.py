@@ -44,6 +44,10 @@ def test_no_dot_and_no_colon_are_the_same_label(printed: str) -> None:
 def test_a_label_matches_whole_words_only() -> None:
     assert match_label("Unbalanced figures 12.00", ["Balance"]) is None
     assert match_label("Solde PRÉCÉDENT 12,00", ["Solde précédent"]) is not None
+    # nor does one start inside a word, alone or among other labels
+    for labels in (["Opening Balance"], list(OPENING)):
+        m = match_label("Reopening Balance 12.00; Opening Balance 3.00", labels)
+        assert m is not None and m.start() == 25
 
 
 def test_the_minus_after_a_label_stays_with_the_figure() -> None:
