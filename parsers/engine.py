@@ -243,12 +243,15 @@ def _rows_no_table_took(t: Template, lines: list[Line], reading: TableReading,
     for ln in lines:
         if reading.roles.get(id(ln), "outside") != "outside" or not ln.has_digit:
             continue  # a line the table read, or one that prints no amount
-        toks = tokens(ln, t.locale)
-        if all(tok.amount is None for tok in toks) or (
-                t.daily_headings and _pairs_of(toks, t.daily_date_formats, end)):
-            continue
+        # (the date first: most lines outside a table start with none, and it costs less
+        # than reading the line's figures)
         dated = _row_date_at_start(t, ln, end)
-        if dated and any(tok.amount is not None and tok.x0 > dated[1] for tok in toks):
+        if dated is None:
+            continue
+        toks = tokens(ln, t.locale)
+        if t.daily_headings and _pairs_of(toks, t.daily_date_formats, end):
+            continue  # a line of a day-end balance list
+        if any(tok.amount is not None and tok.x0 > dated[1] for tok in toks):
             problems.append(f"page {ln.page}: a line dated {dated[0]!r} prints an amount, "
                             "and no account's table read it")
     return problems
