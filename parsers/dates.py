@@ -197,21 +197,30 @@ def parse_date(text: str, formats: str | Sequence[str], period_end: date | None 
     """
     fmts = [formats] if isinstance(formats, str) else list(formats)
     t = " ".join(text.split())
-    errors = []
+    errors: list[str | DateFormat] = []
     for fmt in fmts:
         try:
-            return _parse_one(t, compile_format(fmt), period_end)
+            f = compile_format(fmt)
+            m = f.regex.fullmatch(t) if f.has_day else None
+            if m is not None:
+                return _read(t, m, period_end)
         except ValueError as exc:
             errors.append(str(exc))
-    raise ValueError(errors[0] if len(errors) == 1 else f"{text!r} is in none of {fmts}")
+            continue
+        errors.append(f)  # most texts tried are no date: the reason is worded only when told
+    if len(errors) == 1:
+        raise ValueError(errors[0] if isinstance(errors[0], str) else _unread(t, errors[0]))
+    raise ValueError(f"{text!r} is in none of {fmts}")
 
 
-def _parse_one(text: str, f: DateFormat, period_end: date | None) -> date:
-    if not f.has_day:
-        raise ValueError(f"{f.fmt!r} is a month, not a date")
-    m = f.regex.fullmatch(text)
-    if m is None:
-        raise ValueError(f"{text!r} is not a date in {f.fmt!r}")
+def _unread(text: str, f: DateFormat) -> str:
+    """Why `text` is no date in `f` when the format's regex does not read it."""
+    return (f"{text!r} is not a date in {f.fmt!r}" if f.has_day
+            else f"{f.fmt!r} is a month, not a date")
+
+
+def _read(text: str, m: re.Match[str], period_end: date | None) -> date:
+    """The date a format's regex `m` read in `text`; ValueError if there is no such day."""
     g = m.groupdict()
     day = int(g["d"])
     if g.get("b"):

@@ -33,19 +33,19 @@ from parsers.vocabulary import (
     ACCOUNT,
     CLOSING,
     OPENING,
+    Periods,
     amount_reader,
     every_labelled,
     exact_amount_reader,
     find_labelled,
-    find_period,
     find_period_end,
     is_heading,
     label_without_value,
-    periods,
     read_last4,
 )
 
 T = TypeVar("T")
+_DIGIT = re.compile(r"\d")
 
 
 class TemplateMismatch(Exception):
@@ -116,7 +116,8 @@ def run_template(t: Template, lines: list[Line], trace: list[TableReading] | Non
     """The statement `lines` print, read the way `t` says; `trace` (when given) receives each
     section's table reading as soon as it is read, so a reading that stops half-way can
     still be shown."""
-    period, labelled = _period(t, lines)
+    finder = Periods(t.period_formats, t.period_labels)
+    period, labelled = _period(t, lines, finder)
     if period is None:
         raise TemplateMismatch(f"{t.bank}: statement period not found")
     preamble, sections = _split_sections(t, lines)
@@ -124,7 +125,7 @@ def run_template(t: Template, lines: list[Line], trace: list[TableReading] | Non
     out.problems += _table_before_sections(t, preamble, period)
     for sec in sections:
         # a statement of one section is not read for its period a second time
-        own = labelled if sec.lines is lines else _labelled_period(t, sec.lines)
+        own = labelled if sec.lines is lines else _labelled_period(t, sec.lines, finder)
         start, end = own or period
         reading = read_table(t, sec.lines, end, start)
         if trace is not None:
@@ -147,9 +148,11 @@ def run_template(t: Template, lines: list[Line], trace: list[TableReading] | Non
 Period = tuple[date | None, date]
 
 
-def _period(t: Template, lines: Sequence[Line]) -> tuple[Period | None, Period | None]:
+def _period(t: Template, lines: Sequence[Line], finder: Periods
+            ) -> tuple[Period | None, Period | None]:
     """(the statement period, the period a label names: what `_labelled_period` finds in
-    the same lines), from one reading of the lines."""
+    the same lines), from one reading of the lines (`finder`: `Periods` of the template's
+    formats and labels)."""
     if t.period_pattern:
         regex = re.compile(t.expand(t.period_pattern), re.IGNORECASE)
         for ln in lines:
@@ -165,7 +168,7 @@ def _period(t: Template, lines: Sequence[Line]) -> tuple[Period | None, Period |
                                  f"({exc})") from exc
                 return (start, end), None
         return None, None
-    labelled, anywhere = periods(lines, t.period_formats, t.period_labels)
+    labelled, anywhere = finder(lines)
     if labelled:
         return (labelled[0], labelled[1]), (labelled[0], labelled[1])
     if anywhere:
@@ -174,12 +177,12 @@ def _period(t: Template, lines: Sequence[Line]) -> tuple[Period | None, Period |
     return ((None, single.value) if single else None), None
 
 
-def _labelled_period(t: Template, lines: Sequence[Line]) -> Period | None:
+def _labelled_period(t: Template, lines: Sequence[Line], finder: Periods) -> Period | None:
     """The period a label names in `lines` (a section's own), never a range found anywhere
     (`find_period`'s `labelled_only`); a template's period pattern names none."""
     if t.period_pattern:
         return None
-    found = find_period(lines, t.period_formats, t.period_labels, labelled_only=True)
+    found = finder(lines)[0]
     return (found[0], found[1]) if found else None
 
 
@@ -240,12 +243,15 @@ def _rows_no_table_took(t: Template, lines: list[Line], reading: TableReading,
     for ln in lines:
         if reading.roles.get(id(ln), "outside") != "outside" or not ln.has_digit:
             continue  # a line the table read, or one that prints no amount
-        toks = tokens(ln, t.locale)
-        if all(tok.amount is None for tok in toks) or (
-                t.daily_headings and _pairs_of(toks, t.daily_date_formats, end)):
-            continue
+        # (the date first: most lines outside a table start with none, and it costs less
+        # than reading the line's figures)
         dated = _row_date_at_start(t, ln, end)
-        if dated and any(tok.amount is not None and tok.x0 > dated[1] for tok in toks):
+        if dated is None:
+            continue
+        toks = tokens(ln, t.locale)
+        if t.daily_headings and _pairs_of(toks, t.daily_date_formats, end):
+            continue  # a line of a day-end balance list
+        if any(tok.amount is not None and tok.x0 > dated[1] for tok in toks):
             problems.append(f"page {ln.page}: a line dated {dated[0]!r} prints an amount, "
                             "and no account's table read it")
     return problems
@@ -255,6 +261,8 @@ def _row_date_at_start(t: Template, ln: Line, end: date) -> tuple[str, float] | 
     """The row date that starts `ln` and where it ends (its right edge), or None."""
     for n in range(1, min(3, len(ln.words)) + 1):
         text = " ".join(w.text for w in ln.words[:n])
+        if _DIGIT.search(text) is None:  # every date form prints a digit
+            continue
         try:
             parse_date(text, t.row_date_formats, end)
         except ValueError:
@@ -427,29 +435,35 @@ def _signed(a: Amount, unsigned: str) -> Decimal:
 
 def _transaction(t: Template, r: Row, problems: list[str], row: str) -> Transaction:
     f = r.figures
-
-    def value(role: str, unsigned: str) -> Decimal | None:
-        tok = f.get(role)
-        if tok is None or tok.amount is None:
-            return None
-        if not currency_agrees(tok.amount.currency, t.currency):
-            problems.append(f"{row}: {tok.text!r} is not in {t.currency}")
-        return _signed(tok.amount, unsigned)
-
     amount: Decimal | None
     if "amount" in f:
-        amount = value("amount", t.amount_unsigned)
-        if r.sign is not None and amount is not None and not _has_suffix(f["amount"]):
+        tok = f["amount"]
+        amount = _value(t, tok, t.amount_unsigned, problems, row)
+        if r.sign is not None and amount is not None and not _has_suffix(tok):
             amount = abs(amount) if r.sign == "credit" else -abs(amount)
     elif "debit" in f or "credit" in f:
-        debit, credit = value("debit", "credit"), value("credit", "credit")
+        debit = _value(t, f.get("debit"), "credit", problems, row)
+        credit = _value(t, f.get("credit"), "credit", problems, row)
         amount = (credit or Decimal(0)) - abs(debit or Decimal(0))
     else:
         amount = None
     if amount is None:
         problems.append(f"{row}: a transaction row without an amount")
         amount = Decimal(0)
-    return Transaction(r.date, " ".join(r.desc), amount, value("balance", t.balance_unsigned))
+    return Transaction(r.date, " ".join(r.desc), amount,
+                       _value(t, f.get("balance"), t.balance_unsigned, problems, row))
+
+
+def _value(t: Template, tok: Token | None, unsigned: str, problems: list[str],
+           row: str) -> Decimal | None:
+    """A figure of a row, signed by the layout's convention (`_signed`); a figure printed
+    in another currency is a problem of the row."""
+    if tok is None or tok.amount is None:
+        return None
+    if tok.amount.currency is not None and not currency_agrees(tok.amount.currency,
+                                                              t.currency):
+        problems.append(f"{row}: {tok.text!r} is not in {t.currency}")
+    return _signed(tok.amount, unsigned)
 
 
 def _has_suffix(tok: Token) -> bool:

@@ -19,7 +19,7 @@ LARGE = 2.5
 #: OCR lines spanning at least this width (points) tell the page's skew.
 _SPAN = 100.0
 _TOP_X0, _X0 = attrgetter("top", "x0"), attrgetter("x0")
-_TOP, _BOTTOM = attrgetter("top"), attrgetter("bottom")
+_TOP, _BOTTOM, _CONF = attrgetter("top"), attrgetter("bottom"), attrgetter("conf")
 _T = TypeVar("_T")
 
 
@@ -101,12 +101,24 @@ def page_lines(page: Page) -> list[Line]:
         for w in page.words:
             by_id.setdefault(w.line or 0, []).append(w)
         return _rejoin(page.number, list(by_id.values()))
-    usual = statistics.median(w.bottom - w.top for w in page.words)
-    normal = [w for w in page.words if w.bottom - w.top <= LARGE * usual]
-    large = [w for w in page.words if w.bottom - w.top > LARGE * usual]
+    heights = [w.bottom - w.top for w in page.words]
+    limit = LARGE * _median(heights)
+    normal = [w for w, h in zip(page.words, heights, strict=True) if h <= limit]
+    large = [w for w, h in zip(page.words, heights, strict=True) if h > limit] if len(
+        normal) < len(heights) else []
     lines = [Line(page.number, g) for g in _group(normal)]
     lines += [Line(page.number, g, large=True) for g in _group(large)]
-    return sorted(lines, key=lambda ln: ln.top)
+    if set(map(_CONF, page.words)) == {None}:
+        for ln in lines:  # a text layer's words: no line was read by OCR
+            ln.ocr = False
+    return sorted(lines, key=_TOP)
+
+
+def _median(values: list[float]) -> float:
+    """`statistics.median`'s arithmetic, without its generic checks."""
+    ordered = sorted(values)
+    half = len(ordered) // 2
+    return ordered[half] if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2
 
 
 def _group(words: list[Word]) -> list[list[Word]]:
@@ -114,14 +126,20 @@ def _group(words: list[Word]) -> list[list[Word]]:
     close or they overlap vertically by half the smaller height (the test is written out
     here, not called: it runs for every word of every page)."""
     groups: list[list[Word]] = []
+    group: list[Word] = []
     top = bottom = 0.0  # the band of the last line's first word
     for w in sorted(words, key=_TOP_X0):
-        if groups and (abs(w.top - top) <= LINE_TOLERANCE or min(bottom, w.bottom) - max(
-                top, w.top) >= 0.5 * min(bottom - top, w.bottom - w.top)):
-            groups[-1].append(w)
+        # (`min` and `max` of two written out: each keeps its first argument on a tie)
+        w_top, w_bottom = w.top, w.bottom
+        if group and (-LINE_TOLERANCE <= w_top - top <= LINE_TOLERANCE or (
+                (w_bottom if w_bottom < bottom else bottom) - (w_top if w_top > top else top)
+                >= 0.5 * (w_bottom - w_top if w_bottom - w_top < bottom - top
+                          else bottom - top))):
+            group.append(w)
         else:
-            groups.append([w])
-            top, bottom = w.top, w.bottom
+            group = [w]
+            groups.append(group)
+            top, bottom = w_top, w_bottom
     return [sorted(g, key=_X0) for g in groups]
 
 

@@ -89,10 +89,15 @@ def label_regex(label: str) -> str:
     """A regex for `label` over folded text: any case and accents, flexible spacing and
     punctuation between its words, whole words only, an optional colon (or `.`, `#`; never a minus)
     after it. Matched text ends after that punctuation, where the value starts."""
-    words = _label_words(label)
-    body = r"[^\w\n]*".join(re.escape(w) for w in words)
-    end = r"(?!\w)" if re.match(r"\w", words[-1]) else ""
-    return rf"(?<!\w){body}{end}(?:\s*(?:[:#]|\.(?!\d)))*\s*"
+    printed = _label_words(label)
+    words = [re.escape(w) for w in printed]
+    # "no word character before the first word", asked once that word is read: a regex
+    # that starts with a literal word is looked for as fast as a plain substring, one
+    # that starts with an assertion is tried at every place of the text
+    first = rf"{words[0]}(?<!\w{words[0]})"
+    body = r"[^\w\n]*".join([first, *words[1:]])
+    end = r"(?!\w)" if re.match(r"\w", printed[-1]) else ""
+    return rf"{body}{end}(?:\s*(?:[:#]|\.(?!\d)))*\s*"
 
 
 def _label_words(label: str) -> list[str]:
@@ -116,6 +121,8 @@ class LabelSet:
     words: tuple[str, ...]
     #: (label, the longest of its words) of every label, in the order of `regex`.
     longest: tuple[tuple[str, str], ...] = ()
+    #: The distinct longest words of `longest`, in order.
+    words_longest: tuple[str, ...] = ()
     #: The regex of the labels whose longest words are those of the key (`regex_in`).
     _subsets: dict[frozenset[str], re.Pattern[str]] = field(
         default_factory=dict, compare=False, hash=False, repr=False)
@@ -135,7 +142,7 @@ class LabelSet:
         where each of its words is printed) and tries far fewer labels at every place. (It
         pays where every match in the text is looked for; a search that stops at the first
         costs less than choosing the labels.)"""
-        printed = frozenset(word for _, word in self.longest if word in folded)
+        printed = frozenset(word for word in self.words_longest if word in folded)
         regex = self._subsets.get(printed)
         if regex is None:
             regex = self._subsets[printed] = _alternatives(
@@ -165,8 +172,9 @@ def _labels(labels: tuple[str, ...]) -> LabelSet:
     longest = {max(_label_words(lb), key=len) for lb in ordered}
     # A word that holds another is present only where that one is: testing the shorter suffices.
     keys = sorted(k for k in longest if not any(o != k and o in k for o in longest))
+    pairs = tuple((lb, max(_label_words(lb), key=len)) for lb in ordered)
     return LabelSet(_alternatives(ordered), re.compile("|".join(re.escape(k) for k in keys)),
-                    tuple(keys), tuple((lb, max(_label_words(lb), key=len)) for lb in ordered))
+                    tuple(keys), pairs, tuple(dict.fromkeys(word for _, word in pairs)))
 
 
 def _alternatives(labels: Sequence[str]) -> re.Pattern[str]:
@@ -441,12 +449,23 @@ def _blank_dates(text: str) -> str:
     return out
 
 
+#: Every amount prints a digit (`find_amounts`): text without one is not read for one.
+_DIGIT = re.compile(r"\d")
+
+
 def amount_reader(locale: str) -> Callable[[str], Amount | None]:
     """Reads the first amount after a label, dates and words before it skipped."""
-    def read(text: str) -> Amount | None:
-        found = find_amounts(_blank_dates(text), locale)
-        return found[0][0] if found else None
-    return read
+    return functools.partial(_first_amount, locale=locale)
+
+
+@functools.lru_cache(maxsize=4096)
+def _first_amount(text: str, locale: str) -> Amount | None:
+    """`amount_reader`'s reading, kept: the text after a balance label is read again when
+    an account's section is checked for a second balance."""
+    if _DIGIT.search(text) is None:  # no amount (blanking dates adds no digit)
+        return None
+    found = find_amounts(_blank_dates(text), locale)
+    return found[0][0] if found else None
 
 
 def exact_amount_reader(locale: str) -> Callable[[str], Amount | None]:
@@ -491,55 +510,98 @@ def periods(lines: Sequence[Line], formats: Sequence[str], labels: Sequence[str]
             ) -> tuple[Period | None, Period | None]:
     """(what `find_period` finds with `labelled_only`, the first range anywhere): both from
     one pass over the lines, for a reader that asks for both of the same lines."""
-    days = [f for f in formats if not is_month(f)]
-    if not days:
-        return _find_month(lines, formats, labels), None
+    return Periods(formats, labels)(lines)
+
+
+class Periods:
+    """`periods` for one set of formats and labels, each line read once however many of the
+    lists that hold it are asked (a statement's lines for its period, then each account
+    section's for its own). What it read is kept by line, so one serves the lines of one
+    reading only."""
+
+    def __init__(self, formats: Sequence[str], labels: Sequence[str] = ()) -> None:
+        self.formats, self.labels = formats, (*PERIOD, *labels)
+        self.days = [f for f in formats if not is_month(f)]
+        self.months = [f for f in formats if is_month(f)]
+        self.regex = _range_regex(tuple(self.days)) if self.days else None
+        #: id(line) -> its ranges: (start, end, whether a label stands before it on the line)
+        self._ranges: dict[int, list[tuple[date, date, bool]]] = {}
+        #: id(line) -> whether a label is printed on it
+        self._labelled: dict[int, bool] = {}
+        #: id(line) -> the month a label names on it
+        self._months: dict[int, tuple[date, date] | None] = {}
+
+    def __call__(self, lines: Sequence[Line]) -> tuple[Period | None, Period | None]:
+        """`periods` of `lines`."""
+        if self.regex is None:
+            return self._month(lines), None
+        fallback: Period | None = None
+        for i, ln in enumerate(lines):
+            if not ln.has_digit:  # no date to find (and most lines print none)
+                continue
+            for start, end, labelled in self._read(ln):
+                if labelled or (i > 0 and lines[i - 1].page == ln.page
+                                and self._is_labelled(lines[i - 1])):
+                    return (start, end, ln), fallback
+                fallback = fallback or (start, end, ln)
+        return self._month(lines), fallback
+
+    def _read(self, ln: Line) -> list[tuple[date, date, bool]]:
+        """The ranges `ln` prints, in order (a range that ends before it starts is none)."""
+        ranges = self._ranges.get(id(ln))
+        if ranges is not None:
+            return ranges
+        ranges = self._ranges[id(ln)] = []
+        assert self.regex is not None
+        for m in self.regex.finditer(ln.text):
+            try:
+                end = parse_date(m["end"], self.days)
+                start = parse_date(m["start"], self.days, end)
+            except ValueError:
+                continue
+            if start <= end:
+                ranges.append((start, end,
+                               match_label(ln.text[:m.start()], self.labels) is not None))
+        return ranges
+
+    def _is_labelled(self, ln: Line) -> bool:
+        labelled = self._labelled.get(id(ln))
+        if labelled is None:
+            labelled = self._labelled[id(ln)] = match_label(ln.text, self.labels) is not None
+        return labelled
+
+    def _month(self, lines: Sequence[Line]) -> Period | None:
+        """A whole month after a period label (`Kontoauszug Dezember 2021`), for templates
+        with a month format (`%B %Y`)."""
+        if not self.months:
+            return None
+        for ln in lines:
+            if id(ln) not in self._months:
+                self._months[id(ln)] = self._month_on(ln)
+            found = self._months[id(ln)]
+            if found is not None:
+                return found[0], found[1], ln
+        return None
+
+    def _month_on(self, ln: Line) -> tuple[date, date] | None:
+        for m in re.finditer(date_pattern(self.months), ln.text):
+            if match_label(ln.text[:m.start()], self.labels) is None:
+                continue
+            try:
+                return parse_month(m.group(0), self.months)
+            except ValueError:
+                continue
+        return None
+
+
+@functools.cache
+def _range_regex(days: tuple[str, ...]) -> re.Pattern[str]:
+    """A range of two dates in `days` forms, made once per set of forms."""
     d = date_pattern(days)
     to = "|".join(re.escape(w) for w in sorted(PERIOD_TO, key=len, reverse=True))
     frm = "|".join(PERIOD_FROM)
-    regex = re.compile(rf"(?:(?:{frm})\s+)?(?P<start>{d})\s*(?:{to})\s*(?P<end>{d})",
-                       re.IGNORECASE)
-    all_labels = (*PERIOD, *labels)
-    fallback: Period | None = None
-    for i, ln in enumerate(lines):
-        if not ln.has_digit:  # no date to find (and most lines print none)
-            continue
-        for m in regex.finditer(ln.text):
-            try:
-                end = parse_date(m["end"], days)
-                start = parse_date(m["start"], days, end)
-            except ValueError:
-                continue
-            if start > end:
-                continue
-            labelled = (match_label(ln.text[:m.start()], all_labels) is not None
-                        or (i > 0 and lines[i - 1].page == ln.page
-                            and match_label(lines[i - 1].text, all_labels) is not None))
-            if labelled:
-                return (start, end, ln), fallback
-            fallback = fallback or (start, end, ln)
-    return _find_month(lines, formats, labels), fallback
-
-
-def _find_month(lines: Sequence[Line], formats: Sequence[str], labels: Sequence[str]
-                ) -> Period | None:
-    """A whole month after a period label (`Kontoauszug Dezember 2021`), for templates with
-    a month format (`%B %Y`)."""
-    months = [f for f in formats if is_month(f)]
-    if not months:
-        return None
-    regex = re.compile(date_pattern(months))
-    all_labels = (*PERIOD, *labels)
-    for ln in lines:
-        for m in regex.finditer(ln.text):
-            if match_label(ln.text[:m.start()], all_labels) is None:
-                continue
-            try:
-                start, end = parse_month(m.group(0), months)
-            except ValueError:
-                continue
-            return start, end, ln
-    return None
+    return re.compile(rf"(?:(?:{frm})\s+)?(?P<start>{d})\s*(?:{to})\s*(?P<end>{d})",
+                      re.IGNORECASE)
 
 
 def find_period_end(lines: Sequence[Line], formats: Sequence[str], labels: Iterable[str] = ()

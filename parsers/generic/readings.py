@@ -13,9 +13,10 @@ different results are refused as ambiguous, never decided by a guess.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -65,6 +66,30 @@ class Context:
     sections: list[Section]
     card: bool
     currency: str
+    #: What every reading reads alike, read once for all of them: the period by row date
+    #: form, the account number printed anywhere, each section's printed balances.
+    _periods: dict[str, tuple[date | None, date, str] | None] = field(
+        default_factory=dict, repr=False)
+    _balances: dict[int, tuple[Found[Amount] | None, Found[Amount] | None, str | None]] = field(
+        default_factory=dict, repr=False)
+
+    def period(self, row_format: str) -> tuple[date | None, date, str] | None:
+        """`find_statement_period` of the lines."""
+        if row_format not in self._periods:
+            self._periods[row_format] = find_statement_period(self.lines, row_format)
+        return self._periods[row_format]
+
+    @functools.cached_property
+    def last4(self) -> str | None:
+        """`account_last4` of the lines."""
+        return account_last4(self.lines)
+
+    def balances(self, sec: Section
+                 ) -> tuple[Found[Amount] | None, Found[Amount] | None, str | None]:
+        """`printed_balances` of one of the sections."""
+        if id(sec) not in self._balances:
+            self._balances[id(sec)] = printed_balances(sec, self.table)
+        return self._balances[id(sec)]
 
 
 def readings(lines: list[Line], table: Table) -> list[Reading]:
@@ -109,9 +134,9 @@ def decide(lines: list[Line], table: Table, validator: Validator) -> ParseOutput
 
 def apply(r: Reading, ctx: Context) -> ParseOutput | None:
     """The statement `r` reads, with its problems; None when it cannot be read at all."""
-    period = find_statement_period(ctx.lines, r.date_format)
+    period = ctx.period(r.date_format)
     if period is None and (not compile_format(r.date_format).has_year or any(
-            find_statement_period(ctx.lines, f) for f in ctx.table.formats)):
+            ctx.period(f) for f in ctx.table.formats)):
         return None  # no year to give, or a period printed the other way round
     end = period[1] if period else None
     out = ParseOutput(Statement("generic", [], period[0] if period else None, end))
@@ -151,13 +176,13 @@ def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: Pars
         txs.append(tx)
     info = AccountReading(rows=len(txs), balances_printed=sum(t.balance is not None
                                                               for t in txs))
-    last4 = sec.last4 or account_last4(ctx.lines)
+    last4 = sec.last4 or ctx.last4
     if last4 is None:
         return None
     first = ctx.table.rows.index(sec.rows[0])
     markers = [(m.before - first, signed(m.value.amount, ctx.card)) for m in sec.markers
                if m.value.amount is not None]
-    opening_found, closing_found, slipped = printed_balances(sec, ctx.table)
+    opening_found, closing_found, slipped = ctx.balances(sec)
     opening, closing = _opening(opening_found, markers, txs, ctx.card, info)
     if closing_found is not None:
         closing = signed(closing_found.value, ctx.card)

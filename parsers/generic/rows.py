@@ -32,6 +32,7 @@ NUMBER_LOCALES = ("en", "de", "fr")
 #: Right edges closer than this (points) are one column.
 COLUMN_SLACK = 6.0
 _FAR = date(2400, 12, 31)
+_DIGIT = re.compile(r"\d")
 
 
 def lead_date(ln: Line, fmt: str) -> int:
@@ -84,7 +85,9 @@ def find_table(lines: list[Line], kept: list[Line]) -> Table | None:
         return None
     locale = best[1]
     ending = [(ln, figures) for ln, figures in zip(lines, ends[locale], strict=True) if figures]
-    starts = [leading(ln) for ln, _ in ending]
+    # (every date form prints a digit: first words without one are tried in none)
+    starts = [s for s in ([(n, text) for n, text in leading(ln) if _DIGIT.search(text)]
+                          for ln, _ in ending) if s]
     counts = Counter(f for f in DATE_FORMATS for words in starts if date_words(words, f))
     if not counts:
         return None

@@ -9,6 +9,7 @@ from parsers.vocabulary import (
     ACCOUNT,
     CLOSING,
     OPENING,
+    Periods,
     amount_reader,
     every_labelled,
     exact_amount_reader,
@@ -43,6 +44,10 @@ def test_no_dot_and_no_colon_are_the_same_label(printed: str) -> None:
 def test_a_label_matches_whole_words_only() -> None:
     assert match_label("Unbalanced figures 12.00", ["Balance"]) is None
     assert match_label("Solde PRÉCÉDENT 12,00", ["Solde précédent"]) is not None
+    # nor does one start inside a word, alone or among other labels
+    for labels in (["Opening Balance"], list(OPENING)):
+        m = match_label("Reopening Balance 12.00; Opening Balance 3.00", labels)
+        assert m is not None and m.start() == 25
 
 
 def test_the_minus_after_a_label_stays_with_the_figure() -> None:
@@ -153,6 +158,19 @@ def test_periods_gives_the_labelled_period_and_the_first_range_anywhere() -> Non
     assert labelled is None and anywhere is not None
     assert find_period(ls[:1], ["%m/%d/%Y"], labelled_only=True) is None
     assert find_period(ls[:1], ["%m/%d/%Y"])[:2] == (date(2026, 1, 1), date(2026, 12, 31))
+
+
+def test_periods_read_once_serve_every_list_of_the_lines_as_a_fresh_reading() -> None:
+    # a section's lines start under the statement's period label: there no label stands
+    # above its range, whatever the statement's lines said of it
+    ls = [line(10, (50, "Statement Period")), line(23, (50, "01/01/2026 - 01/31/2026")),
+          line(36, (50, "Account 1234")), line(49, (50, "Kontoauszug Dezember 2021")),
+          line(62, (50, "Period: 01/05/2026 - 01/20/2026"))]
+    finder = Periods(["%m/%d/%Y", "%B %Y"], ["Kontoauszug"])
+    for part in (ls, ls[1:], ls[1:4], ls[2:], ls[3:4], ls, ls[1:]):
+        assert finder(part) == periods(part, ["%m/%d/%Y", "%B %Y"], ["Kontoauszug"])
+    assert finder(ls[1:4])[0] is not None and finder(ls[1:4])[0][:2] == (date(2021, 12, 1),
+                                                                      date(2021, 12, 31))
 
 
 def test_a_label_is_found_on_any_line_however_many_lines_come_before_it() -> None:
