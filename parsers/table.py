@@ -181,10 +181,10 @@ def _joined_figure(words: list[Word], clean: list[str], marks: list[bool], digit
     """The figure printed by the most words from `i` on (up to four), and how many: the
     words stand close together, every word that is no sign or mark has a digit, and only a
     locale that groups thousands with a space spreads a number over several words."""
-    for n in (4, 3, 2, 1):
+    for n in range(min(4, len(words) - i), 0, -1):
         run = words[i:i + n]
-        figures = [k for k in range(i, i + n) if k < len(words) and not marks[k]]
-        if len(run) < n or not figures or not all(digits[k] for k in figures) or (
+        figures = [k for k in range(i, i + n) if not marks[k]]
+        if not figures or not all(digits[k] for k in figures) or (
                 len(figures) > 1 and not spaced) or any(
                 b.x0 - a.x1 > _JOIN_GAP * max(a.bottom - a.top, 1)
                 for a, b in itertools.pairwise(run)):
@@ -839,8 +839,8 @@ def read_table(t: Template, lines: list[Line], period_end: date,
                 out.problems.append(f"page {ln.page}: two figures in the {role} column: "
                                     f"{_row_text(ln)!r}")
             one[role] = toks[0]
-        wide_gap = last is not None and ln.top - last.bottom > 1.5 * last.height
-        if wide_gap and not date_text:
+        # (a dated line goes on whatever the gap: the line above's height is not asked)
+        if not date_text and last is not None and ln.top - last.bottom > 1.5 * last.height:
             geometry = None
             note(ln, "end", "a gap wider than a wrapped line, and no date: the table stops")
             continue
@@ -1102,11 +1102,12 @@ def _check_large_print(lines: list[Line], out: TableReading) -> None:
     printed across the page comes as one letter per word, so more letters may be a
     watermark letter the page reader joined with words of the text under it, which are then
     missing from their row. (A title above the table or a code up the margin hides nothing.)"""
+    large = [ln for ln in lines if ln.large]
+    if not large:
+        return
     table = [ln for ln in lines if out.roles.get(id(ln)) in
              ("header", "row", "continuation", "marker", "problem")]
-    for ln in lines:
-        if not ln.large:
-            continue
+    for ln in large:
         merged = [w.text for w in ln.words if len(w.text) > 1 and any(
             o.page == ln.page and o.top < w.bottom and o.bottom > w.top
             and o.words[0].x0 < w.x1 and o.words[-1].x1 > w.x0 for o in table)]
