@@ -29,6 +29,7 @@ import itertools
 import math
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -702,9 +703,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
                period_start: date | None = None) -> TableReading:
     """Every row, marker and problem of the tables in `lines` (one account section)."""
     out = TableReading(period=(period_start, period_end))
-    end = [re.compile(t.expand(p), re.IGNORECASE) for p in t.end]
-    skip = [re.compile(t.expand(p), re.IGNORECASE) for p in t.skip]
-    totals = [re.compile(t.expand(p), re.IGNORECASE) for p in t.totals]
+    end, skip, totals = _searcher(t, t.end), _searcher(t, t.skip), _searcher(t, t.totals)
     # (the label sets looked for in every line, found once per table reading)
     total_words, balance_rows = label_set(TOTALS), label_set(BALANCE_ROWS)
     # (the lines that may print a heading, a total, a balance row or furniture, each found
@@ -761,7 +760,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             out.headers += 1
             note(ln, "header", header.describe())
             continue
-        if totals and any(p.search(ln.text) for p in totals):
+        if totals and totals(ln.text):
             # Checked wherever it stands: a total pushed onto the next page is still one.
             geometry = None
             figures = [tok for tok in tokens(ln, t.locale) if tok.amount is not None]
@@ -774,11 +773,11 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         if geometry is None:
             note(ln, "outside")
             continue
-        if (skip and any(p.search(ln.text) for p in skip)) or (
+        if (skip and skip(ln.text)) or (
                 i in furniture and furniture_folded(ln.folded, t.furniture)):
             note(ln, "furniture")
             continue
-        if end and any(p.search(ln.text) for p in end):
+        if end and end(ln.text):
             geometry = None
             note(ln, "end", "an end pattern: the table stops here")
             continue
@@ -906,6 +905,16 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         last = ln
     _check_large_print(lines, out)
     return out
+
+
+def _searcher(t: Template, patterns: tuple[str, ...]) -> Callable[[str], object] | None:
+    """A test of whether a text holds a match of one of the template's `patterns` (true when
+    it does), or None when there are none: the one pattern's own `search` where there is
+    one, as there mostly is (it is asked of every line)."""
+    compiled = [re.compile(t.expand(p), re.IGNORECASE) for p in patterns]
+    if len(compiled) > 1:
+        return lambda text: any(p.search(text) for p in compiled)
+    return compiled[0].search if compiled else None
 
 
 def weigh_ocr(out: TableReading, lines: list[Line], where: str) -> None:
