@@ -28,6 +28,8 @@ import functools
 import itertools
 import math
 import re
+from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -180,10 +182,10 @@ def _joined_figure(words: list[Word], clean: list[str], marks: list[bool], digit
     """The figure printed by the most words from `i` on (up to four), and how many: the
     words stand close together, every word that is no sign or mark has a digit, and only a
     locale that groups thousands with a space spreads a number over several words."""
-    for n in (4, 3, 2, 1):
+    for n in range(min(4, len(words) - i), 0, -1):
         run = words[i:i + n]
-        figures = [k for k in range(i, i + n) if k < len(words) and not marks[k]]
-        if len(run) < n or not figures or not all(digits[k] for k in figures) or (
+        figures = [k for k in range(i, i + n) if not marks[k]]
+        if not figures or not all(digits[k] for k in figures) or (
                 len(figures) > 1 and not spaced) or any(
                 b.x0 - a.x1 > _JOIN_GAP * max(a.bottom - a.top, 1)
                 for a, b in itertools.pairwise(run)):
@@ -358,6 +360,16 @@ class Geometry:
                 beyond = [f.x1 for f in self._figures if f.x0 > start and f.x1 > p.x1]
                 self._starts.append((start, p.column.role, min(beyond, default=math.inf)))
             previous = p
+        #: `_text_column`'s look-up, by `bisect`: the distinct starts in order, and the text
+        #: column (role, edge) a word takes when it starts before the first of them (the
+        #: first column; none when there are no text columns), or at or after each (the
+        #: last column in `_starts` that starts there or left of it).
+        self._start_xs = sorted({start for start, _, _ in self._starts})
+        self._start_columns: list[tuple[str | None, float]] = [
+            (role, edge) for _, role, edge in self._starts[:1]] or [(None, math.inf)]
+        self._start_columns += [
+            next((role, edge) for start, role, edge in reversed(self._starts) if start <= x)
+            for x in self._start_xs]
 
     def describe(self) -> str:
         spans = [f"{p.column.role}={p.column.label or '(x)'}@{p.x0:.0f}-{p.x1:.0f}"
@@ -373,21 +385,55 @@ class Geometry:
         cells: dict[str, list[Token]] = {}
         strays: list[Token] = []
         for tok in toks:
-            at = tok._replace(x0=tok.x0 + shift, x1=tok.x1 + shift) if shift else tok
-            role = self._figure_column(at) if tok.amount is not None else None
+            x0, x1 = (tok.x0 + shift, tok.x1 + shift) if shift else (tok.x0, tok.x1)
+            role = self._figure_column(x0, x1) if tok.amount is not None else None
             if role is None:
-                text = self._text_column(at)
-                if text is None:
+                role = self._text_column(x0, x1)
+                if role is None:
                     strays.append(tok)
                     continue
-                role = text
             cells.setdefault(role, []).append(tok)
         return cells, strays
 
-    def _figure_column(self, tok: Token) -> str | None:
-        """The amount column the figure `tok` stands nearest (a tie goes to the first),
-        within the tolerance, else the one unlabelled amount column it stands between."""
-        x0, x1 = tok.x0, tok.x1
+    def line_cells(self, ln: Line, locale: str, shift: float = 0.0
+                   ) -> tuple[dict[str, list[Token]], list[Token]]:
+        """`cells(tokens(ln, locale), shift)`. The common text line (`tokens`' first path:
+        each word a token of its own) is placed word by word as it is read, with no token
+        list between: this runs for every line of every table."""
+        if shift or ln.ocr or " " in LOCALES[locale].group_char:
+            return self.cells(tokens(ln, locale), shift)
+        cells: dict[str, list[Token]] = {}
+        strays: list[Token] = []
+        figure_column, text_column = self._figure_column, self._text_column
+        starts, columns, reach = self._start_xs, self._start_columns, self.tolerance
+        for w in ln.words:
+            marked, amount = _text_word(w.text, locale)
+            if marked:  # a sign or mark to join to its figure: `tokens` reads the line
+                return self.cells(tokens(ln, locale), shift)
+            x0, x1 = w.x0, w.x1
+            if amount is None:
+                tok = _new(Token, (w.text, x0, x1, None, None, False, w.twice))
+                # (`_text_column`, written out here, not called: it runs for every word)
+                role, beyond = columns[bisect_right(starts, x0)]
+                if beyond <= x1 + reach:
+                    role = None
+            else:
+                tok = _new(Token, (w.text, x0, x1, amount, None, False, False))
+                role = figure_column(x0, x1)
+                if role is None:
+                    role = text_column(x0, x1)
+            if role is None:
+                strays.append(tok)
+            elif role in cells:
+                cells[role].append(tok)
+            else:
+                cells[role] = [tok]
+        return cells, strays
+
+    def _figure_column(self, x0: float, x1: float) -> str | None:
+        """The amount column a figure standing from `x0` to `x1` stands nearest (a tie goes
+        to the first), within the tolerance, else the one unlabelled amount column it stands
+        between."""
         centre = (x0 + x1) / 2
         nearest, best = math.inf, None
         # (how far it stands from each, on the edge the column aligns on: written out here,
@@ -401,51 +447,56 @@ class Geometry:
                 d = abs(x1 - right)
             elif align == "center":
                 d = abs(centre - middle)
-            else:
-                d = min(abs(x0 - left), abs(x1 - right), abs(centre - middle))
+            else:  # the nearest of the three (`min`'s arithmetic, without its call)
+                d = abs(x0 - left)
+                e = abs(x1 - right)
+                if e < d:
+                    d = e
+                e = abs(centre - middle)
+                if e < d:
+                    d = e
             if d < nearest:
                 nearest, best = d, role
         if best is not None and nearest <= self.tolerance:
             return best
-        fits = [c for c in self.unlabelled if c.role in NUMBER_ROLES and self._between(tok, c)]
+        fits = [c for c in self.unlabelled if c.role in NUMBER_ROLES and self._between(x1, c)]
         return fits[0].role if len(fits) == 1 else None
 
-    def _between(self, tok: Token, c: Column) -> bool:
-        """Whether the token stands where the unlabelled column `c` must be: right of the
-        placed column before it in the layout and left of the placed one after it."""
+    def _between(self, x1: float, c: Column) -> bool:
+        """Whether a figure ending at `x1` stands where the unlabelled column `c` must be:
+        right of the placed column before it in the layout and left of the placed one
+        after it."""
         placed = {id(p.column): p for p in self.placed}
         index = self.layout.index(c)
         left = next((placed[id(o)] for o in reversed(self.layout[:index]) if id(o) in placed),
                     None)
         right = next((placed[id(o)] for o in self.layout[index + 1:] if id(o) in placed), None)
-        return ((left is None or tok.x1 > left.x1 + self.tolerance)
-                and (right is None or tok.x1 < right.x0))
+        return ((left is None or x1 > left.x1 + self.tolerance)
+                and (right is None or x1 < right.x0))
 
-    def _text_column(self, tok: Token) -> str | None:
-        """The text column the token starts in, or None when an amount column's header
-        stands between that column and the token (a word where only figures belong)."""
-        if not self._starts:
-            return None
-        _, role, beyond = self._starts[0]
-        for start, column, edge in self._starts:
-            if tok.x0 >= start:
-                role, beyond = column, edge
+    def _text_column(self, x0: float, x1: float) -> str | None:
+        """The text column a word standing from `x0` to `x1` starts in, or None when an
+        amount column's header stands between that column and the word (a word where only
+        figures belong)."""
+        role, beyond = self._start_columns[bisect_right(self._start_xs, x0)]
         # (an amount column's header stands between: its right edge is within the word's reach)
-        return None if beyond <= tok.x1 + self.tolerance else role
+        return None if beyond <= x1 + self.tolerance else role
 
 
-def _norm(text: str) -> list[str]:
-    return header_words(text)
+@functools.lru_cache(maxsize=4096)
+def _norm(text: str) -> tuple[str, ...]:
+    """`header_words(text)`, kept: a statement prints its header's words on every page."""
+    return tuple(header_words(text))
 
 
 def _header_tokens(group: list[Line], known: frozenset[str] = frozenset()
-                   ) -> list[tuple[str, float, float]]:
+                   ) -> tuple[tuple[str, float, float], ...]:
     """(word, x0, x1) of a header printed on `group`'s lines; words stacked over each other
     (`Money` over `out`) become one cell spanning both, and two labels printed so close that
     they read as one word (`BUCHUNGSTAGVALUTA`) are split again where `known` words meet."""
     if len(group) == 1:
-        return [part for w in group[0].words for t in _norm(w.text)
-                for part in _split_glued(t, w.x0, w.x1, known)]
+        return tuple(part for w in group[0].words for t in _norm(w.text)
+                     for part in _split_glued(t, w.x0, w.x1, known))
     words = sorted((w for ln in group for w in ln.words), key=lambda w: w.x0)
     stacks: list[list] = []
     for w in words:
@@ -461,7 +512,7 @@ def _header_tokens(group: list[Line], known: frozenset[str] = frozenset()
         x0, x1 = min(o.x0 for o in s), max(o.x1 for o in s)
         for w in sorted(s, key=lambda o: o.top):
             out += [(t, x0, x1) for t in _norm(w.text)]
-    return out
+    return tuple(out)
 
 
 def _split_glued(token: str, x0: float, x1: float, known: frozenset[str]
@@ -479,8 +530,12 @@ def _split_glued(token: str, x0: float, x1: float, known: frozenset[str]
     return [(token, x0, x1)]
 
 
-def _match_layout(layout: tuple[Column, ...], toks: list[tuple[str, float, float]]
-                  ) -> tuple[list[Placed], list[Column]] | None:
+@functools.lru_cache(maxsize=1024)
+def _match_layout(layout: tuple[Column, ...], toks: tuple[tuple[str, float, float], ...]
+                  ) -> tuple[tuple[Placed, ...], tuple[Column, ...]] | None:
+    """The columns of `layout` placed by the header words `toks`, and those missing, or
+    None when they make no header of it; kept, as a statement prints its header, and the
+    lines that print a label word without being one, on page after page."""
     used: set[int] = set()
     found: dict[int, Placed] = {}
     # where each word stands: a label can start only where its first word does
@@ -494,7 +549,7 @@ def _match_layout(layout: tuple[Column, ...], toks: list[tuple[str, float, float
         starts = at.get(parts[0], []) if parts else range(len(toks) + 1)
         for start in (k for k in starts if k <= len(toks) - len(parts)):
             span = range(start, start + len(parts))
-            if used.isdisjoint(span) and [toks[k][0] for k in span] == parts:
+            if used.isdisjoint(span) and tuple(toks[k][0] for k in span) == parts:
                 used.update(span)
                 c = layout[i]
                 found[i] = (Placed(c, *c.x) if c.x is not None else
@@ -510,11 +565,11 @@ def _match_layout(layout: tuple[Column, ...], toks: list[tuple[str, float, float
     if not any(layout[i].role in NUMBER_ROLES and layout[i].role != "balance"
                for i in labelled):
         return None
-    return [found[i] for i in sorted(found)], missing
+    return tuple(found[i] for i in sorted(found)), tuple(missing)
 
 
 @functools.cache
-def _label_parts(layout: tuple[Column, ...]) -> list[tuple[int, list[str]]]:
+def _label_parts(layout: tuple[Column, ...]) -> list[tuple[int, tuple[str, ...]]]:
     """(column index, header words) of every label of `layout`, in the order a header is
     matched: the labels of most words first (worked out once per layout, not per line)."""
     ordered = sorted(((len(_norm(lb)), i, lb) for i, c in enumerate(layout)
@@ -542,7 +597,7 @@ def match_header(lines: list[Line], i: int, t: Template) -> Geometry | None:
         for layout in t.layouts:
             m = _match_layout(layout, toks)
             if m and (best is None or len(m[0]) > len(best.placed)):
-                best = Geometry(layout, m[0], m[1], depth, first.top)
+                best = Geometry(layout, list(m[0]), list(m[1]), depth, first.top)
         if best is not None:
             return best
     return None
@@ -648,9 +703,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
                period_start: date | None = None) -> TableReading:
     """Every row, marker and problem of the tables in `lines` (one account section)."""
     out = TableReading(period=(period_start, period_end))
-    end = [re.compile(t.expand(p), re.IGNORECASE) for p in t.end]
-    skip = [re.compile(t.expand(p), re.IGNORECASE) for p in t.skip]
-    totals = [re.compile(t.expand(p), re.IGNORECASE) for p in t.totals]
+    end, skip, totals = _searcher(t, t.end), _searcher(t, t.skip), _searcher(t, t.totals)
     # (the label sets looked for in every line, found once per table reading)
     total_words, balance_rows = label_set(TOTALS), label_set(BALANCE_ROWS)
     # (the lines that may print a heading, a total, a balance row or furniture, each found
@@ -678,9 +731,11 @@ def read_table(t: Template, lines: list[Line], period_end: date,
     for o in lines:
         pages.setdefault(o.page, []).append(o)
 
+    roles, log = out.roles, out.log
+
     def note(ln: Line, role: str, detail: str = "") -> None:
-        out.roles[id(ln)] = role
-        out.log.append((ln, role, detail))
+        roles[id(ln)] = role
+        log.append((ln, role, detail))
 
     for i, ln in enumerate(lines):
         if id(ln) in taken:
@@ -705,7 +760,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             out.headers += 1
             note(ln, "header", header.describe())
             continue
-        if totals and any(p.search(ln.text) for p in totals):
+        if totals and totals(ln.text):
             # Checked wherever it stands: a total pushed onto the next page is still one.
             geometry = None
             figures = [tok for tok in tokens(ln, t.locale) if tok.amount is not None]
@@ -718,11 +773,11 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         if geometry is None:
             note(ln, "outside")
             continue
-        if (skip and any(p.search(ln.text) for p in skip)) or (
+        if (skip and skip(ln.text)) or (
                 i in furniture and furniture_folded(ln.folded, t.furniture)):
             note(ln, "furniture")
             continue
-        if end and any(p.search(ln.text) for p in end):
+        if end and end(ln.text):
             geometry = None
             note(ln, "end", "an end pattern: the table stops here")
             continue
@@ -732,10 +787,11 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             continue
         if ln.page not in skews:
             skews[ln.page] = skew(pages[ln.page])
-        line_tokens = tokens(ln, t.locale)
-        cells, strays = geometry.cells(line_tokens, skews[ln.page] * (ln.top - geometry.top))
+        cells, strays = geometry.line_cells(ln, t.locale,
+                                            skews[ln.page] * (ln.top - geometry.top))
         noise: list[Token] = []
-        if ln.ocr:  # noise and specks are OCR's only
+        ocr = ln.ocr
+        if ocr:  # noise and specks are OCR's only
             bare = not any(role in cells for role in ("date", *NUMBER_ROLES))
             noise = [tok for tok in strays if _noise(tok) or (bare and _mote(tok))]
             strays = [tok for tok in strays if tok not in noise]
@@ -744,19 +800,21 @@ def read_table(t: Template, lines: list[Line], period_end: date,
                                         if not _speck(tok)]
             if "date" in cells:  # `03-Jan-2026 .`: a mark at the cell's end changes no date
                 cells["date"] = _unspecked_ends(cells["date"])
-        date_text = " ".join(tok.text for tok in cells.get("date", []))
-        desc = [tok.text for tok in cells.get("description", [])]
+        dated = cells.get("date")
+        date_text = " ".join([tok.text for tok in dated]) if dated else ""
+        described = cells.get("description")
+        desc = [tok.text for tok in described] if described else []
         figures = {r: cells[r] for r in NUMBER_ROLES if r in cells}
         marker = _marker_label(ln, " ".join(desc), balance_rows) if i in balance_lines else None
-        value = (figures.get("balance") or next(iter(figures.values()), None))
-        below = None if value or marker is None else _figure_below(lines, i, t.locale)
-        if marker is not None and not (value or below or date_text or strays) \
-                and out.rows and last is not None \
-                and len(ln.text.strip(" :")) > len(marker):
-            # A label word that starts a line of a wrapped description (`Übertrag auf
-            # Sparcard`), with more words after it and no figure anywhere: text of the row
-            # above, not a balance row.
-            marker = None
+        if marker is not None:
+            value = (figures.get("balance") or next(iter(figures.values()), None))
+            below = None if value else _figure_below(lines, i, t.locale)
+            if not (value or below or date_text or strays) and out.rows and last is not None \
+                    and len(ln.text.strip(" :")) > len(marker):
+                # A label word that starts a line of a wrapped description (`Übertrag auf
+                # Sparcard`), with more words after it and no figure anywhere: text of the
+                # row above, not a balance row.
+                marker = None
         if marker is not None:
             with contextlib.suppress(ValueError):
                 day = _row_date(date_text, t.row_date_formats, period_end) if date_text else day
@@ -780,8 +838,8 @@ def read_table(t: Template, lines: list[Line], period_end: date,
                 out.problems.append(f"page {ln.page}: two figures in the {role} column: "
                                     f"{_row_text(ln)!r}")
             one[role] = toks[0]
-        wide_gap = last is not None and ln.top - last.bottom > 1.5 * last.height
-        if wide_gap and not date_text:
+        # (a dated line goes on whatever the gap: the line above's height is not asked)
+        if not date_text and last is not None and ln.top - last.bottom > 1.5 * last.height:
             geometry = None
             note(ln, "end", "a gap wider than a wrapped line, and no date: the table stops")
             continue
@@ -807,10 +865,13 @@ def read_table(t: Template, lines: list[Line], period_end: date,
                 note(ln, "problem", f"unreadable date {date_text!r}")
                 last = ln
                 continue
-            out.rows.append(Row(when, desc, one, _confs(cells) if ln.ocr else {}, [ln], sign,
+            out.rows.append(Row(when, desc, one, _confs(cells), [ln], sign,
                                 geometry.has_balance, _desc_confs(cells),
                                 date_twice=_read_twice(cells.get("date", [])),
-                                assembled=_assembled(ln, one, noise)))
+                                assembled=_assembled(ln, one, noise)) if ocr else
+                            # (a text line's words carry no confidence: none is doubted)
+                            Row(when, desc, one, {}, [ln], sign, geometry.has_balance,
+                                [None] * len(desc), date_twice=True))
             day = when
             note(ln, "row", _reading(out.rows[-1]))
         elif one and out.rows and not out.rows[-1].figures and last is not None:
@@ -823,7 +884,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             _merge(row.confs, _confs(cells))
             note(ln, "row", "figures of the row above: " + _reading(row))
         elif one and day is not None and t.carry_date:
-            out.rows.append(Row(day, desc, one, _confs(cells) if ln.ocr else {}, [ln], sign,
+            out.rows.append(Row(day, desc, one, _confs(cells) if ocr else {}, [ln], sign,
                                 geometry.has_balance, _desc_confs(cells), dated=False,
                                 blank_date=ln.words[0].ink == (),
                                 assembled=_assembled(ln, one, noise)))
@@ -844,6 +905,16 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         last = ln
     _check_large_print(lines, out)
     return out
+
+
+def _searcher(t: Template, patterns: tuple[str, ...]) -> Callable[[str], object] | None:
+    """A test of whether a text holds a match of one of the template's `patterns` (true when
+    it does), or None when there are none: the one pattern's own `search` where there is
+    one, as there mostly is (it is asked of every line)."""
+    compiled = [re.compile(t.expand(p), re.IGNORECASE) for p in patterns]
+    if len(compiled) > 1:
+        return lambda text: any(p.search(text) for p in compiled)
+    return compiled[0].search if compiled else None
 
 
 def weigh_ocr(out: TableReading, lines: list[Line], where: str) -> None:
@@ -1040,11 +1111,12 @@ def _check_large_print(lines: list[Line], out: TableReading) -> None:
     printed across the page comes as one letter per word, so more letters may be a
     watermark letter the page reader joined with words of the text under it, which are then
     missing from their row. (A title above the table or a code up the margin hides nothing.)"""
+    large = [ln for ln in lines if ln.large]
+    if not large:
+        return
     table = [ln for ln in lines if out.roles.get(id(ln)) in
              ("header", "row", "continuation", "marker", "problem")]
-    for ln in lines:
-        if not ln.large:
-            continue
+    for ln in large:
         merged = [w.text for w in ln.words if len(w.text) > 1 and any(
             o.page == ln.page and o.top < w.bottom and o.bottom > w.top
             and o.words[0].x0 < w.x1 and o.words[-1].x1 > w.x0 for o in table)]
@@ -1078,7 +1150,7 @@ def _stripped(ln: Line) -> str:
 
 
 def _reading(r: Row) -> str:
-    figures = ", ".join(f"{k} {v.text}" for k, v in sorted(r.figures.items()))
+    figures = ", ".join([f"{k} {r.figures[k].text}" for k in sorted(r.figures)])
     return f"{r.date} {' '.join(r.desc)!r} {figures or 'no figures'}"
 
 

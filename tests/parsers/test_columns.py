@@ -1,4 +1,5 @@
-"""Which column a figure under a header belongs to (`Geometry.cells`)."""
+"""Which column a figure under a header belongs to (`Geometry.cells`), and a line's cells
+read as its tokens are placed (`Geometry.line_cells`)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ from decimal import Decimal
 
 import pytest
 
+from parsers.lines import Line
 from parsers.numbers import Amount
-from parsers.table import Geometry, Placed, Token
+from parsers.table import Geometry, Placed, Token, tokens
 from parsers.template import Column
+from tests.parsers.sheets import line
 
 
 def _geometry(align: str | None = None, x: tuple[float, float] | None = None) -> Geometry:
@@ -51,3 +54,33 @@ def test_a_column_placed_by_x_takes_the_figures_centred_in_it() -> None:
     assert _role(g, 205, 235) == "credit"
     assert _role(g, 140, 160) == "debit"  # centre 150: on the range's edge
     assert _role(g, 142, 162) is None  # centre 152: outside it, and 58 from credit's left
+
+
+def _table() -> Geometry:
+    """Date at 20-40, details at 90-120, then debit, credit and balance headers."""
+    layout = (Column(("Date",), "date"), Column(("Details",), "description"),
+              Column(("Debit",), "debit"), Column(("Credit",), "credit"),
+              Column(("Balance",), "balance"))
+    return Geometry(layout, [Placed(layout[0], 20, 40), Placed(layout[1], 90, 120),
+                             Placed(layout[2], 300, 330), Placed(layout[3], 380, 410),
+                             Placed(layout[4], 480, 520)], [])
+
+
+@pytest.mark.parametrize(("cells", "locale"), [
+    ([(20, "03 Jan"), (90, "CARD PAYMENT 12"), (-330, "4.50"), (-520, "995.50")], "en"),
+    ([(20, "03.01."), (90, "Miete"), (-410, "1.234,56"), (-520, "(3,00)")], "de"),
+    ([(20, "03 Jan"), (90, "RENT"), (300, "-"), (-330, "4.50")], "en"),  # a sign word
+    ([(20, "03/01"), (90, "Loyer"), (-410, "1 234,56")], "fr"),  # a figure in two words
+    ([(20, "03 Jan"), (90, "FEE"), (-450, "7.00")], "en"),  # a figure in no amount column
+    ([(20, "03 Jan"), (335, "WORD"), (-410, "2.00")], "en"),  # a word where figures belong
+    ([(2, "*"), (20, "03 Jan"), (90, "X")], "en"),  # a word left of every column
+])
+@pytest.mark.parametrize("shift", [0.0, 6.0])
+@pytest.mark.parametrize("ocr", [False, True])
+def test_a_lines_cells_are_those_its_tokens_are_placed_in(cells: list, locale: str,
+                                                          shift: float, ocr: bool) -> None:
+    ln = line(100, *cells)
+    if ocr:
+        ln = Line(1, [w._replace(conf=96.0, line=1) for w in ln.words])
+    g = _table()
+    assert g.line_cells(ln, locale, shift) == g.cells(tokens(ln, locale), shift)

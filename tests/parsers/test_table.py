@@ -459,3 +459,17 @@ def test_a_doubtful_date_read_alike_twice_stands_only_in_order_within_the_period
         r = table(doubtful, twice, start)
         assert any("row 2" in p and "OCR read the date of this row with confidence 60" in p
                    for p in r.problems), (doubtful, twice, start, r.problems)
+
+
+@pytest.mark.parametrize(("skipped", "stop"), [("Page 2", "End of statement"),
+                                               ("Printed on 3 Mar", "Closing notes follow")])
+def test_any_of_a_templates_skip_or_end_patterns_skips_a_line_or_ends_the_table(
+        tmp_path: Path, skipped: str, stop: str) -> None:
+    t = template(tmp_path, TEAL + "    skip = ['^Page \\\\d', 'Printed on']\n"
+                                  "    end = ['^End of statement', 'Closing notes']\n")
+    r = read(t, (115, [(50, "2 Feb"), (95, "X"), (-410, "4.50"), (-560, "995.50")]),
+             (128, [(95, skipped)]),
+             (141, [(50, stop)]),
+             (154, [(50, "3 Feb"), (95, "Y"), (-410, "1.00"), (-560, "994.50")]))
+    assert [role for _, role, _ in r.log] == ["header", "row", "furniture", "end", "outside"]
+    assert len(r.rows) == 1 and r.problems == []
