@@ -104,8 +104,8 @@ def page_lines(page: Page) -> list[Line]:
     heights = [w.bottom - w.top for w in page.words]
     limit = LARGE * _median(heights)
     normal = [w for w, h in zip(page.words, heights, strict=True) if h <= limit]
-    large = [w for w, h in zip(page.words, heights, strict=True) if h > limit] if len(
-        normal) < len(heights) else []
+    large = [] if len(normal) == len(heights) else [
+        w for w, h in zip(page.words, heights, strict=True) if h > limit]
     lines = [Line(page.number, g) for g in _group(normal)]
     lines += [Line(page.number, g, large=True) for g in _group(large)]
     if set(map(_CONF, page.words)) == {None}:
