@@ -20,6 +20,7 @@ from parsers.dates import compile_format, fold, parse_date
 from parsers.generic.model import Marker, Row, Table
 from parsers.generic.words import DAILY_HEADINGS, HEADER_WORDS, SIGN_HEADINGS
 from parsers.lines import Line
+from parsers.numbers import may_end_in_amount
 from parsers.table import Token, figures_at_end, tokens
 from parsers.vocabulary import BALANCE_ROWS, TOTALS, is_heading, starts_with_label
 
@@ -76,8 +77,10 @@ def find_table(lines: list[Line], kept: list[Line]) -> Table | None:
     #: locale -> the figures that end each line, read in that locale
     ends: dict[str, list[list[Token]]] = {}
     for locale in NUMBER_LOCALES:
-        # a line without a digit ends in no figure: its words need not be read
-        ends[locale] = [figures_at_end(ln, locale) if ln.has_digit else [] for ln in lines]
+        # a line without a digit ends in no figure, nor does a text line without the makings
+        # of an amount in the locale: their words need not be read
+        ends[locale] = [figures_at_end(ln, locale) if ln.has_digit and (
+            ln.ocr or may_end_in_amount(ln.text, locale)) else [] for ln in lines]
         n = sum(1 for figures in ends[locale] if figures)
         if n and (best is None or n > best[0]):
             best = (n, locale)
