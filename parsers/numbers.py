@@ -140,6 +140,32 @@ def amount_or_none(text: str, locale: str = "en") -> Amount | None:
     return Amount(-value if negative else value, suffix, currencies[0] if currencies else None)
 
 
+@functools.cache
+def _decimals(locale: str) -> re.Pattern[str]:
+    """Two decimals after a digit, and no digit after them: what every amount with decimals
+    `amount_or_none` reads in `locale` holds."""
+    return re.compile(rf"\d{re.escape(LOCALES[locale].decimal)}\d\d(?!\d)")
+
+
+#: A currency mark in upper case text (the marks are upper case: searched without
+#: IGNORECASE, which tries every mark at every character).
+_CUR_UPPER = re.compile(_CUR)
+#: The two characters IGNORECASE matches to a mark's letter that `str.upper` does not make
+#: that letter: the dotted capital I and the Kelvin sign.
+_UPPER_FIX = str.maketrans({"\u0130": "I", "\u212a": "K"})
+_SUFFIX_END = re.compile(r"(?:CR|DR)\.?\Z", re.IGNORECASE)
+
+
+def may_end_in_amount(text: str, locale: str) -> bool:
+    """False only when no run of `text`'s last words reads as an amount in `locale`: a
+    cheap test that spares reading a line's figures in a locale it prints none in (a
+    statement is tried in several). An amount has two decimals, or is marked as money by a
+    currency mark or a `CR`/`DR` that ends it."""
+    return (_decimals(locale).search(text) is not None
+            or _SUFFIX_END.search(text.rstrip()[-3:]) is not None
+            or _CUR_UPPER.search(text.upper().translate(_UPPER_FIX)) is not None)
+
+
 def parse_amount(text: str, locale: str = "en") -> tuple[Decimal, str]:
     """Return (value, suffix): the signed value as printed and any `CR`/`DR` suffix.
 

@@ -20,6 +20,7 @@ from parsers.dates import compile_format, fold, parse_date
 from parsers.generic.model import Marker, Row, Table
 from parsers.generic.words import DAILY_HEADINGS, HEADER_WORDS, SIGN_HEADINGS
 from parsers.lines import Line
+from parsers.numbers import may_end_in_amount
 from parsers.table import Token, figures_at_end, tokens
 from parsers.vocabulary import BALANCE_ROWS, TOTALS, is_heading, starts_with_label
 
@@ -76,8 +77,10 @@ def find_table(lines: list[Line], kept: list[Line]) -> Table | None:
     #: locale -> the figures that end each line, read in that locale
     ends: dict[str, list[list[Token]]] = {}
     for locale in NUMBER_LOCALES:
-        # a line without a digit ends in no figure: its words need not be read
-        ends[locale] = [figures_at_end(ln, locale) if ln.has_digit else [] for ln in lines]
+        # a line without a digit ends in no figure, nor does a text line without the makings
+        # of an amount in the locale: their words need not be read
+        ends[locale] = [figures_at_end(ln, locale) if ln.has_digit and (
+            ln.ocr or may_end_in_amount(ln.text, locale)) else [] for ln in lines]
         n = sum(1 for figures in ends[locale] if figures)
         if n and (best is None or n > best[0]):
             best = (n, locale)
@@ -95,12 +98,15 @@ def find_table(lines: list[Line], kept: list[Line]) -> Table | None:
     formats = [f for f in DATE_FORMATS if counts[f] == top]
     with_year = [f for f in formats if compile_format(f).has_year]
     formats = with_year or formats
+    #: id of each kept line -> how many of its first words print its date (read once here,
+    #: for the columns and for the rows)
+    leads = {id(ln): lead_date(ln, formats[0]) for ln in lines}
     # a line of dates and figures only (a daily balance list) is no row, whatever its heading
     dated = [figures for ln, figures in zip(lines, ends[locale], strict=True)
-             if lead_date(ln, formats[0]) and not _day_pairs(ln, formats[0], locale)]
+             if leads[id(ln)] and not _day_pairs(ln, formats[0], locale)]
     columns = _columns([t.x1 for figures in dated for t in figures], len(dated))
     table = Table(locale, tuple(formats), columns)
-    _rows(everything, {id(ln) for ln in kept}, table)
+    _rows(everything, leads, table)
     return table if table.rows else None
 
 
@@ -123,7 +129,8 @@ def column_of(table: Table, tok: Token) -> int | None:
     return None
 
 
-def _rows(lines: list[Line], kept: set[int], table: Table) -> None:
+def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
+    """Rows, markers and strays of the table; `leads` holds the kept lines' `lead_date`."""
     fmt = table.formats[0]
     last: Line | None = None
     desc_x0 = 0.0
@@ -142,7 +149,7 @@ def _rows(lines: list[Line], kept: set[int], table: Table) -> None:
         if is_heading(ln.text, DAILY_HEADINGS):
             heading, last, daily = None, None, True
             continue
-        if daily and id(ln) in kept:
+        if daily and id(ln) in leads:
             pairs = _day_pairs(ln, fmt, table.locale)
             if pairs:
                 table.days.extend((d, t, ln) for d, t in pairs)
@@ -151,11 +158,11 @@ def _rows(lines: list[Line], kept: set[int], table: Table) -> None:
             if _is_header(ln):
                 continue
             daily = False
-        if id(ln) not in kept:  # a page header over the next page continues no row
+        if id(ln) not in leads:  # a page header over the next page continues no row
             if near and ln.page == last.page and table.rows and ln.words[0].x0 >= desc_x0 - 4:
                 table.strays.append((ln, len(table.rows), True))
             continue
-        n = lead_date(ln, fmt)
+        n = leads[id(ln)]
         words, figures = trailing(tokens(Line(ln.page, ln.words[n:]), table.locale))
         at = {column_of(table, t): t for t in figures}
         placed = {i: t for i, t in at.items() if i is not None}

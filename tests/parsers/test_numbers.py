@@ -11,6 +11,7 @@ from parsers.numbers import (
     currency_agrees,
     find_amounts,
     format_amount,
+    may_end_in_amount,
     parse_amount,
     read_amount,
     read_slipped_amount,
@@ -164,3 +165,39 @@ def test_anything_but_one_slipped_figure_is_not_read_as_one(text: str, locale: s
 @pytest.mark.parametrize("text", ["Opening Balance", "", "   ", "EUR USD $ CR DR ( ) - +"])
 def test_text_without_a_digit_prints_no_amount(text: str) -> None:
     assert find_amounts(text) == [] and find_amounts(text, "fr") == []
+
+
+#: Pieces of the words of a statement line: figures in every locale's style, signs,
+#: currency marks in any case (`İ` and the Kelvin sign match `I` and `K` ignoring case),
+#: `CR`/`DR`, and words.
+_PIECES = st.sampled_from(["1", "12", "234", ".", ",", "'", "\u00a0", "-", "(", ")", "+",
+                           "$", "€", "£", "EUR", "eur", "Euro", "fr.", "SE\u212a", "\u0130NR",
+                           "CR", "dr.", "Cr", "Coffee", "ref", "x", "/"])
+_WORDS = st.lists(st.one_of(
+    st.sampled_from(["12", "234,56", "1.234,56", "1,234.56", "12.50", "EUR", "CR", "(12.50)",
+                     "-", "€40", "Coffee"]),
+    st.lists(_PIECES, min_size=1, max_size=4).map("".join)), min_size=1, max_size=5)
+
+
+@given(_WORDS, LOCALES)
+def test_a_line_that_ends_in_an_amount_may(words: list[str], locale: str) -> None:
+    text = " ".join(words)
+    ending = [" ".join(words[i:]) for i in range(len(words))]
+    if any(amount_or_none(run, locale) is not None for run in ending):
+        assert may_end_in_amount(text, locale)
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("03/02/2026 Coffee 12.50 1,234.56", "fr"), ("03/02/2026 Coffee 12,50 1.234,56", "en"),
+    ("Page 1 of 3", "de")])
+def test_a_line_without_the_makings_of_an_amount_in_the_locale_is_ruled_out(
+        text: str, locale: str) -> None:
+    assert not may_end_in_amount(text, locale)
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("Fee SE\u212a 40", "fr"), ("Fee 40 \u0130NR", "en"), ("Refund 90,350 cr", "en"),
+    ("Coffee 1 234,56", "fr"), ("Fee €40", "de")])
+def test_a_line_ending_in_an_amount_is_never_ruled_out(text: str, locale: str) -> None:
+    assert amount_or_none(" ".join(text.split()[1:]), locale) is not None
+    assert may_end_in_amount(text, locale)
