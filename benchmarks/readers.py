@@ -10,12 +10,14 @@ workers, each as a ratio against a floor measured in the same run on the same fi
   what the difference is made of (rendering, the rest).
 
 Each timing is the best of a few interleaved rounds, so that a busy machine disturbs the
-ratios less.
+ratios less; the page ratios are also given from each file's fastest round with the runs
+taking turns file by file, which a host whose speed drifts within seconds disturbs less.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import subprocess
 import tempfile
@@ -66,6 +68,27 @@ def reading(files: list[bytes], pages: int) -> dict[str, float]:
     seconds.update(best({"pdfplumber reader": lambda: [PdfplumberReader().read(d, limits)
                                                        for d in files]}, rounds=1))
     return {name: 1000 * s / pages for name, s in seconds.items()}
+
+
+def per_file(files: list[bytes], rounds: int = 7) -> dict[str, float]:
+    """Each run's time as a multiple of the floor's, from each file's fastest round, the
+    three runs taking turns file by file: a machine whose speed drifts within seconds (a
+    shared host) moves whole rounds apart, but hardly one file's three runs."""
+    limits = Limits()
+    runs: dict[str, Callable[[bytes], object]] = {
+        "plain text (floor)": lambda d: floor([d]),
+        "pdfium reader": lambda d: PdfiumReader().read(d, limits),
+        "parse_pdf (pdfium)": lambda d: parse_pdf(d, limits=limits),
+    }
+    times = {name: [math.inf] * len(files) for name in runs}
+    for _ in range(rounds):
+        for i, data in enumerate(files):
+            for name, run in runs.items():
+                started = time.perf_counter()
+                run(data)
+                times[name][i] = min(times[name][i], time.perf_counter() - started)
+    base = sum(times["plain text (floor)"])
+    return {name: sum(t) / base for name, t in times.items()}
 
 
 def pool_overhead(files: list[bytes]) -> tuple[float, float]:
@@ -139,6 +162,9 @@ def run(statements: int, seed: int) -> None:
     base = ms["plain text (floor)"]
     for name, value in ms.items():
         print(f"  {name:<20} {value:7.2f} ms/page  {value / base:5.2f}x the floor")
+    ratios = per_file(files)
+    print(f"  the same, each file's fastest of 7 rounds taken in turns file by file: pdfium "
+          f"reader {ratios['pdfium reader']:.2f}x, parse_pdf {ratios['parse_pdf (pdfium)']:.2f}x")
 
     in_process, pooled = pool_overhead(files[:40])
     print(f"pool overhead: parse_pdf in process {in_process:.1f} ms/file, through a one-worker "
