@@ -865,13 +865,14 @@ def read_table(t: Template, lines: list[Line], period_end: date,
                 note(ln, "problem", f"unreadable date {date_text!r}")
                 last = ln
                 continue
-            out.rows.append(Row(when, desc, one, _confs(cells), [ln], sign,
-                                geometry.has_balance, _desc_confs(cells),
-                                date_twice=_read_twice(cells.get("date", [])),
-                                assembled=_assembled(ln, one, noise)) if ocr else
-                            # (a text line's words carry no confidence: none is doubted)
-                            Row(when, desc, one, {}, [ln], sign, geometry.has_balance,
-                                [None] * len(desc), date_twice=True))
+            if ocr:
+                row = Row(when, desc, one, _confs(cells), [ln], sign, geometry.has_balance,
+                          _desc_confs(cells), date_twice=_read_twice(cells.get("date", [])),
+                          assembled=_assembled(ln, one, noise))
+            else:  # a text line's words carry no confidence: none is doubted
+                row = Row(when, desc, one, {}, [ln], sign, geometry.has_balance,
+                          [None] * len(desc), date_twice=True)
+            out.rows.append(row)
             day = when
             note(ln, "row", _reading(out.rows[-1]))
         elif one and out.rows and not out.rows[-1].figures and last is not None:
