@@ -160,6 +160,15 @@ def test_periods_gives_the_labelled_period_and_the_first_range_anywhere() -> Non
     assert find_period(ls[:1], ["%m/%d/%Y"])[:2] == (date(2026, 1, 1), date(2026, 12, 31))
 
 
+@pytest.mark.parametrize("text", ["Periode 01.02.2026 - 28.02.2026",
+                                  "Période 01.02.2026 au 28.02.2026",
+                                  "Periodo 01.02.2026 al 28.02.2026"])
+def test_a_label_ending_in_the_letters_of_a_from_word_still_labels_the_range(text: str) -> None:
+    labelled, anywhere = periods([line(10, (50, text))], ["%d.%m.%Y"])
+    assert labelled is not None and labelled[:2] == (date(2026, 2, 1), date(2026, 2, 28))
+    assert anywhere is None
+
+
 def test_periods_read_once_serve_every_list_of_the_lines_as_a_fresh_reading() -> None:
     # a section's lines start under the statement's period label: there no label stands
     # above its range, whatever the statement's lines said of it
