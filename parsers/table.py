@@ -203,16 +203,27 @@ def _joined_figure(words: list[Word], clean: list[str], marks: list[bool], digit
 _MARKED: tuple[bool, Amount | None] = (True, None)
 
 
-@functools.lru_cache(maxsize=8192)
+#: `_text_word`'s readings, by locale and word: a plain dict, as a statement prints the same
+#: words line after line and the line's words are looked up here one by one (cheaper than
+#: an `lru_cache` call per word); emptied when it grows past `_KEPT_WORDS`.
+_TEXT_WORDS: dict[str, dict[str, tuple[bool, Amount | None]]] = {locale: {} for locale in LOCALES}
+_KEPT_WORDS = 8192
+
+
 def _text_word(text: str, locale: str) -> tuple[bool, Amount | None]:
     """(whether the word `text` is signs, currency marks and `CR`/`DR` only, the amount it
-    reads as on its own): `_kind` and `amount_or_none` in one call, kept, for the words of
-    the common text line. A marked word is `_MARKED` itself (it holds no digit, so no
-    amount)."""
-    digit, mark = _kind(text)
-    if mark:
-        return _MARKED
-    return False, amount_or_none(text, locale) if digit else None
+    reads as on its own): `_kind` and `amount_or_none` in one call, kept (`_TEXT_WORDS`),
+    for the words of the common text line. A marked word is `_MARKED` itself (it holds no
+    digit, so no amount)."""
+    known = _TEXT_WORDS[locale]
+    reading = known.get(text)
+    if reading is None:
+        if len(known) >= _KEPT_WORDS:
+            known.clear()
+        digit, mark = _kind(text)
+        reading = known[text] = _MARKED if mark else (
+            False, amount_or_none(text, locale) if digit else None)
+    return reading
 
 
 @functools.lru_cache(maxsize=8192)
@@ -227,6 +238,8 @@ def _kind(text: str) -> tuple[bool, bool]:
 #: `Token`s are made straight from their fields' tuple on the paths every word takes (a
 #: named tuple's own constructor is a call more per word).
 _new = tuple.__new__
+#: Not yet placed (`Geometry._figures_placed`: None is a place, no column's).
+_UNPLACED = object()
 
 
 def _word(w: Word) -> Token:
@@ -370,6 +383,9 @@ class Geometry:
         self._start_columns += [
             next((role, edge) for start, role, edge in reversed(self._starts) if start <= x)
             for x in self._start_xs]
+        #: `_figure_role` of each place a figure of a text line was seen at: a column's
+        #: figures mostly print as wide as each other, so they stand at a few places only.
+        self._figures_placed: dict[tuple[float, float], str | None] = {}
 
     def describe(self) -> str:
         spans = [f"{p.column.role}={p.column.label or '(x)'}@{p.x0:.0f}-{p.x1:.0f}"
@@ -404,24 +420,24 @@ class Geometry:
             return self.cells(tokens(ln, locale), shift)
         cells: dict[str, list[Token]] = {}
         strays: list[Token] = []
-        figure_column, text_column = self._figure_column, self._text_column
+        placed, known = self._figures_placed, _TEXT_WORDS[locale]
         starts, columns, reach = self._start_xs, self._start_columns, self.tolerance
-        for w in ln.words:
-            marked, amount = _text_word(w.text, locale)
+        # (a `Word`'s fields unpacked at once: its named fields are slower to ask one by one)
+        for text, x0, x1, _top, _bottom, _conf, _line, _ink, twice in ln.words:
+            marked, amount = known.get(text) or _text_word(text, locale)
             if marked:  # a sign or mark to join to its figure: `tokens` reads the line
                 return self.cells(tokens(ln, locale), shift)
-            x0, x1 = w.x0, w.x1
             if amount is None:
-                tok = _new(Token, (w.text, x0, x1, None, None, False, w.twice))
+                tok = _new(Token, (text, x0, x1, None, None, False, twice))
                 # (`_text_column`, written out here, not called: it runs for every word)
                 role, beyond = columns[bisect_right(starts, x0)]
                 if beyond <= x1 + reach:
                     role = None
             else:
-                tok = _new(Token, (w.text, x0, x1, amount, None, False, False))
-                role = figure_column(x0, x1)
-                if role is None:
-                    role = text_column(x0, x1)
+                tok = _new(Token, (text, x0, x1, amount, None, False, False))
+                role = placed.get((x0, x1), _UNPLACED)
+                if role is _UNPLACED:
+                    role = placed[x0, x1] = self._figure_role(x0, x1)
             if role is None:
                 strays.append(tok)
             elif role in cells:
@@ -429,6 +445,12 @@ class Geometry:
             else:
                 cells[role] = [tok]
         return cells, strays
+
+    def _figure_role(self, x0: float, x1: float) -> str | None:
+        """The column a figure standing from `x0` to `x1` is placed in: an amount column
+        (`_figure_column`), else a text column (`_text_column`), else none."""
+        role = self._figure_column(x0, x1)
+        return self._text_column(x0, x1) if role is None else role
 
     def _figure_column(self, x0: float, x1: float) -> str | None:
         """The amount column a figure standing from `x0` to `x1` stands nearest (a tie goes
