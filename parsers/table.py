@@ -29,7 +29,7 @@ import itertools
 import math
 import re
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -50,6 +50,7 @@ from parsers.template import (
     Template,
     folded_header_words,
     header_words,
+    unmarked,
 )
 from parsers.trust import (
     OCR_REVIEW_CONFIDENCE,
@@ -625,6 +626,17 @@ def match_header(lines: list[Line], i: int, t: Template) -> Geometry | None:
     return None
 
 
+def _printing_header_words(words: frozenset[str], folded: list[str]) -> Iterator[int]:
+    """The index of each of the lines (their `folded` texts) that prints one of the header
+    words `words`. Their texts are stripped as header words are (`unmarked`) in one pass,
+    and only the few lines that hold such a word somewhere (`lines_holding`) are split
+    into words: most lines of a table print none."""
+    bare = unmarked("\n".join(folded)).split("\n")
+    if len(bare) != len(folded):  # a text holding a line break itself (no printed line's)
+        bare = [unmarked(text) for text in folded]
+    return (i for i in lines_holding(words, bare) if not words.isdisjoint(bare[i].split()))
+
+
 def _single(ln: Line, t: Template) -> bool:
     """Whether `ln` is a header on its own (so it is not the lower half of a stacked one)."""
     toks = _header_tokens([ln], _label_words(t))
@@ -733,9 +745,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
     folded = [ln.folded for ln in lines]
     headings = set(lines_holding(label_set(tuple(t.headings)).words, folded)) if t.headings \
         else set()
-    header_words = _label_words(t)
-    headers = {i for i, text in enumerate(folded)
-               if not header_words.isdisjoint(folded_header_words(text))}
+    headers = set(_printing_header_words(_label_words(t), folded))
     total_lines = set(lines_holding(total_words.words, folded))
     balance_lines = set(lines_holding(balance_rows.words, folded))
     furniture = furniture_lines(folded, t.furniture)
