@@ -241,6 +241,8 @@ def _kind(text: str) -> tuple[bool, bool]:
 _new = tuple.__new__
 #: Not yet placed (`Geometry._figures_placed`: None is a place, no column's).
 _UNPLACED = object()
+#: The most places of figures a `Geometry` keeps (a header's figures stand at a few).
+_PLACES_KEPT = 256
 
 
 def _word(w: Word) -> Token:
@@ -340,15 +342,14 @@ class Placed:
 
 @dataclass
 class Geometry:
-    """Where each column of one header sits, and how words are assigned to columns."""
+    """Where each column of one header sits, and how words are assigned to columns. One is
+    made for each header printed alike (`_match_layout`), not for each page that prints it:
+    what it works out is shared by every page's rows."""
 
     layout: tuple[Column, ...]
     placed: list[Placed]
     #: Columns the header printed without a label, placed between their neighbours.
     unlabelled: list[Column]
-    lines: int = 1
-    #: Where the header stands down the page (points).
-    top: float = 0.0
 
     def __post_init__(self) -> None:
         #: The amount columns placed, in the order of `placed` (a tie goes to the first).
@@ -385,14 +386,20 @@ class Geometry:
             next((role, edge) for start, role, edge in reversed(self._starts) if start <= x)
             for x in self._start_xs]
         #: `_figure_role` of each place a figure of a text line was seen at: a column's
-        #: figures mostly print as wide as each other, so they stand at a few places only.
+        #: figures mostly print as wide as each other, so they stand at a few places only
+        #: (emptied when it holds `_PLACES_KEPT`).
         self._figures_placed: dict[tuple[float, float], str | None] = {}
+        self._description: str | None = None
 
     def describe(self) -> str:
-        spans = [f"{p.column.role}={p.column.label or '(x)'}@{p.x0:.0f}-{p.x1:.0f}"
-                 for p in sorted(self.placed, key=lambda p: p.x0)]
-        spans += [f"{c.role}=(no label, between neighbours)" for c in self.unlabelled]
-        return ", ".join(spans)
+        """The columns' places, as `templates check` shows a header line (worked out once:
+        every page's header line shows it)."""
+        if self._description is None:
+            spans = [f"{p.column.role}={p.column.label or '(x)'}@{p.x0:.0f}-{p.x1:.0f}"
+                     for p in sorted(self.placed, key=lambda p: p.x0)]
+            spans += [f"{c.role}=(no label, between neighbours)" for c in self.unlabelled]
+            self._description = ", ".join(spans)
+        return self._description
 
     def cells(self, toks: list[Token], shift: float = 0.0
               ) -> tuple[dict[str, list[Token]], list[Token]]:
@@ -438,6 +445,8 @@ class Geometry:
                 tok = _new(Token, (text, x0, x1, amount, None, False, False))
                 role = placed.get((x0, x1), _UNPLACED)
                 if role is _UNPLACED:
+                    if len(placed) >= _PLACES_KEPT:
+                        placed.clear()
                     role = placed[x0, x1] = self._figure_role(x0, x1)
             if role is None:
                 strays.append(tok)
@@ -555,10 +564,11 @@ def _split_glued(token: str, x0: float, x1: float, known: frozenset[str]
 
 @functools.lru_cache(maxsize=1024)
 def _match_layout(layout: tuple[Column, ...], toks: tuple[tuple[str, float, float], ...]
-                  ) -> tuple[tuple[Placed, ...], tuple[Column, ...]] | None:
-    """The columns of `layout` placed by the header words `toks`, and those missing, or
-    None when they make no header of it; kept, as a statement prints its header, and the
-    lines that print a label word without being one, on page after page."""
+                  ) -> Geometry | None:
+    """The geometry of the columns of `layout` placed by the header words `toks` (those
+    missing placed between their neighbours), or None when they make no header of it;
+    kept, as a statement prints its header, and the lines that print a label word without
+    being one, on page after page."""
     used: set[int] = set()
     found: dict[int, Placed] = {}
     # where each word stands: a label can start only where its first word does
@@ -588,7 +598,7 @@ def _match_layout(layout: tuple[Column, ...], toks: tuple[tuple[str, float, floa
     if not any(layout[i].role in NUMBER_ROLES and layout[i].role != "balance"
                for i in labelled):
         return None
-    return tuple(found[i] for i in sorted(found)), tuple(missing)
+    return Geometry(layout, [found[i] for i in sorted(found)], missing)
 
 
 @functools.cache
@@ -600,8 +610,17 @@ def _label_parts(layout: tuple[Column, ...]) -> list[tuple[int, tuple[str, ...]]
     return [(i, _norm(label)) for _, i, label in ordered]
 
 
-def match_header(lines: list[Line], i: int, t: Template) -> Geometry | None:
-    """The geometry of a header printed at `lines[i]` (on up to three stacked lines)."""
+class Header(NamedTuple):
+    """A header printed in a table: its columns, how many lines it takes, and where it
+    stands down the page (points)."""
+
+    geometry: Geometry
+    lines: int
+    top: float
+
+
+def match_header(lines: list[Line], i: int, t: Template) -> Header | None:
+    """The header printed at `lines[i]` (on up to three stacked lines)."""
     first = lines[i]
     words = folded_header_words(first.folded)
     if _label_words(t).isdisjoint(words):
@@ -619,10 +638,10 @@ def match_header(lines: list[Line], i: int, t: Template) -> Geometry | None:
         best: Geometry | None = None
         for layout in t.layouts:
             m = _match_layout(layout, toks)
-            if m and (best is None or len(m[0]) > len(best.placed)):
-                best = Geometry(layout, list(m[0]), list(m[1]), depth, first.top)
+            if m is not None and (best is None or len(m.placed) > len(best.placed)):
+                best = m
         if best is not None:
-            return best
+            return Header(best, depth, first.top)
     return None
 
 
@@ -750,6 +769,8 @@ def read_table(t: Template, lines: list[Line], period_end: date,
     balance_lines = set(lines_holding(balance_rows.words, folded))
     furniture = furniture_lines(folded, t.furniture)
     geometry: Geometry | None = None
+    #: Where the header over `geometry` stands down the page.
+    top = 0.0
     page: int | None = None
     last: Line | None = None
     sign: str | None = None
@@ -786,11 +807,11 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             continue
         header = match_header(lines, i, t) if i in headers else None
         if header is not None:
-            geometry, last = header, None
+            geometry, top, last = header.geometry, header.top, None
             taken.update({id(o): ("header", "(stacked header line)")
                           for o in lines[i + 1:i + header.lines]})
             out.headers += 1
-            note(ln, "header", header.describe())
+            note(ln, "header", geometry.describe())
             continue
         if totals and totals(ln.text):
             # Checked wherever it stands: a total pushed onto the next page is still one.
@@ -820,7 +841,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         if ln.page not in skews:
             skews[ln.page] = skew(pages[ln.page])
         cells, strays = geometry.line_cells(ln, t.locale,
-                                            skews[ln.page] * (ln.top - geometry.top))
+                                            skews[ln.page] * (ln.top - top))
         noise: list[Token] = []
         ocr = ln.ocr
         if ocr:  # noise and specks are OCR's only
