@@ -791,7 +791,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         log.append((ln, role, detail))
 
     for i, ln in enumerate(lines):
-        if id(ln) in taken:
+        if taken and id(ln) in taken:  # (mostly none is)
             note(ln, *taken.pop(id(ln)))
             continue
         if ln.page != page:
@@ -901,7 +901,8 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             row = out.rows[-1]
             _add_words(row, cells)
             row.lines.append(ln)
-            _merge(row.confs, _confs(cells))
+            if ocr:  # (a text line's cells carry no confidence)
+                _merge(row.confs, _confs(cells))
             note(ln, "continuation", f"the value date {date_text!r} of the row above"
                  + (f" and {' '.join(desc)!r}" if desc else ""))
         elif date_text:
@@ -935,7 +936,8 @@ def read_table(t: Template, lines: list[Line], period_end: date,
                              in one.items() if tok.conf is not None}
             _add_words(row, cells)
             row.lines.append(ln)
-            _merge(row.confs, _confs(cells))
+            if ocr:
+                _merge(row.confs, _confs(cells))
             note(ln, "row", "figures of the row above: " + _reading(row))
         elif one and day is not None and t.carry_date:
             out.rows.append(Row(day, desc, one, _confs(cells) if ocr else {}, [ln], sign,
@@ -951,7 +953,8 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             row = out.rows[-1]
             _add_words(row, cells)
             row.lines.append(ln)
-            _merge(row.confs, _confs(cells))
+            if ocr:
+                _merge(row.confs, _confs(cells))
             note(ln, "continuation", " ".join(desc))
         else:
             note(ln, "outside", "text in the table area that belongs to no row")
@@ -1204,7 +1207,7 @@ def _stripped(ln: Line) -> str:
 
 
 def _reading(r: Row) -> str:
-    figures = ", ".join([f"{k} {r.figures[k].text}" for k in sorted(r.figures)])
+    figures = ", ".join([f"{role} {tok.text}" for role, tok in sorted(r.figures.items())])
     return f"{r.date} {' '.join(r.desc)!r} {figures or 'no figures'}"
 
 
