@@ -29,7 +29,7 @@ import itertools
 import math
 import re
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -50,6 +50,7 @@ from parsers.template import (
     Template,
     folded_header_words,
     header_words,
+    unmarked,
 )
 from parsers.trust import (
     OCR_REVIEW_CONFIDENCE,
@@ -203,16 +204,27 @@ def _joined_figure(words: list[Word], clean: list[str], marks: list[bool], digit
 _MARKED: tuple[bool, Amount | None] = (True, None)
 
 
-@functools.lru_cache(maxsize=8192)
+#: `_text_word`'s readings, by locale and word: a plain dict, as a statement prints the same
+#: words line after line and the line's words are looked up here one by one (cheaper than
+#: an `lru_cache` call per word); emptied when it grows past `_KEPT_WORDS`.
+_TEXT_WORDS: dict[str, dict[str, tuple[bool, Amount | None]]] = {locale: {} for locale in LOCALES}
+_KEPT_WORDS = 8192
+
+
 def _text_word(text: str, locale: str) -> tuple[bool, Amount | None]:
     """(whether the word `text` is signs, currency marks and `CR`/`DR` only, the amount it
-    reads as on its own): `_kind` and `amount_or_none` in one call, kept, for the words of
-    the common text line. A marked word is `_MARKED` itself (it holds no digit, so no
-    amount)."""
-    digit, mark = _kind(text)
-    if mark:
-        return _MARKED
-    return False, amount_or_none(text, locale) if digit else None
+    reads as on its own): `_kind` and `amount_or_none` in one call, kept (`_TEXT_WORDS`),
+    for the words of the common text line. A marked word is `_MARKED` itself (it holds no
+    digit, so no amount)."""
+    known = _TEXT_WORDS[locale]
+    reading = known.get(text)
+    if reading is None:
+        if len(known) >= _KEPT_WORDS:
+            known.clear()
+        digit, mark = _kind(text)
+        reading = known[text] = _MARKED if mark else (
+            False, amount_or_none(text, locale) if digit else None)
+    return reading
 
 
 @functools.lru_cache(maxsize=8192)
@@ -227,6 +239,10 @@ def _kind(text: str) -> tuple[bool, bool]:
 #: `Token`s are made straight from their fields' tuple on the paths every word takes (a
 #: named tuple's own constructor is a call more per word).
 _new = tuple.__new__
+#: Not yet placed (`Geometry._figures_placed`: None is a place, no column's).
+_UNPLACED = object()
+#: The most places of figures a `Geometry` keeps (a header's figures stand at a few).
+_PLACES_KEPT = 256
 
 
 def _word(w: Word) -> Token:
@@ -326,15 +342,14 @@ class Placed:
 
 @dataclass
 class Geometry:
-    """Where each column of one header sits, and how words are assigned to columns."""
+    """Where each column of one header sits, and how words are assigned to columns. One is
+    made for each header printed alike (`_match_layout`), not for each page that prints it:
+    what it works out is shared by every page's rows."""
 
     layout: tuple[Column, ...]
     placed: list[Placed]
     #: Columns the header printed without a label, placed between their neighbours.
     unlabelled: list[Column]
-    lines: int = 1
-    #: Where the header stands down the page (points).
-    top: float = 0.0
 
     def __post_init__(self) -> None:
         #: The amount columns placed, in the order of `placed` (a tie goes to the first).
@@ -370,12 +385,21 @@ class Geometry:
         self._start_columns += [
             next((role, edge) for start, role, edge in reversed(self._starts) if start <= x)
             for x in self._start_xs]
+        #: `_figure_role` of each place a figure of a text line was seen at: a column's
+        #: figures mostly print as wide as each other, so they stand at a few places only
+        #: (emptied when it holds `_PLACES_KEPT`).
+        self._figures_placed: dict[tuple[float, float], str | None] = {}
+        self._description: str | None = None
 
     def describe(self) -> str:
-        spans = [f"{p.column.role}={p.column.label or '(x)'}@{p.x0:.0f}-{p.x1:.0f}"
-                 for p in sorted(self.placed, key=lambda p: p.x0)]
-        spans += [f"{c.role}=(no label, between neighbours)" for c in self.unlabelled]
-        return ", ".join(spans)
+        """The columns' places, as `templates check` shows a header line (worked out once:
+        every page's header line shows it)."""
+        if self._description is None:
+            spans = [f"{p.column.role}={p.column.label or '(x)'}@{p.x0:.0f}-{p.x1:.0f}"
+                     for p in sorted(self.placed, key=lambda p: p.x0)]
+            spans += [f"{c.role}=(no label, between neighbours)" for c in self.unlabelled]
+            self._description = ", ".join(spans)
+        return self._description
 
     def cells(self, toks: list[Token], shift: float = 0.0
               ) -> tuple[dict[str, list[Token]], list[Token]]:
@@ -404,24 +428,26 @@ class Geometry:
             return self.cells(tokens(ln, locale), shift)
         cells: dict[str, list[Token]] = {}
         strays: list[Token] = []
-        figure_column, text_column = self._figure_column, self._text_column
+        placed, known = self._figures_placed, _TEXT_WORDS[locale]
         starts, columns, reach = self._start_xs, self._start_columns, self.tolerance
-        for w in ln.words:
-            marked, amount = _text_word(w.text, locale)
+        # (a `Word`'s fields unpacked at once: its named fields are slower to ask one by one)
+        for text, x0, x1, _top, _bottom, _conf, _line, _ink, twice in ln.words:
+            marked, amount = known.get(text) or _text_word(text, locale)
             if marked:  # a sign or mark to join to its figure: `tokens` reads the line
                 return self.cells(tokens(ln, locale), shift)
-            x0, x1 = w.x0, w.x1
             if amount is None:
-                tok = _new(Token, (w.text, x0, x1, None, None, False, w.twice))
+                tok = _new(Token, (text, x0, x1, None, None, False, twice))
                 # (`_text_column`, written out here, not called: it runs for every word)
                 role, beyond = columns[bisect_right(starts, x0)]
                 if beyond <= x1 + reach:
                     role = None
             else:
-                tok = _new(Token, (w.text, x0, x1, amount, None, False, False))
-                role = figure_column(x0, x1)
-                if role is None:
-                    role = text_column(x0, x1)
+                tok = _new(Token, (text, x0, x1, amount, None, False, False))
+                role = placed.get((x0, x1), _UNPLACED)
+                if role is _UNPLACED:
+                    if len(placed) >= _PLACES_KEPT:
+                        placed.clear()
+                    role = placed[x0, x1] = self._figure_role(x0, x1)
             if role is None:
                 strays.append(tok)
             elif role in cells:
@@ -429,6 +455,12 @@ class Geometry:
             else:
                 cells[role] = [tok]
         return cells, strays
+
+    def _figure_role(self, x0: float, x1: float) -> str | None:
+        """The column a figure standing from `x0` to `x1` is placed in: an amount column
+        (`_figure_column`), else a text column (`_text_column`), else none."""
+        role = self._figure_column(x0, x1)
+        return self._text_column(x0, x1) if role is None else role
 
     def _figure_column(self, x0: float, x1: float) -> str | None:
         """The amount column a figure standing from `x0` to `x1` stands nearest (a tie goes
@@ -532,10 +564,11 @@ def _split_glued(token: str, x0: float, x1: float, known: frozenset[str]
 
 @functools.lru_cache(maxsize=1024)
 def _match_layout(layout: tuple[Column, ...], toks: tuple[tuple[str, float, float], ...]
-                  ) -> tuple[tuple[Placed, ...], tuple[Column, ...]] | None:
-    """The columns of `layout` placed by the header words `toks`, and those missing, or
-    None when they make no header of it; kept, as a statement prints its header, and the
-    lines that print a label word without being one, on page after page."""
+                  ) -> Geometry | None:
+    """The geometry of the columns of `layout` placed by the header words `toks` (those
+    missing placed between their neighbours), or None when they make no header of it;
+    kept, as a statement prints its header, and the lines that print a label word without
+    being one, on page after page."""
     used: set[int] = set()
     found: dict[int, Placed] = {}
     # where each word stands: a label can start only where its first word does
@@ -565,7 +598,7 @@ def _match_layout(layout: tuple[Column, ...], toks: tuple[tuple[str, float, floa
     if not any(layout[i].role in NUMBER_ROLES and layout[i].role != "balance"
                for i in labelled):
         return None
-    return tuple(found[i] for i in sorted(found)), tuple(missing)
+    return Geometry(layout, [found[i] for i in sorted(found)], missing)
 
 
 @functools.cache
@@ -577,8 +610,17 @@ def _label_parts(layout: tuple[Column, ...]) -> list[tuple[int, tuple[str, ...]]
     return [(i, _norm(label)) for _, i, label in ordered]
 
 
-def match_header(lines: list[Line], i: int, t: Template) -> Geometry | None:
-    """The geometry of a header printed at `lines[i]` (on up to three stacked lines)."""
+class Header(NamedTuple):
+    """A header printed in a table: its columns, how many lines it takes, and where it
+    stands down the page (points)."""
+
+    geometry: Geometry
+    lines: int
+    top: float
+
+
+def match_header(lines: list[Line], i: int, t: Template) -> Header | None:
+    """The header printed at `lines[i]` (on up to three stacked lines)."""
     first = lines[i]
     words = folded_header_words(first.folded)
     if _label_words(t).isdisjoint(words):
@@ -596,11 +638,22 @@ def match_header(lines: list[Line], i: int, t: Template) -> Geometry | None:
         best: Geometry | None = None
         for layout in t.layouts:
             m = _match_layout(layout, toks)
-            if m and (best is None or len(m[0]) > len(best.placed)):
-                best = Geometry(layout, list(m[0]), list(m[1]), depth, first.top)
+            if m is not None and (best is None or len(m.placed) > len(best.placed)):
+                best = m
         if best is not None:
-            return best
+            return Header(best, depth, first.top)
     return None
+
+
+def _printing_header_words(words: frozenset[str], folded: list[str]) -> Iterator[int]:
+    """The index of each of the lines (their `folded` texts) that prints one of the header
+    words `words`. Their texts are stripped as header words are (`unmarked`) in one pass,
+    and only the few lines that hold such a word somewhere (`lines_holding`) are split
+    into words: most lines of a table print none."""
+    bare = unmarked("\n".join(folded)).split("\n")
+    if len(bare) != len(folded):  # a text holding a line break itself (no printed line's)
+        bare = [unmarked(text) for text in folded]
+    return (i for i in lines_holding(words, bare) if not words.isdisjoint(bare[i].split()))
 
 
 def _single(ln: Line, t: Template) -> bool:
@@ -711,13 +764,13 @@ def read_table(t: Template, lines: list[Line], period_end: date,
     folded = [ln.folded for ln in lines]
     headings = set(lines_holding(label_set(tuple(t.headings)).words, folded)) if t.headings \
         else set()
-    header_words = _label_words(t)
-    headers = {i for i, text in enumerate(folded)
-               if not header_words.isdisjoint(folded_header_words(text))}
+    headers = set(_printing_header_words(_label_words(t), folded))
     total_lines = set(lines_holding(total_words.words, folded))
     balance_lines = set(lines_holding(balance_rows.words, folded))
     furniture = furniture_lines(folded, t.furniture)
     geometry: Geometry | None = None
+    #: Where the header over `geometry` stands down the page.
+    top = 0.0
     page: int | None = None
     last: Line | None = None
     sign: str | None = None
@@ -738,7 +791,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         log.append((ln, role, detail))
 
     for i, ln in enumerate(lines):
-        if id(ln) in taken:
+        if taken and id(ln) in taken:  # (mostly none is)
             note(ln, *taken.pop(id(ln)))
             continue
         if ln.page != page:
@@ -754,11 +807,11 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             continue
         header = match_header(lines, i, t) if i in headers else None
         if header is not None:
-            geometry, last = header, None
+            geometry, top, last = header.geometry, header.top, None
             taken.update({id(o): ("header", "(stacked header line)")
                           for o in lines[i + 1:i + header.lines]})
             out.headers += 1
-            note(ln, "header", header.describe())
+            note(ln, "header", geometry.describe())
             continue
         if totals and totals(ln.text):
             # Checked wherever it stands: a total pushed onto the next page is still one.
@@ -788,7 +841,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         if ln.page not in skews:
             skews[ln.page] = skew(pages[ln.page])
         cells, strays = geometry.line_cells(ln, t.locale,
-                                            skews[ln.page] * (ln.top - geometry.top))
+                                            skews[ln.page] * (ln.top - top))
         noise: list[Token] = []
         ocr = ln.ocr
         if ocr:  # noise and specks are OCR's only
@@ -848,7 +901,8 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             row = out.rows[-1]
             _add_words(row, cells)
             row.lines.append(ln)
-            _merge(row.confs, _confs(cells))
+            if ocr:  # (a text line's cells carry no confidence)
+                _merge(row.confs, _confs(cells))
             note(ln, "continuation", f"the value date {date_text!r} of the row above"
                  + (f" and {' '.join(desc)!r}" if desc else ""))
         elif date_text:
@@ -882,7 +936,8 @@ def read_table(t: Template, lines: list[Line], period_end: date,
                              in one.items() if tok.conf is not None}
             _add_words(row, cells)
             row.lines.append(ln)
-            _merge(row.confs, _confs(cells))
+            if ocr:
+                _merge(row.confs, _confs(cells))
             note(ln, "row", "figures of the row above: " + _reading(row))
         elif one and day is not None and t.carry_date:
             out.rows.append(Row(day, desc, one, _confs(cells) if ocr else {}, [ln], sign,
@@ -898,7 +953,8 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             row = out.rows[-1]
             _add_words(row, cells)
             row.lines.append(ln)
-            _merge(row.confs, _confs(cells))
+            if ocr:
+                _merge(row.confs, _confs(cells))
             note(ln, "continuation", " ".join(desc))
         else:
             note(ln, "outside", "text in the table area that belongs to no row")
@@ -1151,7 +1207,7 @@ def _stripped(ln: Line) -> str:
 
 
 def _reading(r: Row) -> str:
-    figures = ", ".join([f"{k} {r.figures[k].text}" for k in sorted(r.figures)])
+    figures = ", ".join([f"{role} {tok.text}" for role, tok in sorted(r.figures.items())])
     return f"{r.date} {' '.join(r.desc)!r} {figures or 'no figures'}"
 
 

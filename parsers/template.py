@@ -135,9 +135,16 @@ def header_words(text: str) -> list[str]:
 
 def folded_header_words(folded: str) -> list[str]:
     """`header_words` of text already `fold`ed (a line's `folded`)."""
+    return unmarked(folded).split()
+
+
+def unmarked(folded: str) -> str:
+    """`folded` text without what a header word is stripped of, its spaces and line breaks
+    kept: `folded_header_words` before the split (of many lines joined, one a row, it is
+    their texts' own, joined)."""
     if folded.isascii():
-        return folded.encode("ascii").translate(None, _NOT_LABEL_ASCII).decode("ascii").split()
-    return _NOT_LABEL.sub("", folded).split()
+        return folded.encode("ascii").translate(None, _NOT_LABEL_ASCII).decode("ascii")
+    return _NOT_LABEL.sub("", folded)
 
 
 # --- the schema -------------------------------------------------------------------------

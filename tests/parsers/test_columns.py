@@ -1,5 +1,6 @@
-"""Which column a figure under a header belongs to (`Geometry.cells`), and a line's cells
-read as its tokens are placed (`Geometry.line_cells`)."""
+"""Which column a figure under a header belongs to (`Geometry.cells`), a line's cells read
+as its tokens are placed (`Geometry.line_cells`), and the geometry a header printed alike
+on several pages shares."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import pytest
 
 from parsers.lines import Line
 from parsers.numbers import Amount
-from parsers.table import Geometry, Placed, Token, tokens
-from parsers.template import Column
-from tests.parsers.sheets import line
+from parsers.reader import Word
+from parsers.table import Geometry, Placed, Token, _printing_header_words, match_header, tokens
+from parsers.template import Column, folded_header_words
+from tests.parsers.sheets import HEADER, TEAL, line, lines, template
 
 
 def _geometry(align: str | None = None, x: tuple[float, float] | None = None) -> Geometry:
@@ -84,3 +86,39 @@ def test_a_lines_cells_are_those_its_tokens_are_placed_in(cells: list, locale: s
         ln = Line(1, [w._replace(conf=96.0, line=1) for w in ln.words])
     g = _table()
     assert g.line_cells(ln, locale, shift) == g.cells(tokens(ln, locale), shift)
+
+
+def test_figures_are_placed_by_both_edges_however_many_places_were_seen() -> None:
+    # two figures ending alike in two columns (debit's header at 300-330, credit's at
+    # 380-410), then more places than a geometry keeps, then the first places again
+    g = _table()
+    places = [(300.0, 400.0), (380.0, 400.0), (300.0, 330.0)]
+    places += [(600 + k / 8, 640 + k / 8) for k in range(300)] + places
+    for x0, x1 in places:
+        ln = Line(1, [Word("03", 20, 30, 100, 109), Word("4.50", x0, x1, 100, 109)])
+        assert g.line_cells(ln, "en") == g.cells(tokens(ln, "en")), (x0, x1)
+    assert [_role(g, x0, x1) for x0, x1 in places[:2]] == ["debit", "credit"]
+
+
+def test_a_header_printed_alike_on_two_pages_shares_its_geometry(tmp_path) -> None:
+    t = template(tmp_path, TEAL)
+    page1, page2 = lines((100, HEADER), page=1), lines((140, HEADER), page=2)
+    one, two = match_header(page1, 0, t), match_header(page2, 0, t)
+    assert one is not None and two is not None
+    assert one.geometry is two.geometry
+    assert (one.lines, one.top, two.top) == (1, 100, 140)
+    assert one.geometry.describe() == two.geometry.describe() == (
+        "date=Date@50-69, description=Details@95-123, debit=Paid out@377-410, "
+        "credit=Paid in@452-480, balance=Balance@527-560")
+
+
+@pytest.mark.parametrize("texts", [
+    ["date details paid out", "03 jan coffee 4.50", "balance", "update: none", "x"],
+    ["da-te de.tails", "datebook", "", "paid\tin", "crédit date", "a date", "#date"],
+    ["line one\nwith a break: date", "balance", "nothing"],
+])
+def test_the_lines_printing_a_header_word_are_those_whose_header_words_hold_one(
+        texts: list[str]) -> None:
+    words = frozenset({"date", "details", "paid", "balance", "credit"})
+    assert list(_printing_header_words(words, texts)) == [
+        i for i, text in enumerate(texts) if not words.isdisjoint(folded_header_words(text))]
