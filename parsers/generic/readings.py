@@ -72,6 +72,8 @@ class Context:
         default_factory=dict, repr=False)
     _balances: dict[int, tuple[Found[Amount] | None, Found[Amount] | None, str | None]] = field(
         default_factory=dict, repr=False)
+    #: (section id, row date form) -> its rows' dates in that form (`dates`)
+    _dates: dict[tuple[int, str], list[date] | None] = field(default_factory=dict, repr=False)
 
     def period(self, row_format: str) -> tuple[date | None, date, str] | None:
         """`find_statement_period` of the lines."""
@@ -90,6 +92,16 @@ class Context:
         if id(sec) not in self._balances:
             self._balances[id(sec)] = printed_balances(sec, self.table)
         return self._balances[id(sec)]
+
+    def dates(self, sec: Section, row_format: str) -> list[date] | None:
+        """The dates of the section's rows in `row_format`, a yearless one's year from that
+        form's period; None when a row's is no date in it (the readings that share a date
+        form differ in their columns only)."""
+        key = (id(sec), row_format)
+        if key not in self._dates:
+            period = self.period(row_format)
+            self._dates[key] = _row_dates(sec.rows, row_format, period[1] if period else None)
+        return self._dates[key]
 
 
 def readings(lines: list[Line], table: Table) -> list[Reading]:
@@ -168,9 +180,12 @@ def describe(r: Reading, ctx: Context, period: str) -> dict[str, Any]:
 
 def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: ParseOutput
              ) -> Account | None:
+    dates = ctx.dates(sec, r.date_format)
+    if dates is None:
+        return None
     txs = []
-    for row in sec.rows:
-        tx = _transaction(r, ctx, row, end)
+    for row, when in zip(sec.rows, dates, strict=True):
+        tx = _transaction(r, ctx, row, when)
         if tx is None:
             return None
         txs.append(tx)
@@ -238,11 +253,17 @@ def _days(r: Reading, ctx: Context, sec: Section, end: date | None
     return out
 
 
-def _transaction(r: Reading, ctx: Context, row: Row, end: date | None) -> Transaction | None:
-    try:
-        when = parse_date(row.date_text, r.date_format, end)
-    except ValueError:
-        return None
+def _row_dates(rows: list[Row], row_format: str, end: date | None) -> list[date] | None:
+    out = []
+    for row in rows:
+        try:
+            out.append(parse_date(row.date_text, row_format, end))
+        except ValueError:
+            return None
+    return out
+
+
+def _transaction(r: Reading, ctx: Context, row: Row, when: date) -> Transaction | None:
     figures = {role: row.figures[i].amount for i, role in enumerate(r.roles)
                if i in row.figures}
     unsigned = figures.get("amount") is not None and figures["amount"].value > 0 and not (
