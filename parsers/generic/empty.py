@@ -11,7 +11,7 @@ from __future__ import annotations
 from parsers.engine import AccountReading, ParseOutput
 from parsers.generic.figures import currency, is_card, line_last4
 from parsers.generic.readings import signed
-from parsers.generic.rows import DATE_FORMATS, NUMBER_LOCALES, lead_date, trailing
+from parsers.generic.rows import NUMBER_LOCALES, trailing
 from parsers.generic.words import CARD_WORDS
 from parsers.lines import Line
 from parsers.model import Account, Statement
@@ -27,11 +27,12 @@ from parsers.vocabulary import (
 )
 
 
-def read_empty(lines: list[Line]) -> ParseOutput | None:
-    """The statement when every account on it is printed without transactions."""
+def read_empty(lines: list[Line], forms: dict[int, dict[str, int]]) -> ParseOutput | None:
+    """The statement when every account on it is printed without transactions (`forms`:
+    each line's `lead_forms`, by id)."""
+    dated = [ln for ln in lines if forms[id(ln)]]  # (whichever the locale)
     for locale in NUMBER_LOCALES:
-        if any(lead_date(ln, f) and trailing(tokens(ln, locale))[1]
-               for ln in lines for f in DATE_FORMATS):
+        if any(trailing(tokens(ln, locale))[1] for ln in dated):
             return None
         out = _accounts(lines, locale)
         if out is not None:
