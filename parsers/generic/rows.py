@@ -106,8 +106,11 @@ def find_table(lines: list[Line], kept: list[Line], forms: dict[int, dict[str, i
     for locale in NUMBER_LOCALES:
         # a line without a digit ends in no figure, nor does a text line without the makings
         # of an amount in the locale: their words need not be read
-        ends[locale] = [figures_at_end(ln, locale) if ln.has_digit and (
-            ln.ocr or may_end_in_amount(ln.text, locale)) else [] for ln in lines]
+        may = [ln.has_digit and (ln.ocr or may_end_in_amount(ln.text, locale)) for ln in lines]
+        if best is not None and sum(may) <= best[0]:
+            continue  # it cannot read more lines' figures than the locale before it
+        ends[locale] = [figures_at_end(ln, locale) if m else []
+                        for ln, m in zip(lines, may, strict=True)]
         n = sum(1 for figures in ends[locale] if figures)
         if n and (best is None or n > best[0]):
             best = (n, locale)
