@@ -156,12 +156,12 @@ def column_of(table: Table, tok: Token) -> int | None:
 
 
 @functools.cache
-def _heading_sets() -> tuple[list[tuple[str, tuple[str, ...], LabelSet]], LabelSet]:
-    """(each sign and its headings, with their label set; the daily headings' set): a line
-    that cannot print a set's labels (`printed_in`: most lines) is not asked whether it is
-    one of its headings."""
+def _label_sets() -> tuple[list[tuple[str, tuple[str, ...], LabelSet]], LabelSet, LabelSet]:
+    """(each sign and its headings, with their label set; the daily headings' set; the
+    balance rows' set), held: a line that cannot print a set's labels (`printed_in`: most
+    lines) is not asked whether it starts with one, nor whether it is one of its headings."""
     signs = [(sign, labels, label_set(labels)) for sign, labels in SIGN_HEADINGS.items()]
-    return signs, label_set(DAILY_HEADINGS)
+    return signs, label_set(DAILY_HEADINGS), label_set(BALANCE_ROWS)
 
 
 def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
@@ -175,7 +175,7 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
     doubtful: list[tuple[Line, int]] = []
     daily = False
     carry: str | None = None  # the date a row without one of its own takes
-    signs, daily_set = _heading_sets()
+    signs, daily_set, balance_set = _label_sets()
     for ln in lines:
         near = last is not None and _follows(last, ln)
         sign = next((s for s, labels, found in signs
@@ -200,6 +200,9 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
                 table.strays.append((ln, len(table.rows), True))
             continue
         n = leads[id(ln)]
+        # (whatever of the line is asked whether it starts with a balance row's label is
+        # a run of its words: it prints none where the line prints none)
+        balance = balance_set.printed_in(ln.folded)
         # (the words after a date as a line of their own; a line without one as it is)
         words, figures = trailing(tokens(Line(ln.page, ln.words[n:]) if n else ln, table.locale))
         at = {column_of(table, t): t for t in figures}
@@ -207,7 +210,8 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
         fits = bool(figures) and len(placed) == len(figures)
         if figures and not fits:  # figures outside the columns are words (`5,90EUR` fee)
             words, figures = words + figures, []
-        if n and fits and starts_with_label(" ".join(t.text for t in words), BALANCE_ROWS):
+        if n and fits and balance and starts_with_label(" ".join(t.text for t in words),
+                                                        BALANCE_ROWS):
             # a dated balance brought/carried forward: checked, never a transaction
             table.markers.append(Marker(ln, len(table.rows), figures[-1]))
             last, carry = ln, " ".join(w.text for w in ln.words[:n])
@@ -225,7 +229,7 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
                                   text_x1=_x1(words[:paid])))
             last, wrapped = ln, False
         elif fits and near and carry and not starts_with_label(ln.text, TOTALS):
-            if starts_with_label(ln.text, BALANCE_ROWS):
+            if balance and starts_with_label(ln.text, BALANCE_ROWS):
                 table.markers.append(Marker(ln, len(table.rows), figures[-1]))
             else:
                 if wrapped:  # the words above may begin this row as well as end the last
@@ -234,7 +238,7 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
                                       carried=True, heading=heading, text_x1=_x1(words),
                                       bad_date=_shaped_like_a_date(ln, fmt)))
             last, wrapped = ln, False
-        elif figures and near and starts_with_label(ln.text, BALANCE_ROWS):
+        elif figures and near and balance and starts_with_label(ln.text, BALANCE_ROWS):
             table.markers.append(Marker(ln, len(table.rows), figures[-1]))
             last = ln
         elif near and not figures and ln.words[0].x0 < desc_x0 - 4 and _only_dates(ln, fmt):

@@ -1,6 +1,6 @@
 """The generic reader's cheap refusals: a line's leading date read once for every date form,
-and the headings looked for only in lines that may print them, agree with the reading of
-each form and each heading one by one."""
+and the headings and balance rows looked for only in lines that may print them, agree with
+reading each form, heading and label one by one."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parsers.dates import compile_format, fold, parse_date
-from parsers.generic.rows import DATE_FORMATS, _heading_sets, lead_forms
+from parsers.generic.rows import DATE_FORMATS, _label_sets, lead_forms
 from parsers.generic.words import DAILY_HEADINGS, SIGN_HEADINGS
 from parsers.lines import Line
 from parsers.reader import Word
-from parsers.vocabulary import is_heading
+from parsers.vocabulary import BALANCE_ROWS, is_heading, starts_with_label
 
 FAR = date(2400, 12, 31)
 
@@ -94,7 +94,18 @@ headings = st.sampled_from([*(lb for labels in SIGN_HEADINGS.values() for lb in 
 def test_a_heading_is_in_the_lines_its_label_set_finds(
         heading: str, rest: str, case: Callable[[str], str]) -> None:
     text = case(heading + rest)
-    signs, daily = _heading_sets()
+    signs, daily, _ = _label_sets()
     for _, labels, found in [*signs, (None, DAILY_HEADINGS, daily)]:
         if is_heading(text, labels):
             assert found.printed_in(fold(text))
+
+
+@given(st.sampled_from(BALANCE_ROWS), st.sampled_from(["", "01/02", "12 Jan 2026"]),
+       st.sampled_from(["", " 1,234.56", ": 12,00 CR", " forward 5.00"]),
+       st.sampled_from([str, str.upper, str.lower]))
+def test_a_balance_row_is_in_the_lines_its_label_set_finds(
+        label: str, date_words: str, rest: str, case: Callable[[str], str]) -> None:
+    words = case(label + rest)  # the words after a row's date, or a whole line
+    _, _, found = _label_sets()
+    if starts_with_label(words, BALANCE_ROWS):
+        assert found.printed_in(fold(f"{date_words} {words}"))
