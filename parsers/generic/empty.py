@@ -23,6 +23,7 @@ from parsers.vocabulary import (
     amount_reader,
     exact_amount_reader,
     find_labelled,
+    label_set,
     match_label,
 )
 
@@ -41,10 +42,10 @@ def read_empty(lines: list[Line], forms: dict[int, dict[str, int]]) -> ParseOutp
 
 
 def _accounts(lines: list[Line], locale: str) -> ParseOutput | None:
-    labels = (*OPENING, *CLOSING, *CARD_WORDS)
+    labels = label_set((*OPENING, *CLOSING, *CARD_WORDS))  # (held: asked of every line)
     for i, ln in enumerate(lines):
-        labelled = match_label(ln.text, labels) or (
-            i > 0 and match_label(lines[i - 1].text, labels)
+        labelled = labels.match(ln.folded) or (
+            i > 0 and labels.match(lines[i - 1].folded)
             and not find_amounts(lines[i - 1].text, locale))
         if not labelled and any(a.value != 0 for a, _, _ in find_amounts(ln.text, locale)):
             return None

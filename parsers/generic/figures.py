@@ -159,9 +159,9 @@ def printed_balances(sec: Section, table: Table
 def currency(lines: list[Line], locale: str) -> str:
     """The currency the statement names most, else the locale's usual one."""
     seen: Counter[str] = Counter()
-    for ln in lines:
-        for m in _CURRENCY.finditer(ln.text):
-            seen[m.group(1) or ("EUR" if m.group(2) else "GBP")] += 1
+    # (one search of all the lines, a line apart: a name never runs over into the next)
+    for m in _CURRENCY.finditer("\n".join([ln.text for ln in lines])):
+        seen[m.group(1) or ("EUR" if m.group(2) else "GBP")] += 1
     if seen:
         return seen.most_common(1)[0][0]
     return "EUR" if locale in ("de", "fr") else "USD"
