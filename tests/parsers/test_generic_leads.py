@@ -7,15 +7,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parsers.dates import compile_format, fold, parse_date
+from parsers.generic.figures import line_last4
 from parsers.generic.rows import DATE_FORMATS, _label_sets, lead_forms
 from parsers.generic.words import DAILY_HEADINGS, SIGN_HEADINGS
 from parsers.lines import Line
 from parsers.reader import Word
-from parsers.vocabulary import BALANCE_ROWS, is_heading, starts_with_label
+from parsers.vocabulary import ACCOUNT, BALANCE_ROWS, is_heading, starts_with_label
 
 FAR = date(2400, 12, 31)
 
@@ -109,3 +111,9 @@ def test_a_balance_row_is_in_the_lines_its_label_set_finds(
     _, _, found = _label_sets()
     if starts_with_label(words, BALANCE_ROWS):
         assert found.printed_in(fold(f"{date_words} {words}"))
+
+
+@pytest.mark.parametrize("label", ACCOUNT)
+def test_an_account_number_after_any_account_label_is_read(label: str) -> None:
+    assert line_last4(as_line(f"{label}: 0012345678".split())) == "5678"
+    assert line_last4(as_line(f"Page 1 of 2 {label.upper()} 0012345678".split())) == "5678"
