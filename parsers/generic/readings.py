@@ -13,8 +13,11 @@ different results are refused as ambiguous, never decided by a guess.
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import json
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
@@ -218,17 +221,24 @@ def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: Pars
         if first < before < first + len(txs) or (near and before == first + len(txs)):
             out.problems.append(f"{where}: a line between two rows on page {ln.page} was not "
                                 "read as part of either")
+    days = _days(r, ctx, sec, end)
+    if days is None:
+        return None
+    #: the amounts up to each row, summed in the rows' order (as a sum of each first few is)
+    upto = list(itertools.accumulate((t.amount for t in txs), initial=Decimal(0))) if (
+        markers or days) else []
     for before, value in markers:
-        running = opening + sum((t.amount for t in txs[:before]), Decimal(0))
+        running = opening + upto[len(range(len(txs))[:before])]  # (the rows `txs[:before]`)
         info.balance_rows_checked += 1
         if value != running:
             out.problems.append(f"{where}: a balance row says {money(value)}, the running "
                                 f"total there is {money(running)}")
-    days = _days(r, ctx, sec, end)
-    if days is None:
-        return None
+    # rows in date order: those up to a day are the first few (found by halving, not read)
+    when = [t.date for t in txs] if days else []
+    ordered = all(map(operator.le, when, when[1:]))
     for day, value in days:
-        running = opening + sum((t.amount for t in txs if t.date <= day), Decimal(0))
+        running = opening + (upto[bisect.bisect_right(when, day)] if ordered else sum(
+            (t.amount for t in txs if t.date <= day), Decimal(0)))
         info.balance_rows_checked += 1
         if value != running:
             out.problems.append(f"{where}: the daily balance of {day} is {money(value)}, the "
