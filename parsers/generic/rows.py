@@ -55,11 +55,15 @@ def leading(ln: Line) -> list[tuple[int, str]]:
     return [(n, ln.text[:ends[n - 1]]) for n in (3, 2, 1) if len(words) > n]
 
 
-#: Every date form's regex as one: text it does not read is a date in none of them. Where
-#: it reads no start of a line's text, none of the line's first words print a date (they
-#: are a start of it): most lines are refused by one regex call, not nineteen per word.
-_ANY_DATE = re.compile("|".join(f"(?:{compile_format(f).pattern})" for f in DATE_FORMATS),
-                       re.IGNORECASE)
+@functools.cache
+def _any_date() -> re.Pattern[str]:
+    """Every date form's regex as one: text it does not read is a date in none of them.
+    Where it reads no start of a line's text, none of the line's first words print a date
+    (they are a start of it): most lines are refused by one regex call, not nineteen per
+    word. (Made on first use: a process that reads no statement without a template never
+    compiles it.)"""
+    return re.compile("|".join(f"(?:{compile_format(f).pattern})" for f in DATE_FORMATS),
+                      re.IGNORECASE)
 
 
 def lead_forms(ln: Line) -> dict[str, int]:
@@ -67,10 +71,11 @@ def lead_forms(ln: Line) -> dict[str, int]:
     do (the most, as `leading` tries them): a line's leading date, read once for every
     form."""
     out: dict[str, int] = {}
-    if _ANY_DATE.match(ln.text) is None:
+    any_date = _any_date()
+    if any_date.match(ln.text) is None:
         return out
     for n, text in leading(ln):
-        if _ANY_DATE.fullmatch(text):
+        if any_date.fullmatch(text):
             for f in _date_forms(text):
                 out.setdefault(f, n)
     return out
