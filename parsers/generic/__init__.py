@@ -12,7 +12,7 @@ from parsers.engine import ParseOutput
 from parsers.generic.empty import read_empty
 from parsers.generic.pages import clean
 from parsers.generic.readings import Validator, decide
-from parsers.generic.rows import find_table
+from parsers.generic.rows import find_table, lead_forms
 from parsers.lines import Line
 from parsers.vocabulary import furniture_folded, furniture_lines
 
@@ -25,9 +25,12 @@ def parse_generic(lines: list[Line], validator: Validator) -> ParseOutput | None
     furniture = furniture_lines([ln.folded for ln in lines])
     visible = [ln for i, ln in enumerate(lines)
                if not ln.large and not (i in furniture and furniture_folded(ln.folded))]
-    table = find_table(visible, clean(visible))
+    #: id of each visible line -> the date forms its first words print: read once for the
+    #: page headers, the table and a statement without one
+    forms = {id(ln): lead_forms(ln) for ln in visible}
+    table = find_table(visible, clean(visible, forms), forms)
     if table is None:
-        out = read_empty(visible)
+        out = read_empty(visible, forms)
         return out if out is not None and validator(out).ok else None
     return decide(lines, table, validator)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from parsers.engine import AccountReading, ParseOutput
 from parsers.generic.figures import currency, is_card, line_last4
 from parsers.generic.readings import signed
-from parsers.generic.rows import DATE_FORMATS, NUMBER_LOCALES, lead_date, trailing
+from parsers.generic.rows import NUMBER_LOCALES, trailing
 from parsers.generic.words import CARD_WORDS
 from parsers.lines import Line
 from parsers.model import Account, Statement
@@ -23,15 +23,17 @@ from parsers.vocabulary import (
     amount_reader,
     exact_amount_reader,
     find_labelled,
+    label_set,
     match_label,
 )
 
 
-def read_empty(lines: list[Line]) -> ParseOutput | None:
-    """The statement when every account on it is printed without transactions."""
+def read_empty(lines: list[Line], forms: dict[int, dict[str, int]]) -> ParseOutput | None:
+    """The statement when every account on it is printed without transactions (`forms`:
+    each line's `lead_forms`, by id)."""
+    dated = [ln for ln in lines if forms[id(ln)]]  # (whichever the locale)
     for locale in NUMBER_LOCALES:
-        if any(lead_date(ln, f) and trailing(tokens(ln, locale))[1]
-               for ln in lines for f in DATE_FORMATS):
+        if any(trailing(tokens(ln, locale))[1] for ln in dated):
             return None
         out = _accounts(lines, locale)
         if out is not None:
@@ -40,10 +42,10 @@ def read_empty(lines: list[Line]) -> ParseOutput | None:
 
 
 def _accounts(lines: list[Line], locale: str) -> ParseOutput | None:
-    labels = (*OPENING, *CLOSING, *CARD_WORDS)
+    labels = label_set((*OPENING, *CLOSING, *CARD_WORDS))  # (held: asked of every line)
     for i, ln in enumerate(lines):
-        labelled = match_label(ln.text, labels) or (
-            i > 0 and match_label(lines[i - 1].text, labels)
+        labelled = labels.match(ln.folded) or (
+            i > 0 and labels.match(lines[i - 1].folded)
             and not find_amounts(lines[i - 1].text, locale))
         if not labelled and any(a.value != 0 for a, _, _ in find_amounts(ln.text, locale)):
             return None

@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
+from typing import NamedTuple
 
 from parsers.dates import compile_format, fold
 from parsers.generic.model import Marker, Row, Table
@@ -25,13 +26,14 @@ from parsers.vocabulary import (
     OPENING,
     UNAMBIGUOUS_DATES,
     Found,
+    LabelSet,
     amount_reader,
     exact_amount_reader,
     find_labelled,
     find_period,
     find_period_end,
     label_in,
-    match_label,
+    label_set,
     read_last4,
 )
 
@@ -106,10 +108,11 @@ def split_sections(lines: list[Line], table: Table) -> list[Section]:
 def _opening_ahead(lines: list[Line], rows: dict[int, Row]) -> list[bool]:
     """Per line: whether a balance is labelled after it and before the next row."""
     out, ahead = [False] * len(lines), False
+    balances = _labels().balances
     for i in range(len(lines) - 1, -1, -1):
         if id(lines[i]) in rows:
             ahead = False
-        elif match_label(lines[i].text, (*OPENING, *CLOSING)):
+        elif balances.match(lines[i].folded):
             ahead = True
         out[i] = ahead
     return out
@@ -129,8 +132,22 @@ def line_last4(ln: Line) -> str | None:
     m = _MASKED.search(ln.text)
     if m:
         return m.group(1)
+    if not _labels().account.printed_in(ln.folded):
+        return None  # (most lines: no account label, so no number after one)
     found = find_labelled([ln], ACCOUNT, read_last4)
     return found.value if found else None
+
+
+class _LabelSets(NamedTuple):
+    account: LabelSet
+    balances: LabelSet
+
+
+@functools.cache
+def _labels() -> _LabelSets:
+    """The label sets asked of every line of a statement, held (finding a set anew hashes
+    its labels, which costs more than telling that a line prints none of them)."""
+    return _LabelSets(label_set(ACCOUNT), label_set((*OPENING, *CLOSING)))
 
 
 def printed_balances(sec: Section, table: Table
@@ -159,9 +176,9 @@ def printed_balances(sec: Section, table: Table
 def currency(lines: list[Line], locale: str) -> str:
     """The currency the statement names most, else the locale's usual one."""
     seen: Counter[str] = Counter()
-    for ln in lines:
-        for m in _CURRENCY.finditer(ln.text):
-            seen[m.group(1) or ("EUR" if m.group(2) else "GBP")] += 1
+    # (one search of all the lines, a line apart: a name never runs over into the next)
+    for m in _CURRENCY.finditer("\n".join([ln.text for ln in lines])):
+        seen[m.group(1) or ("EUR" if m.group(2) else "GBP")] += 1
     if seen:
         return seen.most_common(1)[0][0]
     return "EUR" if locale in ("de", "fr") else "USD"

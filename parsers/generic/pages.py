@@ -5,37 +5,38 @@ from __future__ import annotations
 import re
 
 from parsers.dates import fold
-from parsers.generic.rows import DATE_FORMATS, date_words, leading
 from parsers.lines import Line
 from parsers.vocabulary import BALANCE_ROWS, starts_with_label
 
 
-def clean(lines: list[Line]) -> list[Line]:
+def clean(lines: list[Line], forms: dict[int, dict[str, int]]) -> list[Line]:
     """The lines a table may hold: none repeated at the same height on most pages above or
     below its page's dated lines and what continues them (a page header or footer; inside
-    the table a repeated description is a row)."""
+    the table a repeated description is a row). `forms` holds each line's `lead_forms`, by
+    id."""
     keep = lines
     if len({ln.page for ln in keep}) < 2:
         return keep
+    #: each line's text without its figures, and its height: where a repeated line stands
+    keys = [(_digitless(ln.text), round(ln.top / 3)) for ln in keep]
     seen: dict[tuple[str, int], set[int]] = {}
-    for ln in keep:
-        seen.setdefault((_digitless(ln.text), round(ln.top / 3)), set()).add(ln.page)
+    for ln, key in zip(keep, keys, strict=True):
+        seen.setdefault(key, set()).add(ln.page)
     pages = len({ln.page for ln in keep})
     repeated = max(2, 0.8 * pages)
     band: dict[int, tuple[float, float]] = {}
-    for ln in keep:  # a page header that starts with a date (the period) is not a row
-        if len(seen[(_digitless(ln.text), round(ln.top / 3))]) >= repeated:
-            continue
-        starts = leading(ln)
-        if any(date_words(starts, f) for f in DATE_FORMATS):
+    for ln, key in zip(keep, keys, strict=True):
+        if len(seen[key]) >= repeated:
+            continue  # a page header that starts with a date (the period) is not a row
+        if forms[id(ln)]:
             top, bottom = band.get(ln.page, (ln.top, ln.bottom))
             band[ln.page] = (min(top, ln.top), max(bottom, ln.bottom))
     for ln in keep:  # the band runs on over the lines that continue its last row
         top, bottom = band.get(ln.page, (0.0, -1.0))
         if bottom < ln.top <= bottom + 1.6 * max(ln.height, 1.0) + ln.height:
             band[ln.page] = (top, ln.bottom)
-    return [ln for ln in keep
-            if len(seen[(_digitless(ln.text), round(ln.top / 3))]) < repeated
+    return [ln for ln, key in zip(keep, keys, strict=True)
+            if len(seen[key]) < repeated
             or _within(band.get(ln.page), ln.top) or starts_with_label(ln.text, BALANCE_ROWS)]
 
 

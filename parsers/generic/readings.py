@@ -13,8 +13,11 @@ different results are refused as ambiguous, never decided by a guess.
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import json
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
@@ -72,6 +75,8 @@ class Context:
         default_factory=dict, repr=False)
     _balances: dict[int, tuple[Found[Amount] | None, Found[Amount] | None, str | None]] = field(
         default_factory=dict, repr=False)
+    #: (section id, row date form) -> its rows' dates in that form (`dates`)
+    _dates: dict[tuple[int, str], list[date] | None] = field(default_factory=dict, repr=False)
 
     def period(self, row_format: str) -> tuple[date | None, date, str] | None:
         """`find_statement_period` of the lines."""
@@ -90,6 +95,16 @@ class Context:
         if id(sec) not in self._balances:
             self._balances[id(sec)] = printed_balances(sec, self.table)
         return self._balances[id(sec)]
+
+    def dates(self, sec: Section, row_format: str) -> list[date] | None:
+        """The dates of the section's rows in `row_format`, a yearless one's year from that
+        form's period; None when a row's is no date in it (the readings that share a date
+        form differ in their columns only)."""
+        key = (id(sec), row_format)
+        if key not in self._dates:
+            period = self.period(row_format)
+            self._dates[key] = _row_dates(sec.rows, row_format, period[1] if period else None)
+        return self._dates[key]
 
 
 def readings(lines: list[Line], table: Table) -> list[Reading]:
@@ -168,9 +183,12 @@ def describe(r: Reading, ctx: Context, period: str) -> dict[str, Any]:
 
 def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: ParseOutput
              ) -> Account | None:
+    dates = ctx.dates(sec, r.date_format)
+    if dates is None:
+        return None
     txs = []
-    for row in sec.rows:
-        tx = _transaction(r, ctx, row, end)
+    for row, when in zip(sec.rows, dates, strict=True):
+        tx = _transaction(r, ctx, row, when)
         if tx is None:
             return None
         txs.append(tx)
@@ -203,17 +221,24 @@ def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: Pars
         if first < before < first + len(txs) or (near and before == first + len(txs)):
             out.problems.append(f"{where}: a line between two rows on page {ln.page} was not "
                                 "read as part of either")
+    days = _days(r, ctx, sec, end)
+    if days is None:
+        return None
+    #: the amounts up to each row, summed in the rows' order (as a sum of each first few is)
+    upto = list(itertools.accumulate((t.amount for t in txs), initial=Decimal(0))) if (
+        markers or days) else []
     for before, value in markers:
-        running = opening + sum((t.amount for t in txs[:before]), Decimal(0))
+        running = opening + upto[len(range(len(txs))[:before])]  # (the rows `txs[:before]`)
         info.balance_rows_checked += 1
         if value != running:
             out.problems.append(f"{where}: a balance row says {money(value)}, the running "
                                 f"total there is {money(running)}")
-    days = _days(r, ctx, sec, end)
-    if days is None:
-        return None
+    # rows in date order: those up to a day are the first few (found by halving, not read)
+    when = [t.date for t in txs] if days else []
+    ordered = all(map(operator.le, when, when[1:]))
     for day, value in days:
-        running = opening + sum((t.amount for t in txs if t.date <= day), Decimal(0))
+        running = opening + (upto[bisect.bisect_right(when, day)] if ordered else sum(
+            (t.amount for t in txs if t.date <= day), Decimal(0)))
         info.balance_rows_checked += 1
         if value != running:
             out.problems.append(f"{where}: the daily balance of {day} is {money(value)}, the "
@@ -238,11 +263,17 @@ def _days(r: Reading, ctx: Context, sec: Section, end: date | None
     return out
 
 
-def _transaction(r: Reading, ctx: Context, row: Row, end: date | None) -> Transaction | None:
-    try:
-        when = parse_date(row.date_text, r.date_format, end)
-    except ValueError:
-        return None
+def _row_dates(rows: list[Row], row_format: str, end: date | None) -> list[date] | None:
+    out = []
+    for row in rows:
+        try:
+            out.append(parse_date(row.date_text, row_format, end))
+        except ValueError:
+            return None
+    return out
+
+
+def _transaction(r: Reading, ctx: Context, row: Row, when: date) -> Transaction | None:
     figures = {role: row.figures[i].amount for i, role in enumerate(r.roles)
                if i in row.figures}
     unsigned = figures.get("amount") is not None and figures["amount"].value > 0 and not (

@@ -11,6 +11,7 @@ repeated on every page, regulatory footers and watermarks never become rows.
 
 from __future__ import annotations
 
+import functools
 import re
 import statistics
 from collections import Counter
@@ -22,7 +23,14 @@ from parsers.generic.words import DAILY_HEADINGS, HEADER_WORDS, SIGN_HEADINGS
 from parsers.lines import Line
 from parsers.numbers import may_end_in_amount
 from parsers.table import Token, figures_at_end, tokens
-from parsers.vocabulary import BALANCE_ROWS, TOTALS, is_heading, starts_with_label
+from parsers.vocabulary import (
+    BALANCE_ROWS,
+    TOTALS,
+    LabelSet,
+    is_heading,
+    label_set,
+    starts_with_label,
+)
 
 #: Row date forms tried, years first (a form with a year wins a tie with its yearless one).
 DATE_FORMATS = ("%d.%m.%Y", "%d.%m.%y", "%Y-%m-%d", "%d-%b-%Y", "%d %b %Y", "%d. %b %Y",
@@ -33,32 +41,59 @@ NUMBER_LOCALES = ("en", "de", "fr")
 #: Right edges closer than this (points) are one column.
 COLUMN_SLACK = 6.0
 _FAR = date(2400, 12, 31)
-_DIGIT = re.compile(r"\d")
-
-
-def lead_date(ln: Line, fmt: str) -> int:
-    """How many of the line's first words print a date in `fmt` (0: none)."""
-    return date_words(leading(ln), fmt)
 
 
 def leading(ln: Line) -> list[tuple[int, str]]:
     """(n, the text of the line's first n words) for n = 3, 2, 1 where a word follows them:
-    where a row's date stands, joined once for all the date forms a line is tried in."""
-    return [(n, " ".join(w.text for w in ln.words[:n])) for n in (3, 2, 1)
-            if len(ln.words) > n]
+    where a row's date stands, made once for all the date forms a line is tried in."""
+    words, ends, end = ln.words, [], -1
+    for w in words[:3]:
+        end += len(w.text) + 1
+        ends.append(end)
+    # (each a start of the line's text, which is its words joined by a space: sliced, as
+    # slicing costs less than joining the words again)
+    return [(n, ln.text[:ends[n - 1]]) for n in (3, 2, 1) if len(words) > n]
 
 
-def date_words(leading: list[tuple[int, str]], fmt: str) -> int:
-    """`lead_date` of the line whose `leading` words these are."""
-    regex = compile_format(fmt).regex
-    for n, text in leading:
-        if regex.fullmatch(text):
+@functools.cache
+def _any_date() -> re.Pattern[str]:
+    """Every date form's regex as one: text it does not read is a date in none of them.
+    Where it reads no start of a line's text, none of the line's first words print a date
+    (they are a start of it): most lines are refused by one regex call, not nineteen per
+    word. (Made on first use: a process that reads no statement without a template never
+    compiles it.)"""
+    return re.compile("|".join(f"(?:{compile_format(f).pattern})" for f in DATE_FORMATS),
+                      re.IGNORECASE)
+
+
+def lead_forms(ln: Line) -> dict[str, int]:
+    """Each of `DATE_FORMATS` the line's first words print a date in -> how many of them
+    do (the most, as `leading` tries them): a line's leading date, read once for every
+    form."""
+    out: dict[str, int] = {}
+    any_date = _any_date()
+    if any_date.match(ln.text) is None:
+        return out
+    for n, text in leading(ln):
+        if any_date.fullmatch(text):
+            for f in _date_forms(text):
+                out.setdefault(f, n)
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _date_forms(text: str) -> tuple[str, ...]:
+    """The forms of `DATE_FORMATS` that read `text` as a day; kept, as a statement prints
+    the same day on many rows."""
+    out = []
+    for f in DATE_FORMATS:
+        if compile_format(f).regex.fullmatch(text):
             try:
-                parse_date(text, fmt, _FAR)
+                parse_date(text, f, _FAR)
             except ValueError:
                 continue
-            return n
-    return 0
+            out.append(f)
+    return tuple(out)
 
 
 def trailing(toks: list[Token]) -> tuple[list[Token], list[Token]]:
@@ -69,9 +104,11 @@ def trailing(toks: list[Token]) -> tuple[list[Token], list[Token]]:
     return toks[:i], toks[i:]
 
 
-def find_table(lines: list[Line], kept: list[Line]) -> Table | None:
+def find_table(lines: list[Line], kept: list[Line], forms: dict[int, dict[str, int]]
+               ) -> Table | None:
     """The table the `kept` lines (`clean`) print: locale, date forms and figure columns by
-    count, then rows; a line of `lines` left out where it would continue a row is a stray."""
+    count, then rows; a line of `lines` left out where it would continue a row is a stray.
+    `forms` holds each line's `lead_forms`, by id."""
     best: tuple[int, str] | None = None
     everything, lines = lines, kept
     #: locale -> the figures that end each line, read in that locale
@@ -79,8 +116,11 @@ def find_table(lines: list[Line], kept: list[Line]) -> Table | None:
     for locale in NUMBER_LOCALES:
         # a line without a digit ends in no figure, nor does a text line without the makings
         # of an amount in the locale: their words need not be read
-        ends[locale] = [figures_at_end(ln, locale) if ln.has_digit and (
-            ln.ocr or may_end_in_amount(ln.text, locale)) else [] for ln in lines]
+        may = [ln.has_digit and (ln.ocr or may_end_in_amount(ln.text, locale)) for ln in lines]
+        if best is not None and sum(may) <= best[0]:
+            continue  # it cannot read more lines' figures than the locale before it
+        ends[locale] = [figures_at_end(ln, locale) if m else []
+                        for ln, m in zip(lines, may, strict=True)]
         n = sum(1 for figures in ends[locale] if figures)
         if n and (best is None or n > best[0]):
             best = (n, locale)
@@ -88,19 +128,15 @@ def find_table(lines: list[Line], kept: list[Line]) -> Table | None:
         return None
     locale = best[1]
     ending = [(ln, figures) for ln, figures in zip(lines, ends[locale], strict=True) if figures]
-    # (every date form prints a digit: first words without one are tried in none)
-    starts = [s for s in ([(n, text) for n, text in leading(ln) if _DIGIT.search(text)]
-                          for ln, _ in ending) if s]
-    counts = Counter(f for f in DATE_FORMATS for words in starts if date_words(words, f))
+    counts = Counter(f for ln, _ in ending for f in forms[id(ln)])
     if not counts:
         return None
     top = max(counts.values())
     formats = [f for f in DATE_FORMATS if counts[f] == top]
     with_year = [f for f in formats if compile_format(f).has_year]
     formats = with_year or formats
-    #: id of each kept line -> how many of its first words print its date (read once here,
-    #: for the columns and for the rows)
-    leads = {id(ln): lead_date(ln, formats[0]) for ln in lines}
+    #: id of each kept line -> how many of its first words print its date
+    leads = {id(ln): forms[id(ln)].get(formats[0], 0) for ln in lines}
     # a line of dates and figures only (a daily balance list) is no row, whatever its heading
     dated = [figures for ln, figures in zip(lines, ends[locale], strict=True)
              if leads[id(ln)] and not _day_pairs(ln, formats[0], locale)]
@@ -129,8 +165,18 @@ def column_of(table: Table, tok: Token) -> int | None:
     return None
 
 
+@functools.cache
+def _label_sets() -> tuple[list[tuple[str, tuple[str, ...], LabelSet]], LabelSet, LabelSet]:
+    """(each sign and its headings, with their label set; the daily headings' set; the
+    balance rows' set), held: a line that cannot print a set's labels (`printed_in`: most
+    lines) is not asked whether it starts with one, nor whether it is one of its headings."""
+    signs = [(sign, labels, label_set(labels)) for sign, labels in SIGN_HEADINGS.items()]
+    return signs, label_set(DAILY_HEADINGS), label_set(BALANCE_ROWS)
+
+
 def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
-    """Rows, markers and strays of the table; `leads` holds the kept lines' `lead_date`."""
+    """Rows, markers and strays of the table; `leads` holds how many of each kept line's
+    first words print its date (0: none)."""
     fmt = table.formats[0]
     last: Line | None = None
     desc_x0 = 0.0
@@ -139,14 +185,15 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
     doubtful: list[tuple[Line, int]] = []
     daily = False
     carry: str | None = None  # the date a row without one of its own takes
+    signs, daily_set, balance_set = _label_sets()
     for ln in lines:
         near = last is not None and _follows(last, ln)
-        sign = next((s for s, labels in SIGN_HEADINGS.items() if is_heading(ln.text, labels)),
-                    None)
+        sign = next((s for s, labels, found in signs
+                     if found.printed_in(ln.folded) and is_heading(ln.text, labels)), None)
         if sign is not None:
             heading, last, daily = sign, None, False
             continue
-        if is_heading(ln.text, DAILY_HEADINGS):
+        if daily_set.printed_in(ln.folded) and is_heading(ln.text, DAILY_HEADINGS):
             heading, last, daily = None, None, True
             continue
         if daily and id(ln) in leads:
@@ -163,13 +210,18 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
                 table.strays.append((ln, len(table.rows), True))
             continue
         n = leads[id(ln)]
-        words, figures = trailing(tokens(Line(ln.page, ln.words[n:]), table.locale))
+        # (whatever of the line is asked whether it starts with a balance row's label is
+        # a run of its words: it prints none where the line prints none)
+        balance = balance_set.printed_in(ln.folded)
+        # (the words after a date as a line of their own; a line without one as it is)
+        words, figures = trailing(tokens(Line(ln.page, ln.words[n:]) if n else ln, table.locale))
         at = {column_of(table, t): t for t in figures}
         placed = {i: t for i, t in at.items() if i is not None}
         fits = bool(figures) and len(placed) == len(figures)
         if figures and not fits:  # figures outside the columns are words (`5,90EUR` fee)
             words, figures = words + figures, []
-        if n and fits and starts_with_label(" ".join(t.text for t in words), BALANCE_ROWS):
+        if n and fits and balance and starts_with_label(" ".join(t.text for t in words),
+                                                        BALANCE_ROWS):
             # a dated balance brought/carried forward: checked, never a transaction
             table.markers.append(Marker(ln, len(table.rows), figures[-1]))
             last, carry = ln, " ".join(w.text for w in ln.words[:n])
@@ -187,7 +239,7 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
                                   text_x1=_x1(words[:paid])))
             last, wrapped = ln, False
         elif fits and near and carry and not starts_with_label(ln.text, TOTALS):
-            if starts_with_label(ln.text, BALANCE_ROWS):
+            if balance and starts_with_label(ln.text, BALANCE_ROWS):
                 table.markers.append(Marker(ln, len(table.rows), figures[-1]))
             else:
                 if wrapped:  # the words above may begin this row as well as end the last
@@ -196,7 +248,7 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
                                       carried=True, heading=heading, text_x1=_x1(words),
                                       bad_date=_shaped_like_a_date(ln, fmt)))
             last, wrapped = ln, False
-        elif figures and near and starts_with_label(ln.text, BALANCE_ROWS):
+        elif figures and near and balance and starts_with_label(ln.text, BALANCE_ROWS):
             table.markers.append(Marker(ln, len(table.rows), figures[-1]))
             last = ln
         elif near and not figures and ln.words[0].x0 < desc_x0 - 4 and _only_dates(ln, fmt):
@@ -292,7 +344,7 @@ def _doubt(table: Table, doubtful: list[tuple[Line, int]]) -> None:
 
 def _shaped_like_a_date(ln: Line, fmt: str) -> str:
     """The line's first words where they have the form of a date in `fmt` (which
-    `lead_date` did not read as one: no such day), else ""."""
+    `lead_forms` did not read as one: no such day), else ""."""
     regex = compile_format(fmt).regex
     for n in (3, 2, 1):
         text = " ".join(w.text for w in ln.words[:n])
