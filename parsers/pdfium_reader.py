@@ -53,10 +53,10 @@ TALL = 12.5
 _TOKEN = re.compile(r"\S+")
 SOFT_HYPHEN = "\ufffe"
 _X0, _TOP, _X0_CHAR = itemgetter(1), itemgetter(3), itemgetter(0)
-#: A text-layer word's fields after its box (no OCR confidence, line, ink or second
-#: reading): words are made straight from their fields' tuple, a call less per word.
-_TEXT_WORD = Word("", 0.0, 0.0, 0.0, 0.0)[5:]
 _new = tuple.__new__
+#: A run of characters read as one word so far: (text, x0, x1, top, bottom, its last
+#: character's x0 and top, the index after that character).
+Run = tuple[str, float, float, float, float, float, float, int]
 _count_chars = direct(pdfium_c.FPDFText_CountChars)
 _get_text = direct(pdfium_c.FPDFText_GetText)
 _loose_box = direct(pdfium_c.FPDFText_GetLooseCharBox)
@@ -123,26 +123,31 @@ def page_words(textpage: pdfium_c.FPDF_TEXTPAGE, height: float) -> list[Word]:
         text = UNMAPPED.sub(UNDECODABLE, text)
     box = pdfium_c.FS_RECTF()
     ref = ctypes.byref(box)
-    # A run: [text, x0, x1, top, bottom, last character's x0, its top, index after it]
-    runs: list[list] = []
+    # A run: (text, x0, x1, top, bottom, last character's x0, its top, index after it),
+    # a tuple: most runs are never changed, and a tuple is made faster than a list.
+    runs: list[Run] = []
+    add = runs.append
+    loose_box, count_rects = _loose_box, _count_rects
     for m in _TOKEN.finditer(text):
         start, end = m.span()
-        _loose_box(tp, start, ref)
+        loose_box(tp, start, ref)
         left, top, bottom = box.left, height - box.top, height - box.bottom
         if end - start == 1:
             if not _turned(tp, start):
-                runs.append([m.group(), left, box.right, top, bottom, left, top, end])
+                add((m.group(), left, box.right, top, bottom, left, top, end))
             continue
-        if bottom - top > TALL or _count_rects(tp, start, end - start) > 1:
+        if bottom - top > TALL or count_rects(tp, start, end - start) > 1:
             runs += _split(tp, text, start, end, height)
             continue
-        _loose_box(tp, end - 1, ref)
+        loose_box(tp, end - 1, ref)
         if height - box.top != top:  # the baseline climbs: turned text
             runs += _split(tp, text, start, end, height)
             continue
-        runs.append([m.group(), left, box.right, top, bottom, box.left, top, end])
-    return [_new(Word, (r[0], r[1], r[2], r[3], r[4], *_TEXT_WORD)) for r in
-            _join(tp, text, runs, height)]
+        add((m.group(), left, box.right, top, bottom, box.left, top, end))
+    # (the fields written out, not `Word(...)`: a call less per word; a text layer's word
+    # has no OCR confidence, line, ink or second reading)
+    return [_new(Word, (r[0], r[1], r[2], r[3], r[4], None, None, None, False))
+            for r in _join(tp, text, runs, height)]
 
 
 def _text(tp: ctypes.c_void_p, count: int) -> str:
@@ -159,7 +164,7 @@ def _text(tp: ctypes.c_void_p, count: int) -> str:
     return "".join(chr(_unicode(tp, i) or 0xFFFD) for i in range(count))
 
 
-def _split(tp: ctypes.c_void_p, text: str, start: int, end: int, height: float) -> list[list]:
+def _split(tp: ctypes.c_void_p, text: str, start: int, end: int, height: float) -> list[Run]:
     """pdfplumber's rule, character by character: a gap or a jump in height ends a word."""
     box = pdfium_c.FS_RECTF()
     ref = ctypes.byref(box)
@@ -182,7 +187,7 @@ def _split(tp: ctypes.c_void_p, text: str, start: int, end: int, height: float) 
         else:
             prev = [text[i], left, right, top, bottom, left, top, i + 1]
             runs.append(prev)
-    return runs
+    return [tuple(r) for r in runs]
 
 
 def _turned(tp: ctypes.c_void_p, i: int) -> bool:
@@ -192,42 +197,53 @@ def _turned(tp: ctypes.c_void_p, i: int) -> bool:
     return TURNED < angle < 2 * math.pi - TURNED
 
 
-def _join(tp: ctypes.c_void_p, text: str, runs: list[list], height: float) -> list[list]:
+def _join(tp: ctypes.c_void_p, text: str, runs: list[Run], height: float) -> list[Run]:
     """Join runs that pdfplumber reads as one word: it sorts each line's characters by x,
     so two runs drawn apart join when they touch on one line and no space drawn in the
     file parts them (PDFium puts a space of its own between separate drawings), and runs
     that overlap are read interleaved, character by character."""
-    out: list[list] = []
+    out: list[Run] = []
     for line in _lines(runs):
+        if len(line) == 1:
+            out += line
+            continue
         line.sort(key=_X0)
-        if _overlapping(line):
-            line = _interleaved(tp, text, line, height)
-        prev = None
-        for r in line:
-            if prev is not None and prev[5] <= r[1] <= prev[2] + WORD_GAP \
-                    and abs(r[3] - prev[6]) <= WORD_RISE and not _space_after(tp, text, prev):
-                prev[0] += r[0]
-                prev[2], prev[3], prev[4] = max(prev[2], r[2]), min(prev[3], r[3]), \
-                    max(prev[4], r[4])
-                prev[5], prev[6], prev[7] = r[5], r[6], r[7]
-                continue
-            out.append(r)
-            prev = r
+        start = len(out)
+        if not _joined(tp, text, line, out):
+            del out[start:]
+            _joined(tp, text, _interleaved(tp, text, line, height), out, check=False)
     return out
 
 
-def _overlapping(line: list[list]) -> bool:
-    """Whether a run (of a line sorted by x) starts before an earlier run's last character."""
-    reach = float("-inf")
+def _joined(tp: ctypes.c_void_p, text: str, line: list[Run], out: list[Run],
+            check: bool = True) -> bool:
+    """Add a line's runs (sorted by x) to `out`, those that touch joined; with `check`,
+    False, part way, when a run starts before an earlier run's last character (the line
+    must be read interleaved): looked for in the same pass, which saves a pass per line."""
+    # (NaN: no run ever starts before it, and no run's last character moves it)
+    reach = float("-inf") if check else math.nan
+    prev = None
     for r in line:
-        if r[1] < reach:
-            return True
-        reach = max(reach, r[5])
-    return False
+        x0 = r[1]
+        if x0 < reach:
+            return False
+        if r[5] > reach:
+            reach = r[5]
+        if prev is not None and prev[5] <= x0 <= prev[2] + WORD_GAP \
+                and abs(r[3] - prev[6]) <= WORD_RISE and not _space_after(tp, text, prev):
+            # (`max` and `min` of two written out: each keeps its first argument on a tie)
+            prev = out[-1] = (prev[0] + r[0], prev[1],
+                              r[2] if r[2] > prev[2] else prev[2],
+                              r[3] if r[3] < prev[3] else prev[3],
+                              r[4] if r[4] > prev[4] else prev[4], r[5], r[6], r[7])
+            continue
+        out.append(r)
+        prev = r
+    return True
 
 
-def _interleaved(tp: ctypes.c_void_p, text: str, line: list[list],
-                 height: float) -> list[list]:
+def _interleaved(tp: ctypes.c_void_p, text: str, line: list[Run],
+                 height: float) -> list[Run]:
     """A line whose runs overlap, cut into words as pdfplumber cuts its characters sorted
     by x (a space the file draws after a run still ends the word there)."""
     box = pdfium_c.FS_RECTF()
@@ -255,22 +271,26 @@ def _interleaved(tp: ctypes.c_void_p, text: str, line: list[list],
         else:
             prev = [text[i], left, right, top, bottom, left, top, i + 1]
             words.append(prev)
-    return words
+    return [tuple(w) for w in words]
 
 
-def _lines(runs: list[list]) -> list[list[list]]:
+def _lines(runs: list[Run]) -> list[list[Run]]:
     """pdfplumber's line clusters: runs whose tops chain within `WORD_RISE` of each other."""
-    lines: list[list[list]] = []
-    last = None
+    lines: list[list[Run]] = []
+    line: list[Run] = []
+    last = 0.0
     for r in sorted(runs, key=_TOP):
-        if last is None or r[3] - last > WORD_RISE:
-            lines.append([])
-        lines[-1].append(r)
-        last = r[3]
+        top = r[3]
+        if not line or top - last > WORD_RISE:
+            line = [r]
+            lines.append(line)
+        else:
+            line.append(r)
+        last = top
     return lines
 
 
-def _space_after(tp: ctypes.c_void_p, text: str, run: list) -> bool:
+def _space_after(tp: ctypes.c_void_p, text: str, run: Run) -> bool:
     """Whether the file itself draws a space right after the run (PDFium adds its own)."""
     i = run[7]
     return i < len(text) and text[i] == " " and _is_generated(tp, i) == 0
