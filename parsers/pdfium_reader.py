@@ -18,6 +18,7 @@ from __future__ import annotations
 import ctypes
 import math
 import re
+import struct
 import time
 from operator import itemgetter
 
@@ -52,8 +53,10 @@ WORD_RISE = 3.0
 TALL = 12.5
 _TOKEN = re.compile(r"\S+")
 SOFT_HYPHEN = "\ufffe"
-_X0, _TOP, _X0_CHAR = itemgetter(1), itemgetter(3), itemgetter(0)
+_TEXT, _X0, _TOP, _X0_CHAR = itemgetter(0), itemgetter(1), itemgetter(3), itemgetter(0)
 _new = tuple.__new__
+#: An `FS_RECTF`'s four floats (left, top, right, bottom) in one call, not four lookups.
+_unpack_box = struct.Struct("4f").unpack_from
 #: A run of characters read as one word so far: (text, x0, x1, top, bottom, its last
 #: character's x0 and top, the index after that character).
 Run = tuple[str, float, float, float, float, float, float, int]
@@ -103,7 +106,8 @@ class PdfiumReader:
                 out.problems.append(blank_note(index))
             elif not words and self._ocr is not None:
                 out.words, out.ocr = self._ocr(page, index, limits), True
-            if any(UNDECODABLE in w.text for w in out.words):
+            # (looked for in all the words' text at once: nearly every page has none)
+            if UNDECODABLE in "".join(map(_TEXT, out.words)):
                 out.problems.append(
                     undecodable_note(index, sum(UNDECODABLE in w.text for w in out.words)))
             return out
@@ -127,23 +131,25 @@ def page_words(textpage: pdfium_c.FPDF_TEXTPAGE, height: float) -> list[Word]:
     # a tuple: most runs are never changed, and a tuple is made faster than a list.
     runs: list[Run] = []
     add = runs.append
-    loose_box, count_rects = _loose_box, _count_rects
+    loose_box, count_rects, unpack = _loose_box, _count_rects, _unpack_box
     for m in _TOKEN.finditer(text):
         start, end = m.span()
         loose_box(tp, start, ref)
-        left, top, bottom = box.left, height - box.top, height - box.bottom
+        left, top, right, bottom = unpack(box)
+        top, bottom = height - top, height - bottom
         if end - start == 1:
             if not _turned(tp, start):
-                add((m.group(), left, box.right, top, bottom, left, top, end))
+                add((m.group(), left, right, top, bottom, left, top, end))
             continue
         if bottom - top > TALL or count_rects(tp, start, end - start) > 1:
             runs += _split(tp, text, start, end, height)
             continue
         loose_box(tp, end - 1, ref)
-        if height - box.top != top:  # the baseline climbs: turned text
+        last, last_top, right, _ = unpack(box)
+        if height - last_top != top:  # the baseline climbs: turned text
             runs += _split(tp, text, start, end, height)
             continue
-        add((m.group(), left, box.right, top, bottom, box.left, top, end))
+        add((m.group(), left, right, top, bottom, last, top, end))
     # (the fields written out, not `Word(...)`: a call less per word; a text layer's word
     # has no OCR confidence, line, ink or second reading)
     return [_new(Word, (r[0], r[1], r[2], r[3], r[4], None, None, None, False))
