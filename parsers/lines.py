@@ -5,7 +5,8 @@ from __future__ import annotations
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, le, sub
 from typing import Any, Generic, TypeVar
 
 from parsers.dates import fold
@@ -20,6 +21,7 @@ LARGE = 2.5
 _SPAN = 100.0
 _TOP_X0, _X0 = attrgetter("top", "x0"), attrgetter("x0")
 _TOP, _BOTTOM, _CONF = attrgetter("top"), attrgetter("bottom"), attrgetter("conf")
+_TEXT = attrgetter("text")
 _T = TypeVar("_T")
 
 
@@ -53,7 +55,7 @@ class Line:
     bottom: float = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.text = " ".join([w.text for w in self.words])
+        self.text = " ".join(map(_TEXT, self.words))
         self.top = min(map(_TOP, self.words))
         self.bottom = max(map(_BOTTOM, self.words))
 
@@ -101,11 +103,13 @@ def page_lines(page: Page) -> list[Line]:
         for w in page.words:
             by_id.setdefault(w.line or 0, []).append(w)
         return _rejoin(page.number, list(by_id.values()))
-    heights = [w.bottom - w.top for w in page.words]
+    heights = list(map(sub, map(_BOTTOM, page.words), map(_TOP, page.words)))
     limit = LARGE * _median(heights)
-    normal = [w for w, h in zip(page.words, heights, strict=True) if h <= limit]
-    large = [] if len(normal) == len(heights) else [
-        w for w, h in zip(page.words, heights, strict=True) if h > limit]
+    if all(map(le, heights, repeat(limit))):  # (as on nearly every page: no word is large)
+        normal, large = page.words, []
+    else:
+        normal = [w for w, h in zip(page.words, heights, strict=True) if h <= limit]
+        large = [w for w, h in zip(page.words, heights, strict=True) if h > limit]
     lines = [Line(page.number, g) for g in _group(normal)]
     lines += [Line(page.number, g, large=True) for g in _group(large)]
     if set(map(_CONF, page.words)) == {None}:
@@ -140,7 +144,9 @@ def _group(words: list[Word]) -> list[list[Word]]:
             group = [w]
             groups.append(group)
             top, bottom = w_top, w_bottom
-    return [sorted(g, key=_X0) for g in groups]
+    for g in groups:
+        g.sort(key=_X0)
+    return groups
 
 
 def _rejoin(page: int, groups: list[list[Word]]) -> list[Line]:
