@@ -60,8 +60,15 @@ _unpack_box = struct.Struct("4f").unpack_from
 #: A run of characters read as one word so far: (text, x0, x1, top, bottom, its last
 #: character's x0 and top, the index after that character).
 Run = tuple[str, float, float, float, float, float, float, int]
+_load_page = direct(pdfium_c.FPDF_LoadPage, ctypes.c_void_p)
+_load_textpage = direct(pdfium_c.FPDFText_LoadPage, ctypes.c_void_p)
+_close_textpage = direct(pdfium_c.FPDFText_ClosePage, None)
+_close_page = direct(pdfium_c.FPDF_ClosePage, None)
+_page_width = direct(pdfium_c.FPDF_GetPageWidthF, ctypes.c_float)
+_page_height = direct(pdfium_c.FPDF_GetPageHeightF, ctypes.c_float)
 _count_chars = direct(pdfium_c.FPDFText_CountChars)
 _get_text = direct(pdfium_c.FPDFText_GetText)
+
 _loose_box = direct(pdfium_c.FPDFText_GetLooseCharBox)
 _count_rects = direct(pdfium_c.FPDFText_CountRects)
 _is_generated = direct(pdfium_c.FPDFText_IsGenerated)
@@ -91,32 +98,56 @@ class PdfiumReader:
             raise ParseTimeout(f"reading stopped after {limits.seconds_per_file:.0f} s at "
                                f"page {index + 1}")
         with LOCK:
-            try:
-                page = doc[index]
-                textpage = page.get_textpage()
-            except pdfium.PdfiumError as exc:
-                raise CorruptPdf(f"page {index + 1} cannot be read ({exc})") from exc
+            width, height, words = _read_page(doc, index)
+        out = Page(index + 1, width, height, words)
+        if not words:
+            self._blank_or_scanned(doc, index, limits, out)
+        # (looked for in all the words' text at once: nearly every page has none)
+        if UNDECODABLE in "".join(map(_TEXT, out.words)):
+            out.problems.append(
+                undecodable_note(index, sum(UNDECODABLE in w.text for w in out.words)))
+        return out
+
+    def _blank_or_scanned(self, doc: pdfium.PdfDocument, index: int, limits: Limits,
+                          out: Page) -> None:
+        """A page without words: noted when it draws nothing, else read by OCR if any.
+        (pypdfium2's page object, which both take, is made only here, for these pages.)"""
+        with LOCK:
+            page = doc[index]
         try:
-            with LOCK:
-                width, height = page.get_size()
-                words = page_words(textpage.raw, height)
-                textpage.close()
-            out = Page(index + 1, width, height, words)
-            if not words and draws_nothing(page):
+            if draws_nothing(page):
                 out.problems.append(blank_note(index))
-            elif not words and self._ocr is not None:
+            elif self._ocr is not None:
                 out.words, out.ocr = self._ocr(page, index, limits), True
-            # (looked for in all the words' text at once: nearly every page has none)
-            if UNDECODABLE in "".join(map(_TEXT, out.words)):
-                out.problems.append(
-                    undecodable_note(index, sum(UNDECODABLE in w.text for w in out.words)))
-            return out
         finally:
             with LOCK:
                 page.close()
 
 
-def page_words(textpage: pdfium_c.FPDF_TEXTPAGE, height: float) -> list[Word]:
+def _read_page(doc: pdfium.PdfDocument, index: int) -> tuple[float, float, list[Word]]:
+    """A page's width, height and words; the caller holds `LOCK`. The page and its text
+    page are loaded and closed through PDFium's own calls: pypdfium2's objects for them
+    (a finalizer and a place in their parent's list each) cost more than reading a short
+    page's words."""
+    page = _load_page(doc.raw, index)
+    if not page:  # (pypdfium2's words, as when it loaded the page)
+        raise CorruptPdf(f"page {index + 1} cannot be read (Failed to load page.)")
+    page = ctypes.c_void_p(page)
+    try:
+        textpage = _load_textpage(page)
+        if not textpage:
+            raise CorruptPdf(f"page {index + 1} cannot be read (Failed to load text page.)")
+        textpage = ctypes.c_void_p(textpage)
+        try:
+            width, height = _page_width(page), _page_height(page)
+            return width, height, page_words(textpage, height)
+        finally:
+            _close_textpage(textpage)
+    finally:
+        _close_page(page)
+
+
+def page_words(textpage: pdfium_c.FPDF_TEXTPAGE | ctypes.c_void_p, height: float) -> list[Word]:
     """The words of one text page, with boxes in top-down page coordinates."""
     tp = ctypes.cast(textpage, ctypes.c_void_p)
     count = _count_chars(tp)
@@ -127,8 +158,7 @@ def page_words(textpage: pdfium_c.FPDF_TEXTPAGE, height: float) -> list[Word]:
         text = UNMAPPED.sub(UNDECODABLE, text)
     box = pdfium_c.FS_RECTF()
     ref = ctypes.byref(box)
-    # A run: (text, x0, x1, top, bottom, last character's x0, its top, index after it),
-    # a tuple: most runs are never changed, and a tuple is made faster than a list.
+    # (runs are tuples: most are never changed, and a tuple is made faster than a list)
     runs: list[Run] = []
     add = runs.append
     loose_box, count_rects, unpack = _loose_box, _count_rects, _unpack_box
