@@ -21,6 +21,7 @@ import re
 import struct
 import time
 from operator import itemgetter
+from typing import Any
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -69,11 +70,19 @@ _page_height = direct(pdfium_c.FPDF_GetPageHeightF, ctypes.c_float)
 _count_chars = direct(pdfium_c.FPDFText_CountChars)
 _get_text = direct(pdfium_c.FPDFText_GetText)
 
-_loose_box = direct(pdfium_c.FPDFText_GetLooseCharBox)
-_count_rects = direct(pdfium_c.FPDFText_CountRects)
-_is_generated = direct(pdfium_c.FPDFText_IsGenerated)
-_unicode = direct(pdfium_c.FPDFText_GetUnicode, ctypes.c_uint)
-_angle = direct(pdfium_c.FPDFText_GetCharAngle, ctypes.c_float)
+
+def _held(binding: Any, restype: Any = ctypes.c_int) -> Any:
+    """`direct`, but called without letting go of the GIL: these calls are made a few
+    times per word and each is over in well under a microsecond, less than releasing the
+    GIL and taking it back costs (`LOCK` keeps other threads out of PDFium anyway)."""
+    return ctypes.PYFUNCTYPE(restype)(ctypes.cast(binding, ctypes.c_void_p).value)
+
+
+_loose_box = _held(pdfium_c.FPDFText_GetLooseCharBox)
+_count_rects = _held(pdfium_c.FPDFText_CountRects)
+_is_generated = _held(pdfium_c.FPDFText_IsGenerated)
+_unicode = _held(pdfium_c.FPDFText_GetUnicode, ctypes.c_uint)
+_angle = _held(pdfium_c.FPDFText_GetCharAngle, ctypes.c_float)
 
 
 class PdfiumReader:
