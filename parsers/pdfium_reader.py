@@ -78,7 +78,9 @@ def _held(binding: Any, restype: Any = ctypes.c_int) -> Any:
     return ctypes.PYFUNCTYPE(restype)(ctypes.cast(binding, ctypes.c_void_p).value)
 
 
-_loose_box = _held(pdfium_c.FPDFText_GetLooseCharBox)
+#: (declared void: its result, a success flag, is never read, and for a void function
+#: ctypes converts no result; for an int it looks up a converter on every call)
+_loose_box = _held(pdfium_c.FPDFText_GetLooseCharBox, None)
 _count_rects = _held(pdfium_c.FPDFText_CountRects)
 _is_generated = _held(pdfium_c.FPDFText_IsGenerated)
 _unicode = _held(pdfium_c.FPDFText_GetUnicode, ctypes.c_uint)
