@@ -5,7 +5,8 @@ from __future__ import annotations
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, itemgetter, le, sub
 from typing import Any, Generic, TypeVar
 
 from parsers.dates import fold
@@ -18,8 +19,14 @@ LINE_TOLERANCE = 3.0
 LARGE = 2.5
 #: OCR lines spanning at least this width (points) tell the page's skew.
 _SPAN = 100.0
-_TOP_X0, _X0 = attrgetter("top", "x0"), attrgetter("x0")
-_TOP, _BOTTOM, _CONF = attrgetter("top"), attrgetter("bottom"), attrgetter("conf")
+#: A word's fields by position, not by name: a named tuple's field read by name goes
+#: through a descriptor, several times slower, and these are read for every word.
+_I_TEXT, _I_X0, _I_TOP, _I_BOTTOM, _I_CONF = map(
+    Word._fields.index, ("text", "x0", "top", "bottom", "conf"))
+_TOP_X0, _X0 = itemgetter(_I_TOP, _I_X0), itemgetter(_I_X0)
+_TOP, _BOTTOM, _CONF = itemgetter(_I_TOP), itemgetter(_I_BOTTOM), itemgetter(_I_CONF)
+_TEXT = itemgetter(_I_TEXT)
+_LINE_TOP = attrgetter("top")
 _T = TypeVar("_T")
 
 
@@ -53,7 +60,7 @@ class Line:
     bottom: float = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.text = " ".join([w.text for w in self.words])
+        self.text = " ".join(map(_TEXT, self.words))
         self.top = min(map(_TOP, self.words))
         self.bottom = max(map(_BOTTOM, self.words))
 
@@ -101,17 +108,19 @@ def page_lines(page: Page) -> list[Line]:
         for w in page.words:
             by_id.setdefault(w.line or 0, []).append(w)
         return _rejoin(page.number, list(by_id.values()))
-    heights = [w.bottom - w.top for w in page.words]
+    heights = list(map(sub, map(_BOTTOM, page.words), map(_TOP, page.words)))
     limit = LARGE * _median(heights)
-    normal = [w for w, h in zip(page.words, heights, strict=True) if h <= limit]
-    large = [] if len(normal) == len(heights) else [
-        w for w, h in zip(page.words, heights, strict=True) if h > limit]
+    if all(map(le, heights, repeat(limit))):  # (as on nearly every page: no word is large)
+        normal, large = page.words, []
+    else:
+        normal = [w for w, h in zip(page.words, heights, strict=True) if h <= limit]
+        large = [w for w, h in zip(page.words, heights, strict=True) if h > limit]
     lines = [Line(page.number, g) for g in _group(normal)]
     lines += [Line(page.number, g, large=True) for g in _group(large)]
     if set(map(_CONF, page.words)) == {None}:
         for ln in lines:  # a text layer's words: no line was read by OCR
             ln.ocr = False
-    return sorted(lines, key=_TOP)
+    return sorted(lines, key=_LINE_TOP)
 
 
 def _median(values: list[float]) -> float:
@@ -130,7 +139,7 @@ def _group(words: list[Word]) -> list[list[Word]]:
     top = bottom = 0.0  # the band of the last line's first word
     for w in sorted(words, key=_TOP_X0):
         # (`min` and `max` of two written out: each keeps its first argument on a tie)
-        w_top, w_bottom = w.top, w.bottom
+        w_top, w_bottom = w[_I_TOP], w[_I_BOTTOM]
         if group and (-LINE_TOLERANCE <= w_top - top <= LINE_TOLERANCE or (
                 (w_bottom if w_bottom < bottom else bottom) - (w_top if w_top > top else top)
                 >= 0.5 * (w_bottom - w_top if w_bottom - w_top < bottom - top
@@ -140,7 +149,9 @@ def _group(words: list[Word]) -> list[list[Word]]:
             group = [w]
             groups.append(group)
             top, bottom = w_top, w_bottom
-    return [sorted(g, key=_X0) for g in groups]
+    for g in groups:
+        g.sort(key=_X0)
+    return groups
 
 
 def _rejoin(page: int, groups: list[list[Word]]) -> list[Line]:

@@ -18,8 +18,10 @@ from __future__ import annotations
 import ctypes
 import math
 import re
+import struct
 import time
 from operator import itemgetter
+from typing import Any
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -52,18 +54,37 @@ WORD_RISE = 3.0
 TALL = 12.5
 _TOKEN = re.compile(r"\S+")
 SOFT_HYPHEN = "\ufffe"
-_X0, _TOP, _X0_CHAR = itemgetter(1), itemgetter(3), itemgetter(0)
-#: A text-layer word's fields after its box (no OCR confidence, line, ink or second
-#: reading): words are made straight from their fields' tuple, a call less per word.
-_TEXT_WORD = Word("", 0.0, 0.0, 0.0, 0.0)[5:]
+_TEXT, _X0, _TOP, _X0_CHAR = itemgetter(0), itemgetter(1), itemgetter(3), itemgetter(0)
 _new = tuple.__new__
+#: An `FS_RECTF`'s four floats (left, top, right, bottom) in one call, not four lookups.
+_unpack_box = struct.Struct("4f").unpack_from
+#: A run of characters read as one word so far: (text, x0, x1, top, bottom, its last
+#: character's x0 and top, the index after that character).
+Run = tuple[str, float, float, float, float, float, float, int]
+_load_page = direct(pdfium_c.FPDF_LoadPage, ctypes.c_void_p)
+_load_textpage = direct(pdfium_c.FPDFText_LoadPage, ctypes.c_void_p)
+_close_textpage = direct(pdfium_c.FPDFText_ClosePage, None)
+_close_page = direct(pdfium_c.FPDF_ClosePage, None)
+_page_width = direct(pdfium_c.FPDF_GetPageWidthF, ctypes.c_float)
+_page_height = direct(pdfium_c.FPDF_GetPageHeightF, ctypes.c_float)
 _count_chars = direct(pdfium_c.FPDFText_CountChars)
 _get_text = direct(pdfium_c.FPDFText_GetText)
-_loose_box = direct(pdfium_c.FPDFText_GetLooseCharBox)
-_count_rects = direct(pdfium_c.FPDFText_CountRects)
-_is_generated = direct(pdfium_c.FPDFText_IsGenerated)
-_unicode = direct(pdfium_c.FPDFText_GetUnicode, ctypes.c_uint)
-_angle = direct(pdfium_c.FPDFText_GetCharAngle, ctypes.c_float)
+
+
+def _held(binding: Any, restype: Any = ctypes.c_int) -> Any:
+    """`direct`, but called without letting go of the GIL: these calls are made a few
+    times per word and each is over in well under a microsecond, less than releasing the
+    GIL and taking it back costs (`LOCK` keeps other threads out of PDFium anyway)."""
+    return ctypes.PYFUNCTYPE(restype)(ctypes.cast(binding, ctypes.c_void_p).value)
+
+
+#: (declared void: its result, a success flag, is never read, and for a void function
+#: ctypes converts no result; for an int it looks up a converter on every call)
+_loose_box = _held(pdfium_c.FPDFText_GetLooseCharBox, None)
+_count_rects = _held(pdfium_c.FPDFText_CountRects)
+_is_generated = _held(pdfium_c.FPDFText_IsGenerated)
+_unicode = _held(pdfium_c.FPDFText_GetUnicode, ctypes.c_uint)
+_angle = _held(pdfium_c.FPDFText_GetCharAngle, ctypes.c_float)
 
 
 class PdfiumReader:
@@ -88,31 +109,56 @@ class PdfiumReader:
             raise ParseTimeout(f"reading stopped after {limits.seconds_per_file:.0f} s at "
                                f"page {index + 1}")
         with LOCK:
-            try:
-                page = doc[index]
-                textpage = page.get_textpage()
-            except pdfium.PdfiumError as exc:
-                raise CorruptPdf(f"page {index + 1} cannot be read ({exc})") from exc
+            width, height, words = _read_page(doc, index)
+        out = Page(index + 1, width, height, words)
+        if not words:
+            self._blank_or_scanned(doc, index, limits, out)
+        # (looked for in all the words' text at once: nearly every page has none)
+        if UNDECODABLE in "".join(map(_TEXT, out.words)):
+            out.problems.append(
+                undecodable_note(index, sum(UNDECODABLE in w.text for w in out.words)))
+        return out
+
+    def _blank_or_scanned(self, doc: pdfium.PdfDocument, index: int, limits: Limits,
+                          out: Page) -> None:
+        """A page without words: noted when it draws nothing, else read by OCR if any.
+        (pypdfium2's page object, which both take, is made only here, for these pages.)"""
+        with LOCK:
+            page = doc[index]
         try:
-            with LOCK:
-                width, height = page.get_size()
-                words = page_words(textpage.raw, height)
-                textpage.close()
-            out = Page(index + 1, width, height, words)
-            if not words and draws_nothing(page):
+            if draws_nothing(page):
                 out.problems.append(blank_note(index))
-            elif not words and self._ocr is not None:
+            elif self._ocr is not None:
                 out.words, out.ocr = self._ocr(page, index, limits), True
-            if any(UNDECODABLE in w.text for w in out.words):
-                out.problems.append(
-                    undecodable_note(index, sum(UNDECODABLE in w.text for w in out.words)))
-            return out
         finally:
             with LOCK:
                 page.close()
 
 
-def page_words(textpage: pdfium_c.FPDF_TEXTPAGE, height: float) -> list[Word]:
+def _read_page(doc: pdfium.PdfDocument, index: int) -> tuple[float, float, list[Word]]:
+    """A page's width, height and words; the caller holds `LOCK`. The page and its text
+    page are loaded and closed through PDFium's own calls: pypdfium2's objects for them
+    (a finalizer and a place in their parent's list each) cost more than reading a short
+    page's words."""
+    page = _load_page(doc.raw, index)
+    if not page:  # (pypdfium2's words, as when it loaded the page)
+        raise CorruptPdf(f"page {index + 1} cannot be read (Failed to load page.)")
+    page = ctypes.c_void_p(page)
+    try:
+        textpage = _load_textpage(page)
+        if not textpage:
+            raise CorruptPdf(f"page {index + 1} cannot be read (Failed to load text page.)")
+        textpage = ctypes.c_void_p(textpage)
+        try:
+            width, height = _page_width(page), _page_height(page)
+            return width, height, page_words(textpage, height)
+        finally:
+            _close_textpage(textpage)
+    finally:
+        _close_page(page)
+
+
+def page_words(textpage: pdfium_c.FPDF_TEXTPAGE | ctypes.c_void_p, height: float) -> list[Word]:
     """The words of one text page, with boxes in top-down page coordinates."""
     tp = ctypes.cast(textpage, ctypes.c_void_p)
     count = _count_chars(tp)
@@ -123,26 +169,32 @@ def page_words(textpage: pdfium_c.FPDF_TEXTPAGE, height: float) -> list[Word]:
         text = UNMAPPED.sub(UNDECODABLE, text)
     box = pdfium_c.FS_RECTF()
     ref = ctypes.byref(box)
-    # A run: [text, x0, x1, top, bottom, last character's x0, its top, index after it]
-    runs: list[list] = []
+    # (runs are tuples: most are never changed, and a tuple is made faster than a list)
+    runs: list[Run] = []
+    add = runs.append
+    loose_box, count_rects, unpack = _loose_box, _count_rects, _unpack_box
     for m in _TOKEN.finditer(text):
         start, end = m.span()
-        _loose_box(tp, start, ref)
-        left, top, bottom = box.left, height - box.top, height - box.bottom
+        loose_box(tp, start, ref)
+        left, top, right, bottom = unpack(box)
+        top, bottom = height - top, height - bottom
         if end - start == 1:
             if not _turned(tp, start):
-                runs.append([m.group(), left, box.right, top, bottom, left, top, end])
+                add((m.group(), left, right, top, bottom, left, top, end))
             continue
-        if bottom - top > TALL or _count_rects(tp, start, end - start) > 1:
+        if bottom - top > TALL or count_rects(tp, start, end - start) > 1:
             runs += _split(tp, text, start, end, height)
             continue
-        _loose_box(tp, end - 1, ref)
-        if height - box.top != top:  # the baseline climbs: turned text
+        loose_box(tp, end - 1, ref)
+        last, last_top, right, _ = unpack(box)
+        if height - last_top != top:  # the baseline climbs: turned text
             runs += _split(tp, text, start, end, height)
             continue
-        runs.append([m.group(), left, box.right, top, bottom, box.left, top, end])
-    return [_new(Word, (r[0], r[1], r[2], r[3], r[4], *_TEXT_WORD)) for r in
-            _join(tp, text, runs, height)]
+        add((m.group(), left, right, top, bottom, last, top, end))
+    # (the fields written out, not `Word(...)`: a call less per word; a text layer's word
+    # has no OCR confidence, line, ink or second reading)
+    return [_new(Word, (r[0], r[1], r[2], r[3], r[4], None, None, None, False))
+            for r in _join(tp, text, runs, height)]
 
 
 def _text(tp: ctypes.c_void_p, count: int) -> str:
@@ -159,7 +211,7 @@ def _text(tp: ctypes.c_void_p, count: int) -> str:
     return "".join(chr(_unicode(tp, i) or 0xFFFD) for i in range(count))
 
 
-def _split(tp: ctypes.c_void_p, text: str, start: int, end: int, height: float) -> list[list]:
+def _split(tp: ctypes.c_void_p, text: str, start: int, end: int, height: float) -> list[Run]:
     """pdfplumber's rule, character by character: a gap or a jump in height ends a word."""
     box = pdfium_c.FS_RECTF()
     ref = ctypes.byref(box)
@@ -182,7 +234,7 @@ def _split(tp: ctypes.c_void_p, text: str, start: int, end: int, height: float) 
         else:
             prev = [text[i], left, right, top, bottom, left, top, i + 1]
             runs.append(prev)
-    return runs
+    return [tuple(r) for r in runs]
 
 
 def _turned(tp: ctypes.c_void_p, i: int) -> bool:
@@ -192,42 +244,53 @@ def _turned(tp: ctypes.c_void_p, i: int) -> bool:
     return TURNED < angle < 2 * math.pi - TURNED
 
 
-def _join(tp: ctypes.c_void_p, text: str, runs: list[list], height: float) -> list[list]:
+def _join(tp: ctypes.c_void_p, text: str, runs: list[Run], height: float) -> list[Run]:
     """Join runs that pdfplumber reads as one word: it sorts each line's characters by x,
     so two runs drawn apart join when they touch on one line and no space drawn in the
     file parts them (PDFium puts a space of its own between separate drawings), and runs
     that overlap are read interleaved, character by character."""
-    out: list[list] = []
+    out: list[Run] = []
     for line in _lines(runs):
+        if len(line) == 1:
+            out += line
+            continue
         line.sort(key=_X0)
-        if _overlapping(line):
-            line = _interleaved(tp, text, line, height)
-        prev = None
-        for r in line:
-            if prev is not None and prev[5] <= r[1] <= prev[2] + WORD_GAP \
-                    and abs(r[3] - prev[6]) <= WORD_RISE and not _space_after(tp, text, prev):
-                prev[0] += r[0]
-                prev[2], prev[3], prev[4] = max(prev[2], r[2]), min(prev[3], r[3]), \
-                    max(prev[4], r[4])
-                prev[5], prev[6], prev[7] = r[5], r[6], r[7]
-                continue
-            out.append(r)
-            prev = r
+        start = len(out)
+        if not _joined(tp, text, line, out):
+            del out[start:]
+            _joined(tp, text, _interleaved(tp, text, line, height), out, check=False)
     return out
 
 
-def _overlapping(line: list[list]) -> bool:
-    """Whether a run (of a line sorted by x) starts before an earlier run's last character."""
-    reach = float("-inf")
+def _joined(tp: ctypes.c_void_p, text: str, line: list[Run], out: list[Run],
+            check: bool = True) -> bool:
+    """Add a line's runs (sorted by x) to `out`, those that touch joined; with `check`,
+    False, part way, when a run starts before an earlier run's last character (the line
+    must be read interleaved): looked for in the same pass, which saves a pass per line."""
+    # (NaN: no run ever starts before it, and no run's last character moves it)
+    reach = float("-inf") if check else math.nan
+    prev = None
     for r in line:
-        if r[1] < reach:
-            return True
-        reach = max(reach, r[5])
-    return False
+        x0 = r[1]
+        if x0 < reach:
+            return False
+        if r[5] > reach:
+            reach = r[5]
+        if prev is not None and prev[5] <= x0 <= prev[2] + WORD_GAP \
+                and abs(r[3] - prev[6]) <= WORD_RISE and not _space_after(tp, text, prev):
+            # (`max` and `min` of two written out: each keeps its first argument on a tie)
+            prev = out[-1] = (prev[0] + r[0], prev[1],
+                              r[2] if r[2] > prev[2] else prev[2],
+                              r[3] if r[3] < prev[3] else prev[3],
+                              r[4] if r[4] > prev[4] else prev[4], r[5], r[6], r[7])
+            continue
+        out.append(r)
+        prev = r
+    return True
 
 
-def _interleaved(tp: ctypes.c_void_p, text: str, line: list[list],
-                 height: float) -> list[list]:
+def _interleaved(tp: ctypes.c_void_p, text: str, line: list[Run],
+                 height: float) -> list[Run]:
     """A line whose runs overlap, cut into words as pdfplumber cuts its characters sorted
     by x (a space the file draws after a run still ends the word there)."""
     box = pdfium_c.FS_RECTF()
@@ -255,22 +318,26 @@ def _interleaved(tp: ctypes.c_void_p, text: str, line: list[list],
         else:
             prev = [text[i], left, right, top, bottom, left, top, i + 1]
             words.append(prev)
-    return words
+    return [tuple(w) for w in words]
 
 
-def _lines(runs: list[list]) -> list[list[list]]:
+def _lines(runs: list[Run]) -> list[list[Run]]:
     """pdfplumber's line clusters: runs whose tops chain within `WORD_RISE` of each other."""
-    lines: list[list[list]] = []
-    last = None
+    lines: list[list[Run]] = []
+    line: list[Run] = []
+    last = 0.0
     for r in sorted(runs, key=_TOP):
-        if last is None or r[3] - last > WORD_RISE:
-            lines.append([])
-        lines[-1].append(r)
-        last = r[3]
+        top = r[3]
+        if not line or top - last > WORD_RISE:
+            line = [r]
+            lines.append(line)
+        else:
+            line.append(r)
+        last = top
     return lines
 
 
-def _space_after(tp: ctypes.c_void_p, text: str, run: list) -> bool:
+def _space_after(tp: ctypes.c_void_p, text: str, run: Run) -> bool:
     """Whether the file itself draws a space right after the run (PDFium adds its own)."""
     i = run[7]
     return i < len(text) and text[i] == " " and _is_generated(tp, i) == 0

@@ -33,7 +33,10 @@ _LENGTH = re.compile(rb"/Length\s+(\d+)(?!\s+\d+\s+R)")
 _FILTERS = re.compile(rb"/Filter\s*(\[[^\]]*\]|/\w+)")
 _IMAGE = re.compile(rb"/Subtype\s*/Image\b")
 _SIZE = re.compile(rb"/(Width|Height)\s+(\d+)(?!\s+\d+\s+R)")
-_SPACE = re.compile(rb"\s+")
+#: What `\s` matches in a bytes pattern: the whitespace an ASCII85 stream may hold.
+_WHITESPACE = b" \t\n\r\x0b\x0c"
+#: The weight of each of a group's five ASCII85 digits.
+_POWERS = np.array([85**4, 85**3, 85**2, 85, 1], dtype=np.uint64)
 #: Largest piece of a stream inflated at once while checking it.
 _CHUNK = 1 << 20
 
@@ -156,16 +159,17 @@ def _body(data: bytes, start: int, head: bytes) -> bytes:
 
 def _ascii85(body: bytes) -> bytes | None:
     """ASCII85 as PDF writes it (no `<~`, ends `~>`), decoded in bulk; None when malformed."""
-    body = _SPACE.sub(b"", body)
+    # (whitespace deleted by `translate`, not a regular expression, and characters checked
+    # as bytes before they are widened: each about ten times cheaper on a page's stream)
+    body = body.translate(None, _WHITESPACE)
     if not body.endswith(b"~>"):
         return None
     body = body[:-2].replace(b"z", b"!!!!!")
     pad = -len(body) % 5
-    digits = np.frombuffer(body + b"u" * pad, dtype=np.uint8).astype(np.uint64) - 33
-    if digits.size and int(digits.max()) > 84:
+    chars = np.frombuffer(body + b"u" * pad, dtype=np.uint8)
+    if chars.size and (int(chars.min()) < ord("!") or int(chars.max()) > ord("u")):
         return None
-    groups = digits.reshape(-1, 5)
-    values = groups @ np.array([85**4, 85**3, 85**2, 85, 1], dtype=np.uint64)
+    values = (chars.reshape(-1, 5).astype(np.uint64) - 33) @ _POWERS
     if values.size and int(values.max()) > 0xFFFFFFFF:
         return None
     out = values.astype(">u4").tobytes()

@@ -5,9 +5,9 @@ import statistics
 import pytest
 
 from parsers.dates import fold
-from parsers.lines import Line
+from parsers.lines import Line, page_lines
 from parsers.numbers import LOCALES
-from parsers.reader import Word
+from parsers.reader import Page, Word
 from parsers.table import tokens
 from tests.parsers.sheets import line
 
@@ -36,3 +36,20 @@ def test_a_line_is_as_high_as_the_median_of_its_words(heights: list[float]) -> N
     ln = Line(1, [Word(f"w{i}", 10.0 * i, 10.0 * i + 8, 100.0, 100.0 + h)
                   for i, h in enumerate(heights)])
     assert ln.height == statistics.median(heights)
+
+
+def test_a_word_far_taller_than_the_page_s_text_gets_a_large_line_of_its_own() -> None:
+    page = Page(1, 612, 792, [
+        Word("Date", 50, 80, 100, 110), Word("STAMP", 60, 400, 95, 160),
+        Word("Amount", 300, 340, 100, 110), Word("01/02", 50, 80, 120, 130),
+        Word("5.00", 300, 330, 120, 130),
+    ])
+    got = [(ln.text, ln.large) for ln in page_lines(page)]
+    assert got == [("STAMP", True), ("Date Amount", False), ("01/02 5.00", False)]
+
+
+def test_a_line_s_words_run_left_to_right_whatever_their_tops() -> None:
+    page = Page(1, 612, 792, [
+        Word("b", 70, 80, 100, 110), Word("a", 50, 60, 100.5, 110), Word("c", 50, 60, 120, 130),
+    ])
+    assert [[w.text for w in ln.words] for ln in page_lines(page)] == [["a", "b"], ["c"]]

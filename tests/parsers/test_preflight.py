@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import base64
+
 import pytest
 
 from corpus import BAD_INPUTS, Sample
 from parsers.api import parse_pdf
 from parsers.errors import StatementError
+from parsers.preflight import _ascii85
 
 
 @pytest.mark.parametrize("name", sorted(BAD_INPUTS))
@@ -104,3 +107,19 @@ def test_a_locked_statement_opens_with_its_password_and_reads_as_the_plain_one(
         parse_pdf(locked, passwords=["wrong", "also-wrong"])
     assert "wrong" not in str(info.value)
     assert info.value.reason == "encrypted"
+
+
+@pytest.mark.parametrize("raw", [b"", b"\x00\x00\x00\x00 statement", bytes(range(256)), b"ab"])
+def test_an_ascii85_stream_decodes_as_the_standard_decoder_does(raw: bytes) -> None:
+    body = base64.a85encode(raw, wrapcol=20) + b"\n~>"
+    assert _ascii85(body.replace(b"\n", b"\r\n \t\x0b\x0c")) == raw
+
+
+@pytest.mark.parametrize("body", [
+    b"87cURD]i,\"Ebo80",  # no end marker
+    b"87cUR\x00D]i,\"Ebo80~>",  # a NUL: not whitespace here, and no digit
+    b"87cURD]i,v\"Ebo80~>",  # a character past "u"
+    b"s8W-\"~>",  # a group worth more than four bytes
+])
+def test_a_malformed_ascii85_stream_is_refused(body: bytes) -> None:
+    assert _ascii85(body) is None
