@@ -228,7 +228,7 @@ def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: Pars
     upto = list(itertools.accumulate((t.amount for t in txs), initial=Decimal(0))) if (
         markers or days) else []
     for before, value in markers:
-        running = opening + upto[len(range(len(txs))[:before])]  # (the rows `txs[:before]`)
+        running = opening + upto[len(txs[:before])]
         info.balance_rows_checked += 1
         if value != running:
             out.problems.append(f"{where}: a balance row says {money(value)}, the running "
