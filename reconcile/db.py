@@ -351,12 +351,18 @@ def bound(c: Connection, column: Column[Any], value: Any) -> Any:
 
 
 def make_engine(url: str) -> Engine:
-    """An engine with the schema migrated to head; SQLite gets WAL and a busy timeout."""
+    """An engine with the schema migrated to head; SQLite gets WAL and a busy timeout.
+
+    Its pool never makes a thread wait for a connection (`max_overflow=-1`): the threads of
+    one process bound how many are open at once, and a pool smaller than them let a thread
+    that kept losing the race for a returned connection fail after 30 s (16 claim threads
+    against the default 5 + 10, on a busy host)."""
     sqlite = url.startswith("sqlite")
     engine = create_engine(
         url,
         connect_args={"timeout": 30, "check_same_thread": False} if sqlite else {},
         pool_pre_ping=not sqlite,
+        max_overflow=-1,
     )
     if sqlite:
         @event.listens_for(engine, "connect")

@@ -11,7 +11,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import update
+from sqlalchemy import text, update
 
 from parsers.codes import ErrorClass, Outcome, Reason, Status
 from reconcile.db import jobs, make_engine
@@ -107,6 +107,26 @@ def test_two_claimants_exactly_one_wins(database_url: str) -> None:
         results = list(pool.map(race, ["a", "b"]))
     assert sum(r is not None for r in results) == 1
     assert ledger.job(job).attempts == 1
+
+
+def test_every_thread_sharing_an_engine_holds_a_connection_at_once(database_url: str) -> None:
+    # more threads than a default pool's 5 + 10 connections, all inside a transaction
+    # together: none may be left waiting for a connection another holds
+    engine = make_engine(database_url)
+    together = threading.Barrier(20, timeout=20)
+
+    def hold() -> None:
+        with engine.begin() as c:
+            c.execute(text("SELECT 1"))
+            together.wait()
+
+    threads = [threading.Thread(target=hold) for _ in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not together.broken
+    engine.dispose()
 
 
 def test_claim_race_sixteen_workers_five_hundred_jobs(database_url: str) -> None:
