@@ -273,13 +273,19 @@ def test_kill_dash_nine_of_the_worker_then_retry_completes_the_same_batch(
                                  "retry", "--type", "process"], env={**env, **extra}, cwd=ROOT,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
-    def jobs() -> dict[str, tuple[str, int]]:
-        try:
-            with sqlite3.connect(ledger_db) as db:
-                return {j: (s, n) for j, s, n in db.execute(
-                    "SELECT job_id, status, attempts FROM jobs")}
-        except sqlite3.Error:
-            return {}
+    def jobs(wait: float = 0.0) -> dict[str, tuple[str, int]]:
+        """The ledger's jobs; {} while it cannot be read (not yet made), after retrying for
+        `wait` seconds (a reader may find the ledger busy just after its writer is killed)."""
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                with sqlite3.connect(ledger_db) as db:
+                    return {j: (s, n) for j, s, n in db.execute(
+                        "SELECT job_id, status, attempts FROM jobs")}
+            except sqlite3.Error:
+                if time.monotonic() >= deadline:
+                    return {}
+                time.sleep(0.2)
 
     with temporary_settings({PREFECT_API_URL: server["PREFECT_API_URL"]}):
         subprocess.run([sys.executable, "-m", "prefect", "work-pool", "create", "retry",
@@ -299,8 +305,9 @@ def test_kill_dash_nine_of_the_worker_then_retry_completes_the_same_batch(
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         first.wait()
-        held = [j for j, (s, _) in jobs().items() if s == "PROCESSING"]
-        assert held
+        states = jobs(wait=30)
+        held = [j for j, (s, _) in states.items() if s == "PROCESSING"]
+        assert held, states
 
         async def set_state(state: Any) -> None:
             async with get_client() as client:
@@ -356,12 +363,19 @@ def test_kill_dash_nine_of_the_worker_then_the_automation_recovers_the_batch(
            "PWD": str(ROOT)}
     ledger_db = tmp_path / "home" / "ledger.db"
 
-    def query(sql: str) -> list[tuple[Any, ...]]:
-        try:
-            with sqlite3.connect(ledger_db) as db:
-                return list(db.execute(sql))
-        except sqlite3.Error:
-            return []
+    def query(sql: str, wait: float = 0.0) -> list[tuple[Any, ...]]:
+        """The rows `sql` reads from the ledger; none while it cannot be read (not yet made),
+        after retrying for `wait` seconds (a reader may find the ledger busy just after its
+        writer is killed)."""
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                with sqlite3.connect(ledger_db) as db:
+                    return list(db.execute(sql))
+            except sqlite3.Error:
+                if time.monotonic() >= deadline:
+                    return []
+                time.sleep(0.2)
 
     def worker(name: str) -> subprocess.Popen[bytes]:
         out = open(tmp_path / f"{name}.log", "wb")  # noqa: SIM115
@@ -385,7 +399,7 @@ def test_kill_dash_nine_of_the_worker_then_the_automation_recovers_the_batch(
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         first.wait()
-        status = dict(query("SELECT job_id, status FROM jobs"))
+        status = dict(query("SELECT job_id, status FROM jobs", wait=30))
         held = [j for j, s in status.items() if s == "PROCESSING"]
         # a held job, or at least work not yet done, is what the recovery has to finish
         assert {"PROCESSING", "QUEUED"} & set(status.values()), status
