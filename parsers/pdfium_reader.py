@@ -193,7 +193,7 @@ def page_words(textpage: pdfium_c.FPDF_TEXTPAGE | ctypes.c_void_p, height: float
         add((m.group(), left, right, top, bottom, last, top, end))
     # (the fields written out, not `Word(...)`: a call less per word; a text layer's word
     # has no OCR confidence, line, ink or second reading)
-    return [_new(Word, (r[0], r[1], r[2], r[3], r[4], None, None, None, False))
+    return [_new(Word, (r[0], r[1], r[2], r[3], r[4], None, None, None, False, None))
             for r in _join(tp, text, runs, height)]
 
 

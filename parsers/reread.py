@@ -115,6 +115,8 @@ class Read:
     line: int = 0
     #: Whether a second, independent reading agreed with this one.
     twice: bool = False
+    #: The second engine's reading of the word, where it read it (`witness.py`).
+    second: str | None = None
 
 
 def kind(text: str) -> str:

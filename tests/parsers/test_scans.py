@@ -26,10 +26,11 @@ def figure(value: Decimal) -> str:
 
 
 def lower(text: str, conf: float = 35.0, nth: int = 0) -> Change:
-    """The `nth` word reading `text` read with confidence `conf`."""
+    """The `nth` word reading `text` read with confidence `conf`, and by nothing else (the
+    second engine read nothing there)."""
     def change(words: list[Word]) -> list[Word]:
         at = [i for i, w in enumerate(words) if w.text == text][nth]
-        words[at] = words[at]._replace(conf=conf)
+        words[at] = words[at]._replace(conf=conf, twice=False, second="")
         return words
     return change
 

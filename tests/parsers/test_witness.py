@@ -1,0 +1,98 @@
+"""The second OCR engine as a witness: what counts as two engines reading a word alike, and
+what a page's words are after the real RapidOCR read them."""
+
+from __future__ import annotations
+
+import pypdfium2 as pdfium
+import pytest
+
+from corpus.banks import Rendered
+from parsers.limits import Limits
+from parsers.ocr import ocr_page, render_page
+from parsers.reread import Read, kind
+from parsers.trust import OCR_REVIEW_CONFIDENCE
+from parsers.witness import asked, same, second_readings, weigh
+
+GATE = OCR_REVIEW_CONFIDENCE
+
+
+@pytest.mark.parametrize(("first", "second", "verdict"), [
+    ("1,234.56", "1,234.56", True),
+    ("31-Jul-2024", "31-jul-2024", True),  # a month's case changes no date
+    ("01-Oct-2026", "01-0ct-2026", True),  # a zero for the month's O
+    ("11-Jan-2026", "1l-Jan-2026", True),  # an l for a digit one
+    ("XXXXXX1167", "XXXXxX1167", True),  # a letter whose cases differ only in size
+    ("Debit", "Debit.", True),  # a stop the second adds at the end
+    ("PAYROLL", "PAY ROLL", True),  # spaces the second reads or drops say nothing
+    ("4,001.05", "1,001.05", False),  # another digit
+    ("356.79", "35.6.79", False),  # a mark more inside a figure
+    ("STH", "5TH", False),  # letters or digits: no value tells which
+    ("250.00", "250.00-", None),  # a sign, or a speck read as one
+    ("CORP.", "CORP", None),  # a stop only the first read: its own rules weigh it
+    ("1,234.56", "", None),  # the second read nothing
+])
+def test_which_readings_of_two_engines_agree(first: str, second: str,
+                                             verdict: bool | None) -> None:
+    assert same(first, second) is verdict
+
+
+def read(text: str, conf: float) -> Read:
+    return Read(text, conf, 10, 10, 60, 20)
+
+
+def test_a_word_both_engines_read_alike_is_read_twice_at_the_review_confidence() -> None:
+    got = weigh(read("14-Jun-2024", 71.0), "14-jun-2024", 0.97, GATE)
+    assert got.twice and got.conf >= GATE and got.text == "14-Jun-2024"
+
+
+def test_a_word_the_engines_read_differently_keeps_both_readings_below_the_gate() -> None:
+    got = weigh(read("4,001.05", 97.0), "1,001.05", 0.99, GATE)
+    assert not got.twice and got.conf < GATE
+    assert (got.text, got.second) == ("4,001.05", "1,001.05")
+
+
+def test_an_unsure_second_reading_vouches_for_nothing() -> None:
+    got = weigh(read("ACME", 60.0), "ACME", 0.3, GATE)
+    assert not got.twice and got.conf == 60.0
+
+
+def test_broken_punctuation_the_second_engine_reads_well_formed_is_mended() -> None:
+    got = weigh(read("224:10", 89.0), "224.10", 0.98, GATE)
+    assert (got.text, got.twice) == ("224.10", True) and got.conf >= GATE
+
+
+def test_only_confident_plain_words_of_the_language_are_not_read_again() -> None:
+    words = frozenset({"PAYMENT", "ATM"})
+    assert not asked(read("PAYMENT", 96.0), GATE, words)
+    assert asked(read("PAYMENT", 70.0), GATE, words)  # tesseract was unsure
+    assert asked(read("ACME", 96.0), GATE, words)  # no word of the language
+    assert asked(read("ATM", 96.0), GATE, words)  # short
+    assert asked(read("1,234.56", 99.0), GATE, words)  # every figure and date
+    assert not asked(read("|", 40.0), GATE, words)  # no letter or digit
+
+
+def test_the_second_engine_reads_a_scanned_page_s_figures_and_dates(plain: Rendered) -> None:
+    """The real RapidOCR on the words tesseract found on a clean scan: every figure and
+    date is read alike by both."""
+    page = pdfium.PdfDocument(plain.pdf)[0]
+    words = ocr_page(page, 0, Limits())
+    values = [w for w in words if kind(w.text) != "text"]
+    assert len(values) >= 10
+    assert all(w.second is not None and same(w.text, w.second) for w in values), [
+        (w.text, w.second) for w in values if not same(w.text, w.second or "")]
+    assert all(w.twice and w.conf >= GATE for w in values)
+
+
+def test_the_second_engine_reads_each_box_it_is_given(plain: Rendered) -> None:
+    """Boxes of the page read in one batch, each on its own: the balance box reads the
+    balance, a box of blank paper reads nothing."""
+    image = render_page(pdfium.PdfDocument(plain.pdf)[0], 0, Limits())
+    words = ocr_page(pdfium.PdfDocument(plain.pdf)[0], 0, Limits(), engines="first")
+    figure = next(w for w in words if kind(w.text) == "figure")
+    to_px = Limits().ocr_dpi / 72
+    box = Read(figure.text, 99.0, round(figure.x0 * to_px), round(figure.top * to_px),
+               round((figure.x1 - figure.x0) * to_px), round((figure.bottom - figure.top) * to_px))
+    blank = Read("x", 99.0, 5, image.height - 60, 80, 30)
+    (text, score), (nothing, _) = second_readings(image, [box, blank])
+    assert same(figure.text, text) and score > 0.8
+    assert not nothing.strip(".-_ ")
