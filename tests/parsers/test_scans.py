@@ -170,15 +170,30 @@ def test_a_misread_digit_that_breaks_the_chain_is_never_validated(plain: Rendere
     assert r.statement.to_dict() != plain.truth.to_dict()
 
 
-def test_the_generic_reader_never_validates_a_scan(plain: Rendered) -> None:
-    """With no template in force the generic reader may reconcile a scan's figures, but its
-    dates and descriptions have no confidence gate: the statement goes to a person."""
-    def ocr(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
-        return ocr_page(page, index, limits)
-    r = parse_pdf(plain.pdf, reader=PdfiumReader(ocr=ocr), templates=[])
+def test_the_generic_reader_validates_a_scan_both_engines_read_alike(plain: Rendered) -> None:
+    """With no template in force, a scan whose every figure and date both OCR engines read
+    alike, and whose numbers reconcile, validates as the generic reader reads it."""
+    r = parse_pdf(plain.pdf, reader=PdfiumReader(ocr=ocr_page), templates=[])
     assert r.layout == "generic"
-    assert not r.validation.ok
-    assert any("generic reader from OCR text" in p for p in r.validation.problems)
+    assert r.validation.ok, r.validation.problems
+    got, truth = r.statement.to_dict()["accounts"], plain.truth.to_dict()["accounts"]
+    assert [a["transactions"] for a in got] == [a["transactions"] for a in truth]
+
+
+def test_a_date_only_one_engine_read_sends_a_generic_reading_to_review(plain: Rendered) -> None:
+    """A date the second engine read otherwise: the generic reading reconciles, but nothing
+    vouches for the date, so a person sees both readings."""
+    day = f"{plain.truth.accounts[0].transactions[1].date:%d-%b-%Y}"
+    other = "1" + day[1:] if day[0] != "1" else "2" + day[1:]
+
+    def disputed(words: list[Word]) -> list[Word]:
+        return [w._replace(second=other) if w.text == day else w for w in words]
+
+    r = parse(plain, disputed, templates=[])
+    assert r.layout == "generic" and not r.validation.ok
+    assert any(f"{day!r} read by tesseract is not vouched for" in p and repr(other) in p
+               for p in r.validation.problems), r.validation.problems
+    assert f"page 1: tesseract read {day!r}, RapidOCR read {other!r}" in r.validation.problems
 
 
 def test_a_blurred_noisy_scan_validates_once_its_doubtful_words_are_read_twice() -> None:
