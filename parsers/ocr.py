@@ -5,8 +5,9 @@ from its output (PNG encoding alone cost more than the recognition). Tesseract r
 single-threaded (`OMP_THREAD_LIMIT=1`): its OpenMP default is several times slower on
 small machines and fights the task runner for cores. It is started once per process, not
 per page (`tesseract_stream.py`): its start costs about a sixth of a page's reading.
-Word boxes are returned in PDF points, so layouts see scans and text pages alike. A second
-engine then reads the same image's words as an independent witness (`witness.py`).
+Word boxes are returned in PDF points, so layouts see scans and text pages alike. A page is
+squared and evened out first where it needs it (`straighten.py`), and a second engine then
+reads the same image's words as an independent witness (`witness.py`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from parsers.pdfium import LOCK
 from parsers.pixels import check_render
 from parsers.reader import Word
 from parsers.reread import Read, reread
+from parsers.straighten import straighten
 from parsers.tesseract_stream import TesseractStopped, TesseractStreams
 from parsers.trust import OCR_REVIEW_CONFIDENCE
 from parsers.witness import substitute, witness
@@ -53,7 +55,7 @@ def ocr_page(page: pdfium.PdfPage, index: int, limits: Limits,
     it (`ink.py`). All tesseract's readings share the page's time: a reading gets what the
     ones before it left, so a page never takes twice its budget."""
     deadline = time.monotonic() + limits.seconds_per_ocr_page
-    image = render_page(page, index, limits)
+    image = straighten(render_page(page, index, limits))
     reads = []
     for row in tesseract_tsv(image, index, limits, deadline):
         if len(row) < 12 or _is_speck(row[11], float(row[10])):
