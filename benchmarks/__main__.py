@@ -58,6 +58,9 @@ def main() -> None:
                     help="scans: read only the scans of this resolution")
     ap.add_argument("--cost-pages", type=int, default=6,
                     help="scans: pages timed against bare tesseract on the same image")
+    ap.add_argument("--engines", default="both",
+                    help="scans: comma-separated OCR engine combinations read in turn (both, "
+                         "first: tesseract alone, second: the second engine alone)")
     ap.add_argument("--ocr-cache", type=Path, default=None,
                     help="scans: keep tesseract's answers here and reuse them (rules only)")
     ap.add_argument("--dir", type=Path, default=None,
@@ -84,7 +87,8 @@ def main() -> None:
         "accuracy": lambda: accuracy.run(args.statements, args.seed, args.varied, args.scans),
         "generic": lambda: generic.run(args.varied, args.seed, args.realworld),
         "scans": lambda: scans.run(args.scan_statements, args.seed, args.workers, args.dir,
-                                   args.scan_dpi, args.cost_pages, args.ocr_cache),
+                                   args.scan_dpi, args.cost_pages, args.ocr_cache,
+                                   tuple(args.engines.split(","))),
         "speed": lambda: speed.run(args.statements, args.seed, args.varied, args.skip_flow),
         "overhead": lambda: overhead.run((args.files or [100])[0], args.seed, args.workers),
         "ledger": lambda: ledger.run(args.cycles),
