@@ -132,6 +132,11 @@ def parse_pdf(
                    if CID.search(t.description)]
     if layout == "generic" and ocr:
         unfaithful += unvouched([ln for ln in lines if ln.ocr], _pinned_throughout(out))
+        if mismatch is not None:
+            # what the template could not find on a scan, the generic reader may have
+            # taken from elsewhere (a card number in a description for the account's)
+            unfaithful.append(f"recognised as {mismatch}, and read from OCR text by the "
+                              "generic reader instead: a person confirms its reading")
     if damaged:
         unfaithful.append(f"{damaged} compressed stream(s) of the file are damaged: data was "
                           "lost while reading them")

@@ -265,3 +265,16 @@ def test_a_date_misread_alike_twice_out_of_order_goes_to_review(plain: Rendered)
     assert not r.validation.ok
     assert any(f"row 3 ({later}): OCR read the date of this row with confidence 60" in p
                for p in r.validation.problems), r.validation.problems
+
+
+def test_a_scan_its_template_cannot_read_is_not_validated_by_the_generic_reader() -> None:
+    """Statement 19 of the varied scans (seed 2026): tesseract reads a speck after the
+    account number (`XXXXXX5362_`), so the template recognises the statement but cannot
+    read it; the generic reader reconciles the table but takes the card number of a
+    description (`CARD ENDING 4410`) for the account's. A person confirms such a reading."""
+    drawn = statement("meridian", variant_for("meridian", 19, ("meridian",), 2026, True), 19,
+                      2026)
+    r = parse_pdf(drawn.pdf)
+    assert r.layout == "generic" and not r.validation.ok
+    assert any("recognised as meridian" in p and "generic reader" in p
+               for p in r.validation.problems), r.validation.problems
