@@ -78,18 +78,20 @@ def asked(r: Read, gate: float, lexicon: frozenset[str]) -> bool:
                 and plain.upper() in lexicon)
 
 
-def second_readings(image: Image.Image, reads: list[Read]) -> list[tuple[str, float]]:
-    """The second engine's reading (text, score 0-1) of each word's box in `image`."""
+def second_readings(image: Image.Image, reads: list[Read],
+                    page: list[Read] | None = None) -> list[tuple[str, float]]:
+    """The second engine's reading (text, score 0-1) of each word's box in `image`, with a
+    little of the page around it: up to a quarter of its height beside it, but never past
+    half the gap to a neighbour on its line among `page` (the page's words; by default
+    `reads`), whose glyphs it would read into the word; then a white margin."""
     if not reads:
         return []
     grey = np.asarray(image if image.mode == "L" else image.convert("L"))
+    reach = _reach(reads, page if page is not None else reads)
     crops = []
-    for r in reads:
-        # a little of the page above and below, little beside: a neighbour a space away
-        # would be read into the word
+    for r, (before, after) in zip(reads, reach, strict=True):
         _, top, _, bottom = crop_box(image, r)
-        side = max(2, r.height // 8)
-        left, right = max(r.left - side, 0), min(r.left + r.width + side, image.width)
+        left, right = max(r.left - before, 0), min(r.left + r.width + after, image.width)
         crop = np.pad(grey[top:bottom, left:right], ((0, 0), (r.height // 2,) * 2),
                       constant_values=255)  # white: the recogniser wants a margin
         crops.append(np.repeat(crop[:, :, None], 3, axis=2))
@@ -97,12 +99,27 @@ def second_readings(image: Image.Image, reads: list[Read]) -> list[tuple[str, fl
     return [(text.strip(), float(score)) for text, score in found]
 
 
+def _reach(reads: list[Read], page: list[Read]) -> list[tuple[int, int]]:
+    """How far each word's crop may reach left and right of its box (`second_readings`)."""
+    lines: dict[int, list[Read]] = {}
+    for w in page:
+        lines.setdefault(w.line, []).append(w)
+    out = []
+    for r in reads:
+        pad = max(2, r.height // 4)
+        left = [w.left + w.width for w in lines.get(r.line, ()) if w.left + w.width <= r.left]
+        right = [w.left for w in lines.get(r.line, ()) if w.left >= r.left + r.width]
+        out.append((min(pad, (r.left - max(left)) // 2) if left else pad,
+                    min(pad, (min(right) - r.left - r.width) // 2) if right else pad))
+    return out
+
+
 def witness(image: Image.Image, reads: list[Read], gate: float,
             lexicon: frozenset[str]) -> list[Read]:
     """`reads` with the second engine's verdict on each word it is `asked` about."""
     todo = [i for i, r in enumerate(reads) if asked(r, gate, lexicon)]
     out = list(reads)
-    for i, (text, score) in zip(todo, second_readings(image, [reads[i] for i in todo]),
+    for i, (text, score) in zip(todo, second_readings(image, [reads[i] for i in todo], reads),
                                 strict=True):
         out[i] = weigh(reads[i], text, score, gate)
     return out
@@ -115,7 +132,7 @@ def substitute(image: Image.Image, reads: list[Read], gate: float,
     tesseract's boxes, to measure what it gets right without a witness."""
     todo = [i for i, r in enumerate(reads) if asked(r, gate, lexicon)]
     out = list(reads)
-    for i, (text, score) in zip(todo, second_readings(image, [reads[i] for i in todo]),
+    for i, (text, score) in zip(todo, second_readings(image, [reads[i] for i in todo], reads),
                                 strict=True):
         if text:
             out[i] = replace(reads[i], text=text, conf=100 * score, twice=False)
