@@ -55,7 +55,7 @@ def main() -> None:
     ap.add_argument("--scan-statements", type=int, default=200,
                     help="scans: statements scanned")
     ap.add_argument("--scan-dpi", type=int, default=None,
-                    help="scans: read only the scans of this resolution")
+                    help="scans: draw every scan at this resolution")
     ap.add_argument("--cost-pages", type=int, default=6,
                     help="scans: pages timed against bare tesseract on the same image")
     ap.add_argument("--engines", default="both",

@@ -49,14 +49,16 @@ from parsers.tesseract_stream import close_all, started
 from parsers.witness import _recogniser
 
 
-def samples(statements: int, seed: int, where: Path | None) -> list[Sample]:
-    """The scans, generated into `where` unless a run with the same size and seed did."""
+def samples(statements: int, seed: int, where: Path | None, dpi: int | None = None
+            ) -> list[Sample]:
+    """The scans (every one at `dpi` if given), generated into `where` unless a run with
+    the same size, seed and dpi did."""
     if where is None:
-        return corpora.scans(statements, seed)
-    out = where / f"scans-{statements}-{seed}"
+        return corpora.scans(statements, seed, dpi)
+    out = where / (f"scans-{statements}-{seed}" + (f"-{dpi}dpi" if dpi else ""))
     done = out / "complete"
     if not done.exists():
-        generate(out, ("meridian",), statements, seed, varied=True)
+        generate(out, ("meridian",), statements, seed, varied=True, dpi=dpi)
         done.write_text("")
     found = []
     for truth in sorted(out.glob("*.truth.json")):
@@ -68,11 +70,16 @@ def samples(statements: int, seed: int, where: Path | None) -> list[Sample]:
 
 
 def levels(r: Result) -> list[str]:
-    """The quality levels a scan belongs to: its dpi, noise, blur and skew."""
-    q = r.sample.variant.get("knobs", {}).get("scan") or {}
+    """The quality levels a scan belongs to: its dpi, noise, blur, skew and JPEG quality,
+    whether it is a photograph, a long statement or prints references."""
+    knobs = r.sample.variant.get("knobs", {})
+    q = knobs.get("scan") or {}
     skew = abs(q.get("skew", 0.0))
+    photo = bool(q.get("perspective") or q.get("light"))
     return [f"dpi {q.get('dpi')}", f"noise {q.get('noise')}", f"blur {q.get('blur')}",
-            f"skew {'>=1' if skew >= 1 else '<1'}", f"jpeg {q.get('jpeg')}"]
+            f"skew {'>=1' if skew >= 1 else '<1'}", f"jpeg {q.get('jpeg')}",
+            f"photo {'yes' if photo else 'no'}", f"pages {'>1' if r.pages > 1 else '1'}",
+            f"references {'yes' if knobs.get('references') else 'no'}"]
 
 
 def by_level(results: list[Result]) -> dict[str, Tally]:
@@ -170,10 +177,7 @@ def run(statements: int, seed: int, workers: int, where: Path | None = None,
         engines: tuple[str, ...] = ("both",)) -> list[Result]:
     """Measure and print each combination of `engines`; returns the results (one per scan)
     of the first."""
-    found = samples(statements, seed, where)
-    if dpi is not None:
-        found = [s for s in found
-                 if (s.variant.get("knobs", {}).get("scan") or {}).get("dpi") == dpi]
+    found = samples(statements, seed, where, dpi)
     print(f"varied scans: {len(found)} statements in {found[0].pdf.parent}, "
           f"{workers} parse worker(s)\n")
     read_by = {which: _run(found, which, workers, where if which == engines[0] else None,
