@@ -32,7 +32,7 @@ from parsers.reread import Read, reread
 from parsers.straighten import straighten
 from parsers.tesseract_stream import TesseractStopped, TesseractStreams
 from parsers.trust import OCR_REVIEW_CONFIDENCE
-from parsers.witness import substitute, witness
+from parsers.witness import marked_numbers, substitute, witness
 
 #: Which engines read a page: tesseract with the second engine as its witness, or either
 #: alone (`second`: the second engine's readings of tesseract's words), to measure each.
@@ -74,6 +74,7 @@ def ocr_page(page: pdfium.PdfPage, index: int, limits: Limits,
     if engines != "first":
         weigh = witness if engines == "both" else substitute
         reads = weigh(image, reads, OCR_REVIEW_CONFIDENCE, lexicon())
+    reads = marked_numbers(reads, OCR_REVIEW_CONFIDENCE)
     ink = ink_left(image, [(r.left, r.top, r.top + r.height) for r in reads], limits.ocr_dpi)
     to_pt = 72 / limits.ocr_dpi
     return [Word(r.text, r.left * to_pt, (r.left + r.width) * to_pt, r.top * to_pt,

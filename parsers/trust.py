@@ -21,8 +21,8 @@ that the statement prints confidently elsewhere or that is a word of the languag
 that reads as an ordinal or a number once its look-alike letters are digits (`STH` for
 `5TH`), a word the language does not know that is words it knows run together
 (`GYMMEMBERSHIP`: OCR lost the space), a word joined across a speck (`STORE.0912`) or two
-numbers side by side (`20251 10400193`: OCR may have read a space into one) are never
-taken, however confidently they were read (`reread.py` reads the first two again, and
+numbers side by side (`20251 10400193`, `00826821 42-C`: OCR may have read a space into
+one) are never taken, however confidently they were read (`reread.py` reads the first two again, and
 splits them where the readings show the space).
 """
 
@@ -256,6 +256,7 @@ def word_vouched(word: str, conf: float, confident: frozenset[str], lexicon: fro
 
 
 def numbers_apart(first: str, second: str) -> bool:
-    """Whether two words side by side are both runs of digits: one number OCR may have
-    read a space into (`20251 10400193`), as likely as two numbers printed apart."""
-    return first.isdigit() and second.isdigit()
+    """Whether two words side by side meet in digits, the first ending in one and the
+    second starting with one: one number OCR may have read a space into (`20251 10400193`,
+    `00826821 42-C`), as likely as two numbers printed apart."""
+    return first[-1:].isdigit() and second[:1].isdigit()

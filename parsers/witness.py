@@ -31,7 +31,7 @@ import numpy as np
 from PIL import Image
 
 from parsers.identity import second_model
-from parsers.reread import MARKS, SPECK_MARKS, Read, crop_box, kind, well_formed
+from parsers.reread import MARKS, SPECK_MARKS, Read, crop_box, date_value, kind, well_formed
 
 if TYPE_CHECKING:
     from parsers.lines import Line
@@ -123,6 +123,23 @@ def witness(image: Image.Image, reads: list[Read], gate: float,
                                 strict=True):
         out[i] = weigh(reads[i], text, score, gate)
     return out
+
+
+def marked_numbers(reads: list[Read], gate: float) -> list[Read]:
+    """`reads` with every word that is no figure or full date but ends in a digit and a stop,
+    comma, colon or semicolon (`2025110400193.`, `11/02.`) below `gate`, however many
+    readings agree: a speck after a number reads as a stop to both engines, and print puts
+    a stop after a reference number far more rarely than noise does."""
+    return [replace(r, conf=min(r.conf, gate - 1), twice=False)
+            if _number_then_mark(r.text) else r for r in reads]
+
+
+def _number_then_mark(text: str) -> bool:
+    """Whether `text` ends in a digit and a mark, and is no figure (whose punctuation the
+    running balance weighs) and no full date (whose specks the period and order weigh)."""
+    body = text[:-1]
+    return len(text) > 2 and text[-1] in MARKS and body[-1].isdigit() \
+        and not well_formed(body, "figure") and date_value(body) is None
 
 
 def substitute(image: Image.Image, reads: list[Read], gate: float,

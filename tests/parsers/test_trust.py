@@ -238,5 +238,6 @@ def test_words_joined_across_a_speck(word: str, joined: bool) -> None:
 
 
 def test_numbers_side_by_side_may_be_one() -> None:
-    assert numbers_apart("20251", "10400193")
+    assert numbers_apart("20251", "10400193") and numbers_apart("00826821", "42-C")
+    assert numbers_apart("#4471", "0912")
     assert not numbers_apart("BRANCH", "221") and not numbers_apart("4410", "PURCHASE")

@@ -11,7 +11,7 @@ from parsers.limits import Limits
 from parsers.ocr import ocr_page, render_page
 from parsers.reread import Read, kind
 from parsers.trust import OCR_REVIEW_CONFIDENCE
-from parsers.witness import asked, same, second_readings, weigh
+from parsers.witness import asked, marked_numbers, same, second_readings, weigh
 
 GATE = OCR_REVIEW_CONFIDENCE
 
@@ -96,3 +96,13 @@ def test_the_second_engine_reads_each_box_it_is_given(plain: Rendered) -> None:
     (text, score), (nothing, _) = second_readings(image, [box, blank])
     assert same(figure.text, text) and score > 0.8
     assert not nothing.strip(".-_ ")
+
+
+def test_a_stop_after_a_reference_number_is_doubted_however_many_read_it() -> None:
+    """A speck after a number reads as a stop to both engines: such a word stays below the
+    review confidence; a figure's or a full date's marks are weighed by their own rules."""
+    words = [Read(t, 97.0, 0, 0, 50, 20, twice=True) for t in
+             ("2025110400193.", "11/02.", "1,234.56.", "14-Jun-2024.", "CORP.")]
+    got = {r.text: r.conf < GATE and not r.twice for r in marked_numbers(words, GATE)}
+    assert got == {"2025110400193.": True, "11/02.": True, "1,234.56.": False,
+                   "14-Jun-2024.": False, "CORP.": False}
