@@ -23,6 +23,7 @@ digit (every figure and date) and every word tesseract doubted is read.
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from PIL import Image
 
+from parsers.dates import fold, month_names
 from parsers.identity import second_model
 from parsers.reread import MARKS, SPECK_MARKS, Read, crop_box, date_value, kind, well_formed
 
@@ -158,15 +160,21 @@ def substitute(image: Image.Image, reads: list[Read], gate: float,
 
 def weigh(first: Read, text: str, score: float, gate: float) -> Read:
     """`first` with the second engine's reading `text` (scored `score`) weighed: agreed,
-    disputed, or left as it was (see the module's note). A figure tesseract read with a
-    mark for its decimal point (`224:10`) that the second reads well formed with the same
-    digits in the same places takes the second's marks: two engines read its digits alike."""
+    disputed, or left as it was (see the module's note); a second reading scored below
+    MIN_SCORE says nothing either way. A figure tesseract read with a mark for its decimal
+    point (`224:10`) that the second reads well formed with the same digits in the same
+    places takes the second's marks: two engines read its digits alike."""
     if score >= MIN_SCORE and _punctuation_mended(first.text, text):
         return replace(first, text=text, conf=max(first.conf, gate), twice=True, second=text)
     verdict = same(first.text, text)
     if verdict and score >= MIN_SCORE:
         return replace(first, conf=max(first.conf, gate), twice=True, second=text)
-    if verdict is False and text:
+    if verdict is False and text and score >= MIN_SCORE:
+        if kind(first.text) == "text" and well_formed(text, "figure") and kind(text) == "figure":
+            # a figure tesseract read as no figure at all (`2ATBIT` for `2,175.77`): the
+            # second's reading, doubted, for the running balance alone to pin or not
+            return replace(first, text=text, conf=min(first.conf, gate - 1), twice=False,
+                           second=text)
         return replace(first, conf=min(first.conf, gate - 1), twice=False, second=text)
     return replace(first, second=text)
 
@@ -213,8 +221,28 @@ def _as_formed(first: str, second: str) -> str:
         elif x.isalpha():
             y = y.translate(_AS_LETTER)
             y = x if y.lower() == x.lower() else y
+        elif what == "figure" and x in MARKS and y in MARKS:
+            y = x  # `4;012.18`: the first's marks are the well-formed ones
         out.append(y)
-    return "".join(out)
+    return _month_as(first, "".join(out)) if what == "date" else "".join(out)
+
+
+def _month_as(first: str, second: str) -> str:
+    """`second` with its month read as `first`'s where it prints no month and every month
+    a glyph away from what it prints is `first`'s (`Noy` beside `Nov`)."""
+    months = month_names()
+    mine, theirs = _MONTH.search(first), _MONTH.search(second)
+    if mine is None or theirs is None or mine.span() != theirs.span():
+        return second
+    want, got = fold(mine.group()), fold(theirs.group())
+    if got in months or want not in months:
+        return second
+    near = {n for name, n in months.items() if len(name) == len(got)
+            and sum(a != b for a, b in zip(name, got, strict=True)) == 1}
+    return first[:mine.end()] + second[mine.end():] if near == {months[want]} else second
+
+
+_MONTH = re.compile(r"[^\W\d_]{3,}")
 
 
 def _punctuation_mended(first: str, second: str) -> bool:

@@ -27,6 +27,9 @@ GATE = OCR_REVIEW_CONFIDENCE
     ("4,001.05", "1,001.05", False),  # another digit
     ("356.79", "35.6.79", False),  # a mark more inside a figure
     ("STH", "5TH", False),  # letters or digits: no value tells which
+    ("30-Nov-2024", "30-Noy-2024", True),  # no month, and November the only one near it
+    ("10-Jun-2024", "10-Jvn-2024", False),  # June or January
+    ("4,012.18", "4;012.18", True),  # a mark for a mark in a well-formed figure
     ("250.00", "250.00-", None),  # a sign, or a speck read as one
     ("CORP.", "CORP", None),  # a stop only the first read: its own rules weigh it
     ("1,234.56", "", None),  # the second read nothing
@@ -51,9 +54,17 @@ def test_a_word_the_engines_read_differently_keeps_both_readings_below_the_gate(
     assert (got.text, got.second) == ("4,001.05", "1,001.05")
 
 
-def test_an_unsure_second_reading_vouches_for_nothing() -> None:
+def test_an_unsure_second_reading_vouches_for_nothing_and_disputes_nothing() -> None:
     got = weigh(read("ACME", 60.0), "ACME", 0.3, GATE)
     assert not got.twice and got.conf == 60.0
+    got = weigh(read("ID", 95.0), "D", 0.49, GATE)
+    assert got.conf == 95.0 and got.text == "ID"
+
+
+def test_a_figure_tesseract_read_as_no_figure_takes_the_second_reading_doubted() -> None:
+    """The running balance alone then pins it, or the statement goes to review."""
+    got = weigh(read("2ATBIT", 96.0), "2,175.77", 0.97, GATE)
+    assert (got.text, got.twice) == ("2,175.77", False) and got.conf < GATE
 
 
 def test_broken_punctuation_the_second_engine_reads_well_formed_is_mended() -> None:
