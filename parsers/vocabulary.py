@@ -27,45 +27,53 @@ from parsers.scan import lines_holding
 OPENING = (
     "Opening Balance", "Beginning Balance", "Previous Balance", "Previous Statement Balance",
     "Starting Balance", "Start Balance", "Balance Brought Forward", "Brought Forward",
-    "Balance Forward", "Balance Last Statement", "Alter Kontostand", "Kontostand alt",
+    "Balance Forward", "Balance Last Statement", "Opening Bal", "Balance B/F", "B/F",
+    "Last Statement Balance", "Alter Kontostand", "Kontostand alt",
     "Alter Saldo", "Saldo alt", "Anfangssaldo", "Anfangsbestand", "Saldovortrag",
     "Solde précédent", "Ancien solde", "Solde initial", "Solde de départ", "Saldo anterior",
-    "Saldo inicial",
+    "Saldo inicial", "Saldo Anterior", "Beginsaldo", "Vorig saldo", "Oud saldo",
+    "Saldo vorig afschrift", "Počiatočný zostatok", "Predchádzajúci zostatok",
+    "Počáteční zůstatek",
 )
 CLOSING = (
     "Closing Balance", "Ending Balance", "New Balance", "Final Balance", "Statement Balance",
-    "End Balance", "Balance Carried Forward", "Carried Forward", "Neuer Kontostand",
+    "End Balance", "Balance Carried Forward", "Carried Forward", "Closing Bal", "Balance C/F",
+    "C/F", "Total Dues", "Total Amount Due", "Total Payment Due", "Neuer Kontostand",
     "Kontostand neu", "Neuer Saldo", "Saldo neu", "Endsaldo", "Endbestand", "Schlusssaldo",
     "Nouveau solde", "Solde final", "Solde de clôture", "Saldo final", "Saldo actual",
-    "Saldo al cierre",
+    "Saldo al cierre", "Eindsaldo", "Nieuw saldo", "Saldo nieuw", "Konečný zostatok",
+    "Konečný zůstatek",
 )
 #: Rows inside a table that state a balance instead of moving money.
 BALANCE_ROWS = (*OPENING, *CLOSING, "Übertrag", "Saldo Übertrag", "Report", "A reporter",
                 "Suma y sigue")
 PERIOD = (
-    "Statement Period", "Period", "Statement Dates", "For the Period", "Zeitraum",
-    "Auszugszeitraum", "Abrechnungszeitraum", "Kontoauszug", "Période", "Periode", "Periodo",
+    "Statement Period", "Period", "Statement Dates", "For the Period", "Billing Period",
+    "Billing Cycle", "Statement Cycle", "Zeitraum", "Auszugszeitraum", "Abrechnungszeitraum",
+    "Kontoauszug", "Période", "Periode", "Periodo", "Período", "Obdobie", "Výpis za obdobie",
 )
 #: A single date that ends the period (card statements print no start).
 PERIOD_END = (
     "Statement Closing Date", "Closing Date", "Statement Date", "Period Ending",
-    "Statement Period Ending", "Abschlussdatum", "Date d'arrêté", "Fecha de corte",
+    "Statement Period Ending", "Statement Generation Date", "Bill Date", "Billing Date",
+    "Abschlussdatum", "Date d'arrêté", "Fecha de corte",
 )
 ACCOUNT = (
     "Account Number", "Account No", "Account #", "Account ending in", "Account ending",
     "Acct No", "Acct #", "A/C No", "A/C Number", "Card ending in", "Card ending",
-    "Card Number", "Kontonummer", "Konto-Nr", "Kontonr", "IBAN", "Numéro de compte",
-    "N° de compte", "No de compte", "Número de cuenta", "Nº de cuenta", "Account",
+    "Card Number", "Card No", "Kontonummer", "Konto-Nr", "Kontonr", "IBAN", "Numéro de compte",
+    "N° de compte", "No de compte", "Número de cuenta", "Nº de cuenta", "CBU", "CVU",
+    "Número da conta", "Rekeningnummer", "Číslo účtu", "Account",
 )
 #: Words between the two dates of a period, and before the first.
 PERIOD_TO = ("-", "–", "—", "to", "through", "thru", "until", "till", "bis", "au", "à",
-             "al", "a", "hasta")
-PERIOD_FROM = ("from", "vom", "von", "du", "del", "de", "desde")
+             "al", "a", "hasta", "até", "tot en met", "t/m", "tot", "do")
+PERIOD_FROM = ("from", "vom", "von", "du", "del", "de", "desde", "van", "vanaf", "od")
 #: Date forms every reader knows without being told (none is ambiguous day/month).
 UNAMBIGUOUS_DATES = ("%d %b %Y", "%B %d, %Y", "%d. %B %Y", "%Y-%m-%d", "%d.%m.%Y",
                      "%d-%b-%Y", "%d %b", "%b %d", "%d.%m.")
-TOTALS = ("Total", "Totals", "Subtotal", "Sub-total", "Summe", "Gesamt", "Zwischensumme",
-          "Sous-total", "Suma")
+TOTALS = ("Total", "Totals", "Subtotal", "Sub-total", "Net Amount", "Net Activity",
+          "Summe", "Gesamt", "Zwischensumme", "Sous-total", "Suma", "Totaal")
 #: Page furniture: lines that can sit inside a table area and are no part of it. Each
 #: pattern comes with words one of which every line it matches prints: most lines print
 #: none, and looking for a few words costs far less than the patterns.

@@ -9,7 +9,7 @@ CARD_WORDS = ("Minimum Payment Due", "Minimum Payment", "Credit Limit", "Availab
               "Payment Due Date", "Mindestbetrag", "Kreditrahmen", "Paiement minimum",
               "Pago mínimo")
 #: A column header word (folded) -> the role it names, in English, German, French,
-#: Spanish and Dutch.
+#: Spanish and Dutch; `ignore` for a column of figures that move no money.
 COLUMN_WORDS = {
     **dict.fromkeys(("debit", "debits", "withdrawal", "withdrawals", "out", "soll",
                      "lastschrift", "lastschriften", "belastung", "ausgang", "ausgange",
@@ -20,6 +20,9 @@ COLUMN_WORDS = {
     **dict.fromkeys(("amount", "betrag", "umsatz", "montant", "importe", "bedrag",
                      "transaction amount"), "amount"),
     **dict.fromkeys(("balance", "saldo", "kontostand", "solde", "running"), "balance"),
+    # figures that move no money: points and cashback earned, a foreign currency's amount
+    **dict.fromkeys(("cashback", "reward", "rewards", "points", "foreign", "fx", "forex",
+                     "exchange", "original"), "ignore"),
 }
 #: Headings of a part of the table whose unsigned amounts are all money in, or all out.
 SIGN_HEADINGS = {
