@@ -106,6 +106,8 @@ class ParseOutput:
     #: How a reader without a template found the table (columns, conventions); empty for
     #: a template's reading.
     how: dict[str, Any] = field(default_factory=dict)
+    #: The pages rows and labelled figures were read from (empty: not known, every page).
+    pages: set[int] = field(default_factory=set)
 
     @property
     def notes(self) -> list[str]:

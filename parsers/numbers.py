@@ -45,9 +45,11 @@ CURRENCY_MARKS: dict[str, frozenset[str]] = {
     "$": frozenset({"USD", "AUD", "CAD", "NZD", "SGD", "HKD", "MXN"}),
     "£": frozenset({"GBP"}), "€": frozenset({"EUR"}), "EURO": frozenset({"EUR"}),
     "¥": frozenset({"JPY", "CNY"}), "₹": frozenset({"INR"}), "FR.": frozenset({"CHF"}),
+    # the rand; and the rupee sign as fonts without it extract it (`r70,330.68`), or spelt
+    "R": frozenset({"ZAR", "INR"}), "RS.": frozenset({"INR"}), "RS": frozenset({"INR"}),
     **{code: frozenset({code}) for code in (
         "USD", "EUR", "GBP", "CHF", "AUD", "NZD", "CAD", "SGD", "HKD", "JPY", "CNY", "SEK",
-        "NOK", "DKK", "PLN", "CZK", "HUF", "INR", "ZAR", "MXN", "BRL")},
+        "NOK", "DKK", "PLN", "CZK", "HUF", "INR", "ZAR", "MXN", "BRL", "ARS")},
 }
 #: A regex of any currency mark (case-insensitive use).
 CURRENCY_PATTERN = "|".join(re.escape(m) for m in sorted(CURRENCY_MARKS, key=len, reverse=True))

@@ -89,6 +89,7 @@ FURNITURE = (
     (("equal housing",), r"\bequal housing (?:lender|opportunity)\b"),
     (("ncua",), r"\bfederally insured by ncua\b"),
     (("computer generated",), r"\bcomputer generated statement\b"),
+    (("end of statement",), r"^\W*end of statement\W*$"),
     (("einlagensicherung",), r"\beinlagensicherung"),
 )
 
@@ -303,19 +304,22 @@ class Found(Generic[T]):
 def find_labelled(lines: Sequence[Line], labels: Sequence[str],
                   read: Callable[[str], T | None], *,
                   read_below: Callable[[str], T | None] | None = None,
-                  blockers: Sequence[str] = ()) -> Found[T] | None:
+                  blockers: Sequence[str] = (), in_cell: bool = False) -> Found[T] | None:
     """The first line (in order) where one of `labels` is followed by a value `read` accepts
     on the same line; or, when the label stands alone, where the next line starts under the
     label with a value `read_below` (default `read`) accepts. A match inside a longer
-    `blockers` label (`Statement Balance` in `Previous Statement Balance`) does not count."""
-    return next(every_labelled(lines, labels, read, read_below=read_below, blockers=blockers),
-                None)
+    `blockers` label (`Statement Balance` in `Previous Statement Balance`) does not count;
+    with `in_cell`, nor does one inside running text (`... charged on the Total Amount due`):
+    a label starts its line, or a cell of it (a wide gap, or a colon or figure, before it)."""
+    return next(every_labelled(lines, labels, read, read_below=read_below, blockers=blockers,
+                               in_cell=in_cell), None)
 
 
 def every_labelled(lines: Sequence[Line], labels: Sequence[str],
                    read: Callable[[str], T | None], *,
                    read_below: Callable[[str], T | None] | None = None,
-                   blockers: Sequence[str] = ()) -> Iterator[Found[T]]:
+                   blockers: Sequence[str] = (), in_cell: bool = False
+                   ) -> Iterator[Found[T]]:
     """What `find_labelled` finds in `lines`, then what it finds in the lines after that
     value's label line, and so on: from one look for the labels' words in all the lines.
     Each search sees only the lines after the last label line found (a page's lines above
@@ -324,7 +328,7 @@ def every_labelled(lines: Sequence[Line], labels: Sequence[str],
     blocking = _labels(tuple(blockers)) if blockers else None
     start = 0
     for i in wanted.lines_printing(lines):
-        found = _labelled_on(lines, i, start, wanted, blocking, read, read_below)
+        found = _labelled_on(lines, i, start, wanted, blocking, read, read_below, in_cell)
         if found is not None:
             yield found
             start = i + 1
@@ -332,7 +336,8 @@ def every_labelled(lines: Sequence[Line], labels: Sequence[str],
 
 def _labelled_on(lines: Sequence[Line], i: int, start: int, wanted: LabelSet,
                  blocking: LabelSet | None, read: Callable[[str], T | None],
-                 read_below: Callable[[str], T | None] | None) -> Found[T] | None:
+                 read_below: Callable[[str], T | None] | None,
+                 in_cell: bool = False) -> Found[T] | None:
     """`find_labelled`'s value for the line `lines[i]`, the search having started at
     `lines[start]`."""
     ln = lines[i]
@@ -344,6 +349,8 @@ def _labelled_on(lines: Sequence[Line], i: int, start: int, wanted: LabelSet,
                 if blocking and blocking.printed_in(folded) else []
         if any(a <= m.start() and m.end() <= b and b - a > m.end() - m.start()
                for a, b in blocked):
+            continue
+        if in_cell and not _starts_cell(ln, m.start()):
             continue
         label = text[m.start():m.end()].strip()
         value = read(text[m.end():])
@@ -425,6 +432,24 @@ def _first_after_page_header(lines: Sequence[Line], i: int) -> Line | None:
 
 def _digitless(text: str) -> str:
     return re.sub(r"\d+", "#", fold(text))
+
+
+def _starts_cell(ln: Line, start: int) -> bool:
+    """Whether the text at `start` of the line's text is no part of running text: it
+    begins the line or a cell of it (the word before it stands further off than a space,
+    or ends in a colon or a digit), or the word before it is a capitalised one of the
+    label's (`TOTAL NEW BALANCE`, `Your Total Amount Due`), not lower-case prose."""
+    words, pos = ln.words, 0
+    for k, w in enumerate(words):
+        if pos >= start:
+            if k == 0:
+                return True
+            before = words[k - 1]
+            return (before.text[-1:] in ":|" or before.text[-1:].isdigit()
+                    or w.x0 - before.x1 > 0.8 * (w.bottom - w.top)
+                    or not before.text[:1].islower())
+        pos += len(w.text) + 1
+    return False
 
 
 def _words_in_span(ln: Line, start: int, end: int) -> list[Word]:

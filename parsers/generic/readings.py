@@ -21,10 +21,11 @@ import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from parsers.dates import compile_format, parse_date
+from parsers.boxes import Boxed, boxed_figures
+from parsers.dates import compile_format, fold, parse_date
 from parsers.engine import AccountReading, ParseOutput
 from parsers.errors import AmbiguousLayout
 from parsers.generic.figures import (
@@ -35,17 +36,20 @@ from parsers.generic.figures import (
     header_labels,
     header_roles,
     is_card,
+    outside_rows,
     printed_balances,
     split_sections,
+    summary_totals,
 )
 from parsers.generic.model import Row, Table
 from parsers.generic.rows import column_of
+from parsers.generic.words import DUES
 from parsers.lines import Line
 from parsers.model import Account, Statement, Transaction, mask_account, money
 from parsers.numbers import Amount
 from parsers.table import figures_at_end
 from parsers.validate import Validation, validate
-from parsers.vocabulary import Found
+from parsers.vocabulary import Found, label_in
 
 Validator = Callable[[ParseOutput], Validation]
 #: Column roles tried for a table of that many figure columns, before the header's own.
@@ -83,6 +87,8 @@ class Context:
         default_factory=dict, repr=False)
     _balances: dict[int, tuple[Found[Amount] | None, Found[Amount] | None, str | None]] = field(
         default_factory=dict, repr=False)
+    _boxed: dict[int, tuple[list[Line], list[Boxed]]] = field(default_factory=dict,
+                                                              repr=False)
     #: (section id, row date form) -> its rows' dates in that form (`dates`)
     _dates: dict[tuple[int, str], list[date] | None] = field(default_factory=dict, repr=False)
 
@@ -111,11 +117,18 @@ class Context:
             out.append(-1 if sum(v < 0 for v in values) > sum(v > 0 for v in values) else 1)
         return out
 
+    def boxed(self, sec: Section) -> tuple[list[Line], list[Boxed]]:
+        """The section's lines outside its rows, and the figures boxed among them."""
+        if id(sec) not in self._boxed:
+            space = outside_rows(sec, self.table)
+            self._boxed[id(sec)] = (space, boxed_figures(space, self.table.locale))
+        return self._boxed[id(sec)]
+
     def balances(self, sec: Section
                  ) -> tuple[Found[Amount] | None, Found[Amount] | None, str | None]:
         """`printed_balances` of one of the sections."""
         if id(sec) not in self._balances:
-            self._balances[id(sec)] = printed_balances(sec, self.table)
+            self._balances[id(sec)] = printed_balances(*self.boxed(sec), self.table.locale)
         return self._balances[id(sec)]
 
     def dates(self, sec: Section, row_format: str) -> list[date] | None:
@@ -207,6 +220,8 @@ def apply(r: Reading, ctx: Context) -> ParseOutput | str:
         if isinstance(acct, str):
             return acct
         out.statement.accounts.append(acct)
+    out.pages = {r.line.page for r in ctx.table.rows} | {
+        f.line.page for sec in ctx.sections for f in ctx.balances(sec)[:2] if f is not None}
     txs = [t for a in out.statement.accounts for t in a.transactions]
     how = period[2] if period else "the span of the transactions"
     if period is None and txs:
@@ -278,11 +293,14 @@ def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: Pars
     if closing is None:
         return "no closing balance: none labelled, and no running balance or balance row "\
                "after the last transaction"
+    where = f"account {mask_account(last4)}"
+    summed = len(ctx.sections) == 1 and _summary_checked(r, ctx, sec, txs, where, out)
+    if summed and closing_found is not None:
+        closing = _rounded_due(opening, txs, closing, closing_found.label, info)
     if slipped is not None:
         info.derived[slipped] = ("a figure printed with a slipped decimal mark, read as "
                                  f"{money(opening if slipped == 'opening_balance' else closing)}"
                                  " (the balance equation confirms it or refuses the statement)")
-    where = f"account {mask_account(last4)}"
     for n, row in enumerate(sec.rows, start=1):
         if row.bad_date:
             out.problems.append(f"{where} row {n}: {row.bad_date!r} stands where its date "
@@ -291,7 +309,8 @@ def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: Pars
         if not (first < before < first + len(sec.rows)
                 or (near and before == first + len(sec.rows))):
             continue
-        if any(column_of(ctx.table, t) is not None for t in figures_at_end(ln, ctx.table.locale)):
+        if any(column_of(ctx.table, t, ln) is not None
+               for t in figures_at_end(ln, ctx.table.locale)):
             out.problems.append(f"{where}: a line between two rows on page {ln.page} prints a "
                                 f"figure where amounts stand and no row took it: {ln.text!r}")
         else:
@@ -320,6 +339,50 @@ def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: Pars
                                 f"transactions up to that day give {money(running)}")
     out.readings.append(info)
     return Account(last4, ctx.currency, opening, closing, txs)
+
+
+def _summary_checked(r: Reading, ctx: Context, sec: Section, txs: list[Transaction],
+                     where: str, out: ParseOutput) -> bool:
+    """Check the money in and out a summary box prints against the rows, which it totals
+    (the statement's one account); whether it printed both and both agree. A row counts
+    on the side of the column it is printed in: a reversal printed in the withdrawals
+    lessens the money out, as the summary nets it."""
+    totals = summary_totals(ctx.boxed(sec)[1])
+    if not totals:
+        return False
+    rows = {"in": Decimal(0), "out": Decimal(0)}
+    if "debit" in r.roles or "credit" in r.roles:
+        for row in sec.rows:
+            for side, role in (("in", "credit"), ("out", "debit")):
+                i = r.roles.index(role) if role in r.roles else -1
+                a = row.figures[i].amount if i in row.figures else None
+                if a is not None:
+                    rows[side] += _in_column(a, ctx.signs[i])
+    else:
+        rows = {"in": sum((t.amount for t in txs if t.amount > 0), Decimal(0)),
+                "out": -sum((t.amount for t in txs if t.amount < 0), Decimal(0))}
+    for side, printed in totals.items():
+        if printed != rows[side]:
+            out.problems.append(f"{where}: the summary's money {side} is {money(printed)}, "
+                                f"the rows add up to {money(rows[side])}")
+    return totals.keys() == {"in", "out"} and all(totals[k] == rows[k] for k in totals)
+
+
+def _rounded_due(opening: Decimal, txs: list[Transaction], closing: Decimal, label: str,
+                 info: AccountReading) -> Decimal:
+    """The closing balance where the statement prints only what is due, rounded to whole
+    units (`Total Dues 1,660.00` for 1,659.75): opening + the rows, when that rounds to the
+    printed figure and the summary's money in and out, checked against the rows, pin them;
+    else the printed figure."""
+    exact = opening + sum((t.amount for t in txs), Decimal(0))
+    whole = exact.quantize(Decimal(1), rounding=ROUND_HALF_UP)
+    if exact == closing or whole != closing or not label_in(fold(label), DUES):
+        return closing
+    info.derived["closing_balance"] = (
+        f"the opening balance and the rows, {money(exact)}: {label!r} prints it rounded to "
+        f"whole units, {money(closing)}, and the summary's money in and out agree with the "
+        "rows")
+    return exact
 
 
 def _days(r: Reading, ctx: Context, sec: Section, end: date | None

@@ -147,29 +147,76 @@ def find_table(lines: list[Line], kept: list[Line], forms: dict[int, dict[str, i
     #: id of each kept line -> how many of its first words print its date
     leads = {id(ln): forms[id(ln)].get(formats[0], 0) for ln in lines}
     # a line of dates and figures only (a daily balance list) is no row, whatever its heading
-    dated = [figures for ln, figures in zip(lines, ends[locale], strict=True)
+    dated = [(ln, figures) for ln, figures in zip(lines, ends[locale], strict=True)
              if leads[id(ln)] and not _day_pairs(ln, formats[0], locale)]
-    columns = _columns([t.x1 for figures in dated for t in figures], len(dated))
-    table = Table(locale, tuple(formats), columns)
+    columns, anchors = _columns([(t, ln) for ln, figures in dated for t in figures],
+                                len(dated))
+    table = Table(locale, tuple(formats), columns, anchors=anchors)
     _rows(everything, leads, table)
     return table if table.rows else None
 
 
-def _columns(edges: list[float], rows: int) -> list[float]:
-    """Right edges clustered; a cluster of a stray figure or two (a dated note) is dropped."""
-    groups: list[list[float]] = []
-    for x in sorted(edges):
-        if groups and x - groups[-1][-1] <= COLUMN_SLACK:
-            groups[-1].append(x)
-        else:
-            groups.append([x])
+def _columns(figures: list[tuple[Token, Line]], rows: int
+             ) -> tuple[list[float], list[tuple[str, float]]]:
+    """(each column's right edge, and the edge its figures align on: `right` or `left`),
+    left to right. Figures are clustered by their right edges (a figure printed with a
+    `CR`/`DR` word after it by either end: `23,902.00 Cr` may align on its digits or on its
+    `Cr`) and by their left ones; the cluster holding the most figures not yet placed, and
+    of as many the tighter, is a column, until the clusters left hold a stray figure or two
+    (a dated note)."""
     least = 2 if rows >= 10 else 1
-    return [statistics.median(g) for g in groups if len(g) >= least]
+    right = [(k, x) for k, (t, ln) in enumerate(figures) for x in {t.x1, digits_x1(t, ln)}]
+    left = [(k, t.x0) for k, (t, _) in enumerate(figures)]
+    clusters = [(side, group) for side, edges in (("right", right), ("left", left))
+                for group in _clustered(edges)]
+    placed: set[int] = set()
+    found: list[tuple[float, str, float]] = []
+    while True:
+        free = [(len(members), -(max(xs) - min(xs)), side, members, xs)
+                for side, group in clusters
+                if (members := {k for k, _ in group if k not in placed})
+                and (xs := [x for k, x in group if k not in placed])]
+        best = max(free, key=lambda c: c[:2], default=None)
+        if best is None or best[0] < least:
+            break
+        _, _, side, members, xs = best
+        placed.update(members)
+        found.append((statistics.median(figures[k][0].x1 for k in members), side,
+                      statistics.median(xs)))
+    found.sort()
+    return [x1 for x1, _, _ in found], [(side, x) for _, side, x in found]
 
 
-def column_of(table: Table, tok: Token) -> int | None:
-    for i, x in enumerate(table.columns):
-        if abs(tok.x1 - x) <= COLUMN_SLACK:
+def _clustered(edges: list[tuple[int, float]]) -> list[list[tuple[int, float]]]:
+    """(figure, edge) pairs grouped where the edges stand within `COLUMN_SLACK` of the one
+    before."""
+    groups: list[list[tuple[int, float]]] = []
+    last = 0.0
+    for k, x in sorted(edges, key=lambda e: e[1]):
+        if groups and x - last <= COLUMN_SLACK:
+            groups[-1].append((k, x))
+        else:
+            groups.append([(k, x)])
+        last = x
+    return groups
+
+
+def digits_x1(tok: Token, ln: Line) -> float:
+    """Where a figure's digits end: the right edge of its last word with a digit (a `CR`
+    or a currency code may follow them as a word of its own)."""
+    if " " not in tok.text:
+        return tok.x1
+    return max((w.x1 for w in ln.words if tok.x0 <= w.x0 and w.x1 <= tok.x1
+                and any(map(str.isdigit, w.text))), default=tok.x1)
+
+
+def column_of(table: Table, tok: Token, ln: Line) -> int | None:
+    anchors = table.anchors or [("right", x) for x in table.columns]
+    for i, (side, x) in enumerate(anchors):
+        if side == "left":
+            if abs(tok.x0 - x) <= COLUMN_SLACK:
+                return i
+        elif abs(tok.x1 - x) <= COLUMN_SLACK or abs(digits_x1(tok, ln) - x) <= COLUMN_SLACK:
             return i
     return None
 
@@ -234,7 +281,7 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
         balance = balance_set.printed_in(ln.folded)
         # (the words after a date as a line of their own; a line without one as it is)
         words, figures = trailing(tokens(Line(ln.page, ln.words[n:]) if n else ln, table.locale))
-        at = {column_of(table, t): t for t in figures}
+        at = {column_of(table, t, ln): t for t in figures}
         placed = {i: t for i, t in at.items() if i is not None}
         fits = bool(figures) and len(placed) == len(figures)
         if figures and not fits:  # figures outside the columns are words (`5,90EUR` fee)
