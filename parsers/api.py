@@ -125,7 +125,8 @@ def parse_pdf(
     out, validation, layout = result
     notes = out.notes + ([f"recognised as {mismatch}: read by the generic reader instead"]
                          if mismatch is not None else [])
-    unfaithful = [note for p in pages for note in p.problems] + disagree
+    unfaithful = [note for p in pages for note in p.problems]
+    unfaithful += [d.message for d in disagree if d.matters(out.pages)]
     unfaithful += [f"a PDF library lost data while reading: {w}" for w in dict.fromkeys(lost)]
     unfaithful += [f"a description holds a glyph placeholder: {t.description!r}"[:120]
                    for a in out.statement.accounts for t in a.transactions

@@ -27,45 +27,53 @@ from parsers.scan import lines_holding
 OPENING = (
     "Opening Balance", "Beginning Balance", "Previous Balance", "Previous Statement Balance",
     "Starting Balance", "Start Balance", "Balance Brought Forward", "Brought Forward",
-    "Balance Forward", "Balance Last Statement", "Alter Kontostand", "Kontostand alt",
+    "Balance Forward", "Balance Last Statement", "Opening Bal", "Balance B/F", "B/F",
+    "Last Statement Balance", "Alter Kontostand", "Kontostand alt",
     "Alter Saldo", "Saldo alt", "Anfangssaldo", "Anfangsbestand", "Saldovortrag",
     "Solde précédent", "Ancien solde", "Solde initial", "Solde de départ", "Saldo anterior",
-    "Saldo inicial",
+    "Saldo inicial", "Saldo Anterior", "Beginsaldo", "Vorig saldo", "Oud saldo",
+    "Saldo vorig afschrift", "Počiatočný zostatok", "Predchádzajúci zostatok",
+    "Počáteční zůstatek",
 )
 CLOSING = (
     "Closing Balance", "Ending Balance", "New Balance", "Final Balance", "Statement Balance",
-    "End Balance", "Balance Carried Forward", "Carried Forward", "Neuer Kontostand",
+    "End Balance", "Balance Carried Forward", "Carried Forward", "Closing Bal", "Balance C/F",
+    "C/F", "Total Dues", "Total Amount Due", "Total Payment Due", "Neuer Kontostand",
     "Kontostand neu", "Neuer Saldo", "Saldo neu", "Endsaldo", "Endbestand", "Schlusssaldo",
     "Nouveau solde", "Solde final", "Solde de clôture", "Saldo final", "Saldo actual",
-    "Saldo al cierre",
+    "Saldo al cierre", "Eindsaldo", "Nieuw saldo", "Saldo nieuw", "Konečný zostatok",
+    "Konečný zůstatek",
 )
 #: Rows inside a table that state a balance instead of moving money.
 BALANCE_ROWS = (*OPENING, *CLOSING, "Übertrag", "Saldo Übertrag", "Report", "A reporter",
                 "Suma y sigue")
 PERIOD = (
-    "Statement Period", "Period", "Statement Dates", "For the Period", "Zeitraum",
-    "Auszugszeitraum", "Abrechnungszeitraum", "Kontoauszug", "Période", "Periode", "Periodo",
+    "Statement Period", "Period", "Statement Dates", "For the Period", "Billing Period",
+    "Billing Cycle", "Statement Cycle", "Zeitraum", "Auszugszeitraum", "Abrechnungszeitraum",
+    "Kontoauszug", "Période", "Periode", "Periodo", "Período", "Obdobie", "Výpis za obdobie",
 )
 #: A single date that ends the period (card statements print no start).
 PERIOD_END = (
     "Statement Closing Date", "Closing Date", "Statement Date", "Period Ending",
-    "Statement Period Ending", "Abschlussdatum", "Date d'arrêté", "Fecha de corte",
+    "Statement Period Ending", "Statement Generation Date", "Bill Date", "Billing Date",
+    "Abschlussdatum", "Date d'arrêté", "Fecha de corte",
 )
 ACCOUNT = (
     "Account Number", "Account No", "Account #", "Account ending in", "Account ending",
     "Acct No", "Acct #", "A/C No", "A/C Number", "Card ending in", "Card ending",
-    "Card Number", "Kontonummer", "Konto-Nr", "Kontonr", "IBAN", "Numéro de compte",
-    "N° de compte", "No de compte", "Número de cuenta", "Nº de cuenta", "Account",
+    "Card Number", "Card No", "Kontonummer", "Konto-Nr", "Kontonr", "IBAN", "Numéro de compte",
+    "N° de compte", "No de compte", "Número de cuenta", "Nº de cuenta", "CBU", "CVU",
+    "Número da conta", "Rekeningnummer", "Číslo účtu", "Account",
 )
 #: Words between the two dates of a period, and before the first.
 PERIOD_TO = ("-", "–", "—", "to", "through", "thru", "until", "till", "bis", "au", "à",
-             "al", "a", "hasta")
-PERIOD_FROM = ("from", "vom", "von", "du", "del", "de", "desde")
+             "al", "a", "hasta", "até", "tot en met", "t/m", "tot", "do")
+PERIOD_FROM = ("from", "vom", "von", "du", "del", "de", "desde", "van", "vanaf", "od")
 #: Date forms every reader knows without being told (none is ambiguous day/month).
 UNAMBIGUOUS_DATES = ("%d %b %Y", "%B %d, %Y", "%d. %B %Y", "%Y-%m-%d", "%d.%m.%Y",
                      "%d-%b-%Y", "%d %b", "%b %d", "%d.%m.")
-TOTALS = ("Total", "Totals", "Subtotal", "Sub-total", "Summe", "Gesamt", "Zwischensumme",
-          "Sous-total", "Suma")
+TOTALS = ("Total", "Totals", "Subtotal", "Sub-total", "Net Amount", "Net Activity",
+          "Summe", "Gesamt", "Zwischensumme", "Sous-total", "Suma", "Totaal")
 #: Page furniture: lines that can sit inside a table area and are no part of it. Each
 #: pattern comes with words one of which every line it matches prints: most lines print
 #: none, and looking for a few words costs far less than the patterns.
@@ -81,6 +89,7 @@ FURNITURE = (
     (("equal housing",), r"\bequal housing (?:lender|opportunity)\b"),
     (("ncua",), r"\bfederally insured by ncua\b"),
     (("computer generated",), r"\bcomputer generated statement\b"),
+    (("end of statement",), r"^\W*end of statement\W*$"),
     (("einlagensicherung",), r"\beinlagensicherung"),
 )
 
@@ -295,19 +304,22 @@ class Found(Generic[T]):
 def find_labelled(lines: Sequence[Line], labels: Sequence[str],
                   read: Callable[[str], T | None], *,
                   read_below: Callable[[str], T | None] | None = None,
-                  blockers: Sequence[str] = ()) -> Found[T] | None:
+                  blockers: Sequence[str] = (), in_cell: bool = False) -> Found[T] | None:
     """The first line (in order) where one of `labels` is followed by a value `read` accepts
     on the same line; or, when the label stands alone, where the next line starts under the
     label with a value `read_below` (default `read`) accepts. A match inside a longer
-    `blockers` label (`Statement Balance` in `Previous Statement Balance`) does not count."""
-    return next(every_labelled(lines, labels, read, read_below=read_below, blockers=blockers),
-                None)
+    `blockers` label (`Statement Balance` in `Previous Statement Balance`) does not count;
+    with `in_cell`, nor does one inside running text (`... charged on the Total Amount due`):
+    a label starts its line, or a cell of it (a wide gap, or a colon or figure, before it)."""
+    return next(every_labelled(lines, labels, read, read_below=read_below, blockers=blockers,
+                               in_cell=in_cell), None)
 
 
 def every_labelled(lines: Sequence[Line], labels: Sequence[str],
                    read: Callable[[str], T | None], *,
                    read_below: Callable[[str], T | None] | None = None,
-                   blockers: Sequence[str] = ()) -> Iterator[Found[T]]:
+                   blockers: Sequence[str] = (), in_cell: bool = False
+                   ) -> Iterator[Found[T]]:
     """What `find_labelled` finds in `lines`, then what it finds in the lines after that
     value's label line, and so on: from one look for the labels' words in all the lines.
     Each search sees only the lines after the last label line found (a page's lines above
@@ -316,7 +328,7 @@ def every_labelled(lines: Sequence[Line], labels: Sequence[str],
     blocking = _labels(tuple(blockers)) if blockers else None
     start = 0
     for i in wanted.lines_printing(lines):
-        found = _labelled_on(lines, i, start, wanted, blocking, read, read_below)
+        found = _labelled_on(lines, i, start, wanted, blocking, read, read_below, in_cell)
         if found is not None:
             yield found
             start = i + 1
@@ -324,7 +336,8 @@ def every_labelled(lines: Sequence[Line], labels: Sequence[str],
 
 def _labelled_on(lines: Sequence[Line], i: int, start: int, wanted: LabelSet,
                  blocking: LabelSet | None, read: Callable[[str], T | None],
-                 read_below: Callable[[str], T | None] | None) -> Found[T] | None:
+                 read_below: Callable[[str], T | None] | None,
+                 in_cell: bool = False) -> Found[T] | None:
     """`find_labelled`'s value for the line `lines[i]`, the search having started at
     `lines[start]`."""
     ln = lines[i]
@@ -336,6 +349,8 @@ def _labelled_on(lines: Sequence[Line], i: int, start: int, wanted: LabelSet,
                 if blocking and blocking.printed_in(folded) else []
         if any(a <= m.start() and m.end() <= b and b - a > m.end() - m.start()
                for a, b in blocked):
+            continue
+        if in_cell and not _starts_cell(ln, m.start()):
             continue
         label = text[m.start():m.end()].strip()
         value = read(text[m.end():])
@@ -417,6 +432,24 @@ def _first_after_page_header(lines: Sequence[Line], i: int) -> Line | None:
 
 def _digitless(text: str) -> str:
     return re.sub(r"\d+", "#", fold(text))
+
+
+def _starts_cell(ln: Line, start: int) -> bool:
+    """Whether the text at `start` of the line's text is no part of running text: it
+    begins the line or a cell of it (the word before it stands further off than a space,
+    or ends in a colon or a digit), or the word before it is a capitalised one of the
+    label's (`TOTAL NEW BALANCE`, `Your Total Amount Due`), not lower-case prose."""
+    words, pos = ln.words, 0
+    for k, w in enumerate(words):
+        if pos >= start:
+            if k == 0:
+                return True
+            before = words[k - 1]
+            return (before.text[-1:] in ":|" or before.text[-1:].isdigit()
+                    or w.x0 - before.x1 > 0.8 * (w.bottom - w.top)
+                    or not before.text[:1].islower())
+        pos += len(w.text) + 1
+    return False
 
 
 def _words_in_span(ln: Line, start: int, end: int) -> list[Word]:
