@@ -182,7 +182,8 @@ def weigh(first: Read, text: str, score: float, gate: float) -> Read:
 def same(first: str, second: str) -> bool | None:
     """Whether two engines' readings of a word agree: True, False, or None where they
     differ only in marks at the word's edges (`14-Jun-2024.`; a speck either may read as a
-    stop) or the second read nothing. A mark the second adds at an edge where the first
+    stop) or in an upright stroke starting the first (`ID`, `D`), or the second read
+    nothing. A mark the second adds at an edge where the first
     reads none agrees (the PP-OCR recogniser often ends a word cut from its line with a
     stop), and so does a date or figure the second reads with look-alike glyphs where the
     first is well formed (`1l-jan-2024`, `0ct`: `_as_formed`)."""
@@ -192,9 +193,14 @@ def same(first: str, second: str) -> bool | None:
     b = _as_formed(a, b)
     if a == b or (a and a == a.strip(SPECK_MARKS) and b.strip(_ADDED) == a):
         return True
-    if a.strip(SPECK_MARKS) == b.strip(SPECK_MARKS) != "":
+    if a.strip(SPECK_MARKS) == b.strip(SPECK_MARKS) != "" or (a[:1] in _STROKES and a[1:] == b):
         return None
     return False
+
+
+#: A glyph of one upright stroke: the PP-OCR recogniser drops one that starts a word cut
+#: from its line (`D` for `ID` at 0.94), so its reading without it says nothing.
+_STROKES = frozenset("Il1|")
 
 
 #: Marks the second engine adds at a word's edge that change no value (a sign does).

@@ -32,6 +32,7 @@ GATE = OCR_REVIEW_CONFIDENCE
     ("4,012.18", "4;012.18", True),  # a mark for a mark in a well-formed figure
     ("250.00", "250.00-", None),  # a sign, or a speck read as one
     ("CORP.", "CORP", None),  # a stop only the first read: its own rules weigh it
+    ("ID", "D", None),  # the second drops an upright stroke starting a word
     ("1,234.56", "", None),  # the second read nothing
 ])
 def test_which_readings_of_two_engines_agree(first: str, second: str,
