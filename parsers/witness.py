@@ -163,10 +163,16 @@ def weigh(first: Read, text: str, score: float, gate: float) -> Read:
     disputed, or left as it was (see the module's note); a second reading scored below
     MIN_SCORE says nothing either way. A figure tesseract read with a mark for its decimal
     point (`224:10`) that the second reads well formed with the same digits in the same
-    places takes the second's marks: two engines read its digits alike."""
+    places takes the second's marks: two engines read its digits alike. Where tesseract's
+    two readings disagree (`reread.py`), the one the second engine reads alike stands."""
     if score >= MIN_SCORE and _punctuation_mended(first.text, text):
         return replace(first, text=text, conf=max(first.conf, gate), twice=True, second=text)
     verdict = same(first.text, text)
+    if verdict is False and score >= MIN_SCORE and first.again and same(first.again, text):
+        # tesseract's second reading, from the word's crop without its dictionary, and the
+        # second engine read it alike: two readings of three, by two engines
+        return replace(first, text=first.again, conf=max(first.conf, gate), twice=True,
+                       second=text)
     if verdict and score >= MIN_SCORE:
         return replace(first, conf=max(first.conf, gate), twice=True, second=text)
     if verdict is False and text and score >= MIN_SCORE:

@@ -3,6 +3,8 @@ what a page's words are after the real RapidOCR read them."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pypdfium2 as pdfium
 import pytest
 
@@ -53,6 +55,15 @@ def test_a_word_the_engines_read_differently_keeps_both_readings_below_the_gate(
     got = weigh(read("4,001.05", 97.0), "1,001.05", 0.99, GATE)
     assert not got.twice and got.conf < GATE
     assert (got.text, got.second) == ("4,001.05", "1,001.05")
+
+
+def test_tesseract_s_second_reading_the_second_engine_reads_alike_stands() -> None:
+    """`STH` read first (its dictionary pulls letters), `5TH` from the word's crop and by
+    RapidOCR: two engines read `5TH`."""
+    got = weigh(replace(read("STH", GATE - 1), again="5TH"), "5TH", 0.96, GATE)
+    assert (got.text, got.twice) == ("5TH", True) and got.conf >= GATE
+    got = weigh(replace(read("STH", GATE - 1), again="SIH"), "5TH", 0.96, GATE)
+    assert (got.text, got.twice) == ("STH", False) and got.conf < GATE
 
 
 def test_an_unsure_second_reading_vouches_for_nothing_and_disputes_nothing() -> None:
