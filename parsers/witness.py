@@ -188,8 +188,8 @@ def weigh(first: Read, text: str, score: float, gate: float) -> Read:
 def same(first: str, second: str) -> bool | None:
     """Whether two engines' readings of a word agree: True, False, or None where they
     differ only in marks at the word's edges (`14-Jun-2024.`; a speck either may read as a
-    stop) or in an upright stroke starting the first (`ID`, `D`), or the second read
-    nothing. A mark the second adds at an edge where the first
+    stop) or in upright strokes (`ID`, `D`, `1D`: no word of text says which was printed),
+    or the second read nothing. A mark the second adds at an edge where the first
     reads none agrees (the PP-OCR recogniser often ends a word cut from its line with a
     stop), and so does a date or figure the second reads with look-alike glyphs where the
     first is well formed (`1l-jan-2024`, `0ct`: `_as_formed`)."""
@@ -201,6 +201,9 @@ def same(first: str, second: str) -> bool | None:
         return True
     if a.strip(SPECK_MARKS) == b.strip(SPECK_MARKS) != "" or (a[:1] in _STROKES and a[1:] == b):
         return None
+    if kind(first) == "text" and len(a) == len(b) and all(
+            x == y or (x in _STROKES and y in _STROKES) for x, y in zip(a, b, strict=True)):
+        return None  # `ID` and `1D`: a stroke the recogniser reads either way
     return False
 
 

@@ -35,6 +35,8 @@ GATE = OCR_REVIEW_CONFIDENCE
     ("250.00", "250.00-", None),  # a sign, or a speck read as one
     ("CORP.", "CORP", None),  # a stop only the first read: its own rules weigh it
     ("ID", "D", None),  # the second drops an upright stroke starting a word
+    ("ID", "1D", None),  # or reads it as another stroke
+    ("4,011.05", "4,0I1.05", True),  # in a figure, a stroke where a digit stands is the digit
     ("1,234.56", "", None),  # the second read nothing
 ])
 def test_which_readings_of_two_engines_agree(first: str, second: str,
