@@ -39,6 +39,8 @@ DATE_FORMATS = ("%d.%m.%Y", "%d.%m.%y", "%Y-%m-%d", "%d-%b-%Y", "%d %b %Y", "%d.
                 "%d-%b", "%m/%d", "%d/%m", "%d-%m", "%m-%d")
 #: Number locales tried: the one that reads the most figures at line ends is the page's.
 NUMBER_LOCALES = ("en", "de", "fr", "space")
+#: A line that says the statement ends here (folded).
+_ENDS = re.compile(r"^\W*end of (?:the )?statement\W*$")
 #: A figure grouped by a space before a decimal point (`2 795.35`).
 _SPACED = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+\.\d\d(?!\d)")
 #: Right edges closer than this (points) are one column.
@@ -149,11 +151,38 @@ def find_table(lines: list[Line], kept: list[Line], forms: dict[int, dict[str, i
     # a line of dates and figures only (a daily balance list) is no row, whatever its heading
     dated = [(ln, figures) for ln, figures in zip(lines, ends[locale], strict=True)
              if leads[id(ln)] and not _day_pairs(ln, formats[0], locale)]
+    apart = _other_tables(lines, dated)
+    if apart:
+        dated = [(ln, figures) for ln, figures in dated if id(ln) not in apart]
+        everything = [ln for ln in everything if id(ln) not in apart]
     columns, anchors = _columns([(t, ln) for ln, figures in dated for t in figures],
                                 len(dated))
     table = Table(locale, tuple(formats), columns, anchors=anchors)
     _rows(everything, leads, table)
     return table if table.rows else None
+
+
+def _other_tables(lines: list[Line], dated: list[tuple[Line, list[Token]]]) -> set[int]:
+    """The lines (ids) of tables other than the transactions': a header line starts a
+    table, and one whose dated lines' figures stand in none of the columns of the table
+    with the most dated lines (an account summary's `09/01 Beginning Balance $18,805.47`
+    over the activity's header) is not read for rows."""
+    block, blocks = 0, {}
+    for ln in lines:
+        if len(ln.words) > 1 and _is_header(ln):
+            block += 1
+        blocks[id(ln)] = block
+    if not block:
+        return set()
+    counts = Counter(blocks[id(ln)] for ln, _ in dated)
+    main = max(counts, key=lambda b: counts[b], default=0)
+    edges = [(t.x0, t.x1, digits_x1(t, ln)) for ln, figures in dated
+             if blocks[id(ln)] == main for t in figures]
+    apart = {b for b in counts if b != main and not any(
+        any(abs(t.x0 - x0) <= COLUMN_SLACK or abs(t.x1 - x1) <= COLUMN_SLACK
+            or abs(digits_x1(t, ln) - d1) <= COLUMN_SLACK for x0, x1, d1 in edges)
+        for ln, figures in dated if blocks[id(ln)] == b for t in figures)}
+    return {id(ln) for ln in lines if blocks[id(ln)] in apart}
 
 
 def _columns(figures: list[tuple[Token, Line]], rows: int
@@ -253,6 +282,9 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
             table.rows[-1].desc.extend(w.text for w in ln.words)
             table.used.add(id(ln))
             last, wrapped = ln, True
+            continue
+        if _ENDS.match(ln.folded):  # `**** End of Statement ****`: no part of a row
+            last = None
             continue
         sign = next((s for s, labels, found in signs
                      if found.printed_in(ln.folded) and is_heading(ln.text, labels)), None)
