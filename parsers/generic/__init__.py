@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from parsers.engine import ParseOutput
 from parsers.generic.empty import read_empty
+from parsers.generic.mend import mend
 from parsers.generic.pages import clean
 from parsers.generic.readings import Validator, decide
-from parsers.generic.rows import find_table, lead_forms
+from parsers.generic.rows import find_table, lead_forms, starts_with_date
 from parsers.lines import Line
 from parsers.vocabulary import furniture_folded, furniture_lines
 
@@ -22,6 +23,7 @@ def parse_generic(lines: list[Line], validator: Validator, log: list[str] | None
     """The statement the one validating reading gives; None when no reading validates.
 
     Raises `AmbiguousLayout` when readings validate with different results."""
+    lines = mend(lines, starts_with_date)
     # (only the lines that print a furniture word are asked whether they are furniture)
     furniture = furniture_lines([ln.folded for ln in lines])
     visible = [ln for i, ln in enumerate(lines)

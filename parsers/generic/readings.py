@@ -42,12 +42,11 @@ from parsers.generic.figures import (
     summary_totals,
 )
 from parsers.generic.model import Row, Table
-from parsers.generic.rows import column_of
+from parsers.generic.rows import column_of, end_figures
 from parsers.generic.words import DUES
 from parsers.lines import Line
 from parsers.model import Account, Statement, Transaction, mask_account, money
 from parsers.numbers import Amount
-from parsers.table import figures_at_end
 from parsers.validate import Validation, validate
 from parsers.vocabulary import Found, label_in
 
@@ -310,7 +309,7 @@ def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: Pars
                 or (near and before == first + len(sec.rows))):
             continue
         if any(column_of(ctx.table, t, ln) is not None
-               for t in figures_at_end(ln, ctx.table.locale)):
+               for t in end_figures(ln, ctx.table.locale)):
             out.problems.append(f"{where}: a line between two rows on page {ln.page} prints a "
                                 f"figure where amounts stand and no row took it: {ln.text!r}")
         else:
