@@ -54,7 +54,11 @@ def boxed_figures(lines: Sequence[Line], locale: str) -> list[Boxed]:
         if not ln.has_digit:
             continue
         toks = _box_tokens(ln, locale)
-        values = [k for k, t in enumerate(toks) if t.amount is not None]
+        height = ln.bottom - ln.top
+        # (a figure with a word right before it is labelled on its line: `Saldo inicial: $`)
+        values = [k for k, t in enumerate(toks) if t.amount is not None and not (
+            k and toks[k - 1].amount is None and toks[k - 1].text.lower() not in _OPERATORS
+            and t.x0 - toks[k - 1].x1 < 2 * height)]
         if not values:
             continue
         cells = [_cell(toks, k) for k in values]

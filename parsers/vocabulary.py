@@ -41,7 +41,7 @@ CLOSING = (
     "C/F", "Total Dues", "Total Amount Due", "Total Payment Due", "Neuer Kontostand",
     "Kontostand neu", "Neuer Saldo", "Saldo neu", "Endsaldo", "Endbestand", "Schlusssaldo",
     "Nouveau solde", "Solde final", "Solde de clôture", "Saldo final", "Saldo actual",
-    "Saldo al cierre", "Eindsaldo", "Nieuw saldo", "Saldo nieuw", "Konečný zostatok",
+    "Saldo al cierre", "Saldo al", "Eindsaldo", "Nieuw saldo", "Saldo nieuw", "Konečný zostatok",
     "Konečný zůstatek",
 )
 #: Rows inside a table that state a balance instead of moving money.
@@ -58,6 +58,12 @@ PERIOD_END = (
     "Statement Period Ending", "Statement Generation Date", "Bill Date", "Billing Date",
     "Abschlussdatum", "Date d'arrêté", "Fecha de corte",
 )
+#: A single date that starts the period, and one that ends it, each under its own label
+#: (`From Date: 03/06/2023` ... `To Date: 01/09/2023`, `Datum vanaf` over its date).
+PERIOD_START = ("From Date", "Start Date", "Period From", "Statement From", "Datum vanaf",
+                "Fecha desde", "Data inicial", "Von Datum")
+PERIOD_STOP = ("To Date", "End Date", "Period To", "Statement To", "Datum tot en met",
+               "Fecha hasta", "Data final", "Bis Datum")
 ACCOUNT = (
     "Account Number", "Account No", "Account #", "Account ending in", "Account ending",
     "Acct No", "Acct #", "A/C No", "A/C Number", "Card ending in", "Card ending",
@@ -89,7 +95,6 @@ FURNITURE = (
     (("equal housing",), r"\bequal housing (?:lender|opportunity)\b"),
     (("ncua",), r"\bfederally insured by ncua\b"),
     (("computer generated",), r"\bcomputer generated statement\b"),
-    (("end of statement",), r"^\W*end of statement\W*$"),
     (("einlagensicherung",), r"\beinlagensicherung"),
 )
 
@@ -381,7 +386,12 @@ def _under(ln: Line, start: int, end: int, lines: Sequence[Line], i: int) -> str
     if nxt is None or not span or not nxt.words:
         return None
     right = next((w.x0 for w in ln.words if w.x0 > span[-1].x1 + 2 * height), float("inf"))
-    cell = [w for w in nxt.words if span[0].x0 - 2 <= w.x0 < right]
+    left = next((w.x1 for w in reversed(ln.words) if w.x1 < span[0].x0 - 2 * height), None)
+    # a figure set flush right under a label set flush left starts left of the label: a
+    # word stands in the cell if it reaches into the label's span (and not back over the
+    # label before it)
+    cell = [w for w in nxt.words if (span[0].x0 - 2 <= w.x0 or (
+        w.x1 > span[0].x0 and (left is None or w.x0 > left))) and w.x0 < right]
     return " ".join(w.text for w in cell) if cell else None
 
 
@@ -513,9 +523,18 @@ def exact_amount_reader(locale: str) -> Callable[[str], Amount | None]:
 _ACCOUNT_TOKEN = re.compile(r"(?:[A-Z]{2}\d{2}|[\dXx*•#\-]*\d[\dXx*•#\-]*|[Xx*•#]+)")
 
 
+#: An IBAN, its groups of four letters or digits spaced or not (`NL13 RABO 0122 1186 50`).
+_IBAN = re.compile(r"[A-Z]{2}\d{2}(?: ?[A-Z0-9*Xx•]{4}){2,7}(?: ?[A-Z0-9*Xx•]{1,3})?(?![\w*])")
+
+
 def read_last4(text: str) -> str | None:
     """The last four digits of the account number printed at the start of `text`
-    (`****1234`, `XXXX XXXX 1234`, `DE89 **** **** **30 00`, `20-5678-1234`)."""
+    (`****1234`, `XXXX XXXX 1234`, `DE89 **** **** **30 00`, `20-5678-1234`, an IBAN
+    `NL13 RABO 0122 1186 50`)."""
+    iban = _IBAN.match(text.replace(":", " ").strip())
+    if iban:
+        digits = re.sub(r"\D", "", iban.group(0)[4:])
+        return digits[-4:] if len(digits) >= 4 and iban.group(0)[-1].isdigit() else None
     run: list[str] = []
     for token in text.replace(":", " ").split():
         if not _ACCOUNT_TOKEN.fullmatch(token):
@@ -589,7 +608,7 @@ class Periods:
         for m in self.regex.finditer(ln.text):
             try:
                 end = parse_date(m["end"], self.days)
-                start = parse_date(m["start"], self.days, end)
+                start = parse_date(m["start"], _with_yearless(self.days), end)
             except ValueError:
                 continue
             if start <= end:
@@ -629,20 +648,39 @@ class Periods:
 
 @functools.cache
 def _range_regex(days: tuple[str, ...]) -> re.Pattern[str]:
-    """A range of two dates in `days` forms, made once per set of forms."""
+    """A range of two dates in `days` forms, made once per set of forms; its first date
+    may leave out the year its end prints (`From December 15 to January 14, 2024`)."""
     d = date_pattern(days)
+    first = date_pattern(_with_yearless(days))
     to = "|".join(re.escape(w) for w in sorted(PERIOD_TO, key=len, reverse=True))
     frm = "|".join(PERIOD_FROM)
     # A range starts where a date may (`date_pattern`'s look-behind), with its first date or
     # a whole `from` word, not the `de` that ends `Periode`; tried only there, the search is
     # about 1.6x faster.
-    return re.compile(rf"(?<![\w.])(?:(?:{frm})\s+)?(?P<start>{d})\s*(?:{to})\s*(?P<end>{d})",
-                      re.IGNORECASE)
+    return re.compile(rf"(?<![\w.])(?:(?:{frm})\s+)?(?P<start>{first})\s*(?:{to})\s*"
+                      rf"(?P<end>{d})", re.IGNORECASE)
 
 
-def find_period_end(lines: Sequence[Line], formats: Sequence[str], labels: Iterable[str] = ()
-                    ) -> Found | None:
-    """A single date that ends the period, after one of the period-end labels."""
+_YEAR_AT_END = re.compile(r"[ ,./-]*%[Yy]$")
+
+
+def _with_yearless(days: Sequence[str]) -> tuple[str, ...]:
+    """`days`, and each form with a year at its end without it (`%B %d, %Y`: `%B %d`)."""
+    return tuple(dict.fromkeys([*days, *(_YEAR_AT_END.sub("", f) for f in days
+                                        if _YEAR_AT_END.search(f))]))
+
+
+def find_period_end(lines: Sequence[Line], formats: Sequence[str], labels: Iterable[str] = (),
+                    *, read_below: bool = False) -> Found | None:
+    """A single date that ends the period, after one of the period-end labels (with
+    `read_below`, or under it)."""
+    return find_labelled_date(lines, (*PERIOD_END, *labels), formats, read_below=read_below)
+
+
+def find_labelled_date(lines: Sequence[Line], labels: Sequence[str], formats: Sequence[str],
+                       *, read_below: bool = False) -> Found | None:
+    """The date in one of `formats` printed right after one of `labels` (with
+    `read_below`, or under it)."""
     d = re.compile(date_pattern(formats))
 
     def read(text: str) -> date | None:
@@ -654,4 +692,4 @@ def find_period_end(lines: Sequence[Line], formats: Sequence[str], labels: Itera
         except ValueError:
             return None
 
-    return find_labelled(lines, (*PERIOD_END, *labels), read)
+    return find_labelled(lines, labels, read, read_below=read if read_below else None)

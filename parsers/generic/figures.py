@@ -26,16 +26,19 @@ from parsers.vocabulary import (
     ACCOUNT,
     CLOSING,
     OPENING,
+    PERIOD_START,
+    PERIOD_STOP,
     UNAMBIGUOUS_DATES,
     Found,
     LabelSet,
     amount_reader,
     exact_amount_reader,
     find_labelled,
-    find_period,
+    find_labelled_date,
     find_period_end,
     label_in,
     label_set,
+    periods,
     read_last4,
 )
 
@@ -57,10 +60,13 @@ def period_formats(row_format: str) -> tuple[str, ...]:
     """The forms a period may print in beside rows in `row_format` (never swapping day and
     month: a `%m/%d` table's period is `%m/%d/%Y`)."""
     dated = [f for f in UNAMBIGUOUS_DATES if compile_format(f).has_year]
-    if "%m/%d" in row_format:
-        dated += ["%m/%d/%Y", "%m/%d/%y"]
-    elif "%d/%m" in row_format:
-        dated += ["%d/%m/%Y", "%d/%m/%y"]
+    for day_month, forms in (("%m/%d", ("%m/%d/%Y", "%m/%d/%y")),
+                             ("%d/%m", ("%d/%m/%Y", "%d/%m/%y")),
+                             ("%m-%d", ("%m-%d-%Y", "%m-%d-%y")),
+                             ("%d-%m", ("%d-%m-%Y", "%d-%m-%y"))):
+        if day_month in row_format:
+            dated += forms
+            break
     if compile_format(row_format).has_year:
         dated.insert(0, row_format)
     return tuple(dict.fromkeys((*dated, "%B %Y")))
@@ -68,12 +74,20 @@ def period_formats(row_format: str) -> tuple[str, ...]:
 
 def find_statement_period(lines: list[Line], row_format: str
                           ) -> tuple[date | None, date, str] | None:
-    """(start, end, how): a printed from-to pair, else a statement date."""
+    """(start, end, how): a from-to pair after a period label; else a start and an end
+    date, each under its own label; else the first from-to pair anywhere; else a statement
+    date."""
     formats = period_formats(row_format)
-    found = find_period(lines, formats)
-    if found:
-        return found[0], found[1], f"printed on page {found[2].page}"
-    single = find_period_end(lines, formats)
+    labelled, anywhere = periods(lines, formats)
+    if labelled:
+        return labelled[0], labelled[1], f"printed on page {labelled[2].page}"
+    start = find_labelled_date(lines, PERIOD_START, formats, read_below=True)
+    stop = find_labelled_date(lines, PERIOD_STOP, formats, read_below=True)
+    if start and stop and start.value <= stop.value:
+        return start.value, stop.value, f"after {start.label!r} and {stop.label!r}"
+    if anywhere:
+        return anywhere[0], anywhere[1], f"printed on page {anywhere[2].page}"
+    single = find_period_end(lines, formats, read_below=True)
     if single:
         return None, single.value, f"statement date after {single.label!r}"
     return None
@@ -126,7 +140,7 @@ def account_last4(lines: list[Line]) -> str | None:
         m = _MASKED.search(ln.text)
         if m:
             return m.group(1)
-    found = find_labelled(lines, ACCOUNT, read_last4)
+    found = find_labelled(lines, ACCOUNT, read_last4, read_below=read_last4)
     return found.value if found else None
 
 
@@ -247,7 +261,10 @@ def header_roles(lines: list[Line], table: Table) -> dict[int, str]:
             near = [(abs((w.x0 + w.x1) / 2 - x), c) for c, x in enumerate(table.columns)
                     if w.x0 - 60 <= x <= w.x1 + 60]
             if near:
-                roles.setdefault(min(near)[1], role)
+                column = min(near)[1]
+                if roles.get(column, "amount") == "amount":
+                    # (`Bedrag af (debet)`: the word that says which way wins over `amount`)
+                    roles[column] = role
     return roles
 
 

@@ -15,6 +15,7 @@ import functools
 import re
 import statistics
 from collections import Counter
+from dataclasses import replace
 from datetime import date
 
 from parsers.dates import compile_format, fold, parse_date
@@ -39,6 +40,10 @@ DATE_FORMATS = ("%d.%m.%Y", "%d.%m.%y", "%Y-%m-%d", "%d-%b-%Y", "%d %b %Y", "%d.
                 "%d-%b", "%m/%d", "%d/%m", "%d-%m", "%m-%d")
 #: Number locales tried: the one that reads the most figures at line ends is the page's.
 NUMBER_LOCALES = ("en", "de", "fr", "space")
+#: A `CR` or `DR` word.
+_SIDE = re.compile(r"(?i:cr|dr)\.?")
+#: A line that says the statement ends here (folded).
+_ENDS = re.compile(r"^\W*end of (?:the )?statement\W*$")
 #: A figure grouped by a space before a decimal point (`2 795.35`).
 _SPACED = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+\.\d\d(?!\d)")
 #: Right edges closer than this (points) are one column.
@@ -84,6 +89,14 @@ def lead_forms(ln: Line) -> dict[str, int]:
     return out
 
 
+def starts_with_date(ln: Line) -> bool:
+    """Whether the line's first words, or all of it, print a date in one of `DATE_FORMATS`."""
+    if _any_date().match(ln.text) is None:
+        return False
+    return any(_date_forms(" ".join(w.text for w in ln.words[:n])) for n in (3, 2, 1)
+               if len(ln.words) >= n)
+
+
 @functools.lru_cache(maxsize=4096)
 def _date_forms(text: str) -> tuple[str, ...]:
     """The forms of `DATE_FORMATS` that read `text` as a day; kept, as a statement prints
@@ -100,11 +113,31 @@ def _date_forms(text: str) -> tuple[str, ...]:
 
 
 def trailing(toks: list[Token]) -> tuple[list[Token], list[Token]]:
-    """(the words, the figures that end the line)."""
-    i = len(toks)
-    while i > 0 and toks[i - 1].amount is not None:
-        i -= 1
-    return toks[:i], toks[i:]
+    """(the words, the figures that end the line); a `CR`/`DR` set in a column of its own
+    after a figure (`11,000.00   DR   3,328.63   CR`) is that figure's."""
+    i, figures = len(toks), []
+    while i > 0:
+        t = toks[i - 1]
+        if t.amount is not None:
+            figures.append(t)
+            i -= 1
+        elif i > 1 and _SIDE.fullmatch(t.text) and (f := toks[i - 2]).amount is not None \
+                and not f.amount.suffix:
+            side = t.text.upper().rstrip(".")
+            figures.append(f._replace(amount=replace(f.amount, suffix=side)))
+            i -= 2
+        else:
+            break
+    return toks[:i], figures[::-1]
+
+
+def end_figures(ln: Line, locale: str) -> list[Token]:
+    """`figures_at_end`, a `CR`/`DR` set apart after each figure taken as `trailing` takes
+    it."""
+    figures = figures_at_end(ln, locale)
+    if figures or not ln.words or not _SIDE.fullmatch(ln.words[-1].text):
+        return figures
+    return trailing(tokens(ln, locale))[1]
 
 
 def find_table(lines: list[Line], kept: list[Line], forms: dict[int, dict[str, int]]
@@ -127,7 +160,7 @@ def find_table(lines: list[Line], kept: list[Line], forms: dict[int, dict[str, i
         may = [ln.has_digit and (ln.ocr or may_end_in_amount(ln.text, locale)) for ln in lines]
         if best is not None and sum(may) < best[0]:
             continue  # it cannot read more lines' figures than the locale before it
-        ends[locale] = [figures_at_end(ln, locale) if m else []
+        ends[locale] = [end_figures(ln, locale) if m else []
                         for ln, m in zip(lines, may, strict=True)]
         n = sum(1 for figures in ends[locale] if figures)
         digits = sum(sum(map(str.isdigit, t.text)) for figures in ends[locale] for t in figures)
@@ -149,6 +182,10 @@ def find_table(lines: list[Line], kept: list[Line], forms: dict[int, dict[str, i
     # a line of dates and figures only (a daily balance list) is no row, whatever its heading
     dated = [(ln, figures) for ln, figures in zip(lines, ends[locale], strict=True)
              if leads[id(ln)] and not _day_pairs(ln, formats[0], locale)]
+    apart = _other_tables(lines, dated)
+    if apart:
+        dated = [(ln, figures) for ln, figures in dated if id(ln) not in apart]
+        everything = [ln for ln in everything if id(ln) not in apart]
     columns, anchors = _columns([(t, ln) for ln, figures in dated for t in figures],
                                 len(dated))
     table = Table(locale, tuple(formats), columns, anchors=anchors)
@@ -156,18 +193,43 @@ def find_table(lines: list[Line], kept: list[Line], forms: dict[int, dict[str, i
     return table if table.rows else None
 
 
+def _other_tables(lines: list[Line], dated: list[tuple[Line, list[Token]]]) -> set[int]:
+    """The lines (ids) of tables other than the transactions': a header line starts a
+    table, and one whose dated lines' figures stand in none of the columns of the table
+    with the most dated lines (an account summary's `09/01 Beginning Balance $18,805.47`
+    over the activity's header) is not read for rows."""
+    block, blocks = 0, {}
+    for ln in lines:
+        if len(ln.words) > 1 and _is_header(ln):
+            block += 1
+        blocks[id(ln)] = block
+    if not block:
+        return set()
+    counts = Counter(blocks[id(ln)] for ln, _ in dated)
+    main = max(counts, key=lambda b: counts[b], default=0)
+    edges = [(t.x0, t.x1, digits_x1(t, ln)) for ln, figures in dated
+             if blocks[id(ln)] == main for t in figures]
+    apart = {b for b in counts if b != main and not any(
+        any(abs(t.x0 - x0) <= COLUMN_SLACK or abs(t.x1 - x1) <= COLUMN_SLACK
+            or abs(digits_x1(t, ln) - d1) <= COLUMN_SLACK for x0, x1, d1 in edges)
+        for ln, figures in dated if blocks[id(ln)] == b for t in figures)}
+    return {id(ln) for ln in lines if blocks[id(ln)] in apart}
+
+
 def _columns(figures: list[tuple[Token, Line]], rows: int
              ) -> tuple[list[float], list[tuple[str, float]]]:
-    """(each column's right edge, and the edge its figures align on: `right` or `left`),
-    left to right. Figures are clustered by their right edges (a figure printed with a
-    `CR`/`DR` word after it by either end: `23,902.00 Cr` may align on its digits or on its
-    `Cr`) and by their left ones; the cluster holding the most figures not yet placed, and
-    of as many the tighter, is a column, until the clusters left hold a stray figure or two
-    (a dated note)."""
+    """(each column's right edge, and how its figures align: `right`, `left` or `centre`,
+    and where), left to right. Figures are clustered by their right edges (a figure printed
+    with a `CR`/`DR` word after it by either end: `23,902.00 Cr` may align on its digits or
+    on its `Cr`), their left ones and their middles; the cluster holding the most figures
+    not yet placed, and of as many the tighter, is a column, until the clusters left hold a
+    stray figure or two (a dated note)."""
     least = 2 if rows >= 10 else 1
     right = [(k, x) for k, (t, ln) in enumerate(figures) for x in {t.x1, digits_x1(t, ln)}]
     left = [(k, t.x0) for k, (t, _) in enumerate(figures)]
-    clusters = [(side, group) for side, edges in (("right", right), ("left", left))
+    centre = [(k, (t.x0 + t.x1) / 2) for k, (t, _) in enumerate(figures)]
+    clusters = [(side, group) for side, edges in (("right", right), ("left", left),
+                                                  ("centre", centre))
                 for group in _clustered(edges)]
     placed: set[int] = set()
     found: list[tuple[float, str, float]] = []
@@ -216,6 +278,9 @@ def column_of(table: Table, tok: Token, ln: Line) -> int | None:
         if side == "left":
             if abs(tok.x0 - x) <= COLUMN_SLACK:
                 return i
+        elif side == "centre":
+            if abs((tok.x0 + tok.x1) / 2 - x) <= COLUMN_SLACK:
+                return i
         elif abs(tok.x1 - x) <= COLUMN_SLACK or abs(digits_x1(tok, ln) - x) <= COLUMN_SLACK:
             return i
     return None
@@ -253,6 +318,9 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
             table.rows[-1].desc.extend(w.text for w in ln.words)
             table.used.add(id(ln))
             last, wrapped = ln, True
+            continue
+        if _ENDS.match(ln.folded):  # `**** End of Statement ****`: no part of a row
+            last = None
             continue
         sign = next((s for s, labels, found in signs
                      if found.printed_in(ln.folded) and is_heading(ln.text, labels)), None)

@@ -49,7 +49,8 @@ DAILY_HEADINGS = ("Daily Ending Balance", "Daily Ending Balances", "Daily Balanc
 #: Words a column header line is made of (beside `COLUMN_WORDS`): a line of nothing else is
 #: a header, printed over a table or a part of it, never a lost part of a row.
 HEADER_WORDS = frozenset((
-    "date", "dates", "posted", "posting", "paid", "value", "transaction", "trans", "check",
+    "date", "dates", "post", "posted", "posting", "paid", "value", "transaction", "trans",
+    "check",
     "checks", "cheque", "number", "no", "no.", "#", "ref", "reference", "description",
     "details", "particulars", "memo", "datum", "buchung", "wert", "valuta", "buchungstag",
     "verwendungszweck", "buchungstext", "vorgang", "libelle", "operation", "valeur",
