@@ -294,11 +294,11 @@ def disputes(lines: list[Line]) -> list[str]:
 
 
 def unvouched(lines: list[Line], pinned: bool) -> list[str]:
-    """Why a reading of OCR text without a template cannot stand on its own: on every line
-    of `lines` that prints a figure, each word holding a digit (a figure, a date or part of
-    one, a reference) must be read alike by both engines; figures may be left to the
-    arithmetic where it pins every one of them (`pinned`)."""
-    out = []
+    """Why a reading of OCR text without a template cannot stand on its own, one problem a
+    page: on every line of `lines` that prints a figure, each word holding a digit (a
+    figure, a date or part of one, a reference) must be read alike by both engines; figures
+    may be left to the arithmetic where it pins every one of them (`pinned`)."""
+    pages: dict[int, list[str]] = {}
     for ln in lines:
         kinds = [kind(w.text) if w.conf is not None else "text" for w in ln.words]
         if "figure" not in kinds:
@@ -310,7 +310,12 @@ def unvouched(lines: list[Line], pinned: bool) -> list[str]:
             said = (f"RapidOCR read {w.second!r}" if w.second
                     else "RapidOCR read nothing there" if w.second == ""
                     else "RapidOCR did not read it")
-            out.append(f"page {ln.page}: {w.text!r} read by tesseract is not vouched for by "
-                       f"the second engine ({said}), and no template describes this "
-                       "statement")
-    return out
+            pages.setdefault(ln.page, []).append(f"{w.text!r} ({said})")
+    return [f"page {page}: {len(words)} word(s) holding a digit that tesseract read are not "
+            f"vouched for by the second engine, and no template describes this statement: "
+            + ", ".join(words[:_SHOWN]) + (", ..." if len(words) > _SHOWN else "")
+            for page, words in pages.items()]
+
+
+#: The words named in a page's problem of unvouched words.
+_SHOWN = 8
