@@ -26,6 +26,7 @@ from parsers.errors import (
     UnrecognisedLayout,
 )
 from parsers.generic import Explanation, parse_generic
+from parsers.generic.mend import lift_suffixes
 from parsers.hooks import HOOKS
 from parsers.identity import reader_class
 from parsers.limits import Limits
@@ -145,7 +146,7 @@ def _read_pages(data: bytes, reader: PageReader, limits: Limits) -> _PagesRead:
 def _parse(read: _PagesRead, bank: str | None, templates: list[Template], damaged: int
            ) -> ParseResult:
     pages = read.pages
-    lines = [ln for p in pages for ln in page_lines(p)]
+    lines = lift_suffixes([ln for p in pages for ln in page_lines(p)])
     if not lines:
         raise EmptyStatement("no text on any page, not even after OCR")
     ocr = any(p.ocr for p in pages)
