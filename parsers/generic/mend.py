@@ -18,6 +18,8 @@ from parsers.lines import Line
 
 #: A figure with two decimals, in any grouping (`1,234.56`, `1.234,56`, `2 795.35`).
 _FIGURE = re.compile(r"\d[.,]\d\d(?!\d)")
+#: A `CR` or `DR` word.
+_SIDE = re.compile(r"(?i:cr|dr)\.?")
 #: Serial numbers stand this close to one another's left edge (points).
 _SLACK = 6.0
 #: The fewest numbered rows that make a column of serial numbers.
@@ -28,6 +30,31 @@ def mend(lines: list[Line], dated: Callable[[Line], bool]) -> list[Line]:
     """`lines` with serial numbers before the rows' dates dropped and split rows joined;
     `dated(line)` tells whether a line starts with a date."""
     return _join_split_rows(_drop_serials(lines, dated), dated)
+
+
+def lift_suffixes(lines: list[Line]) -> list[Line]:
+    """A `CR` or `DR` printed alone at the end of a line (no figure of its own before it),
+    under a figure, right where the figure ends, is that figure's (`40,804.00` over `Card
+    Number XXXX-01007 CR`): moved up to the figure's line, so that every reader sees the
+    figure signed as printed."""
+    out: list[Line] = []
+    for ln in lines:
+        above = out[-1] if out else None
+        w = ln.words[-1]
+        own = len(ln.words) > 1 and _FIGURE.search(ln.words[-2].text) is not None
+        if above is not None and above.page == ln.page and _SIDE.fullmatch(w.text) and not own \
+                and ln.top - above.bottom <= above.bottom - above.top \
+                and _FIGURE.search(above.words[-1].text) \
+                and above.words[-1].x0 < w.x0 <= above.words[-1].x1 + 2:
+            figure = above.words[-1]
+            moved = w._replace(top=figure.top, bottom=figure.bottom, x0=figure.x1 + 1,
+                               x1=figure.x1 + 1 + w.x1 - w.x0)
+            out[-1] = Line(above.page, [*above.words, moved], large=above.large)
+            if len(ln.words) == 1:
+                continue
+            ln = Line(ln.page, ln.words[:-1], large=ln.large)
+        out.append(ln)
+    return out
 
 
 def _serial(ln: Line) -> tuple[int, int] | None:

@@ -26,6 +26,7 @@ from parsers.numbers import may_end_in_amount
 from parsers.table import Token, figures_at_end, tokens
 from parsers.vocabulary import (
     BALANCE_ROWS,
+    PERIOD_TO,
     TOTALS,
     LabelSet,
     is_heading,
@@ -307,7 +308,11 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
     daily = False
     carry: str | None = None  # the date a row without one of its own takes
     signs, daily_set, balance_set = _label_sets()
+    #: lines already read as part of a row whose figures stand on its last line
+    consumed: set[int] = set()
     for i, ln in enumerate(lines):
+        if id(ln) in consumed:
+            continue
         near = last is not None and _follows(last, ln)
         # until a row is read on a page, a line of more description at its top continues
         # the last row of the page before
@@ -385,6 +390,22 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
         elif figures and near and balance and starts_with_label(ln.text, BALANCE_ROWS):
             table.markers.append(Marker(ln, len(table.rows), figures[-1]))
             last = ln
+        elif n and not figures and not _range(words, fmt) \
+                and (block := _bottom_aligned(lines, i, leads, table)):
+            # a row whose figures stand on its last line, under its description
+            *between, end = block
+            end_words, last_figures = trailing(tokens(end, table.locale))
+            date_text = carry = " ".join(w.text for w in ln.words[:n])
+            text = _drop_second_date(words, fmt)
+            desc = [t.text for t in text] + [w.text for b in between for w in b.words] + [
+                t.text for t in end_words]
+            table.rows.append(Row(date_text, desc, {column_of(table, t, end): t
+                                                    for t in last_figures}, ln,
+                                  heading=heading, text_x1=_x1(text)))
+            desc_x0 = text[0].x0 if text else desc_x0
+            table.used.update(id(b) for b in block)
+            consumed.update(id(b) for b in block)
+            last, wrapped = end, False
         elif near and not figures and ln.words[0].x0 < desc_x0 - 4 and _only_dates(ln, fmt):
             last = ln  # the row's value date, on a line of its own
         elif near and table.rows and not figures and n and _left_of_figures(ln, table):
@@ -411,6 +432,40 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
     # no part of it: only a line right under a row there may be a lost part of one
     paged = {r.line.page for r in table.rows}
     table.strays = [s for s in table.strays if s[2] or s[0].page in paged]
+
+
+def _range(words: list[Token], fmt: str) -> bool:
+    """Whether the words after a line's date end a range of dates (`bis 31.12.2021`): a
+    period printed in the table's place, no row."""
+    regex = compile_format(fmt).regex
+    rest = [t.text for t in words if fold(t.text) not in PERIOD_TO]
+    return bool(rest) and len(rest) < len(words) and all(regex.fullmatch(t) for t in rest)
+
+
+def _bottom_aligned(lines: list[Line], i: int, leads: dict[int, int], table: Table
+                   ) -> list[Line]:
+    """The lines after the dated `lines[i]`, which prints no figures, down to the one that
+    prints its figures: lines of description only, each right under the one before (or at
+    the top of the next page), then a line without a date whose figures stand in the
+    columns, before any other date. Empty where the figures of the date's row are not so
+    printed (a value date, say, under its row)."""
+    block: list[Line] = []
+    prev = lines[i]
+    for ln in lines[i + 1:]:
+        if id(ln) not in leads:
+            continue  # a page's header or footer, between the row's lines
+        if leads[id(ln)] or not _follows(prev, ln) or _is_header(ln):
+            return []
+        figures = end_figures(ln, table.locale)
+        if figures:
+            if all(column_of(table, t, ln) is not None for t in figures):
+                return [*block, ln]
+            return []
+        if not _left_of_figures(ln, table):
+            return []
+        block.append(ln)
+        prev = ln
+    return []
 
 
 #: A check's number, or the mark beside it (`1234`, `XXXX`, `^`, `*`).
