@@ -87,12 +87,19 @@ def cmd_investigation_close(args: argparse.Namespace) -> int:
 
 
 def cmd_setup(args: argparse.Namespace) -> int:
+    """Set the server up; exit 1 when a service of it is in error (no schedule would fire)."""
+    from prefect.settings import get_current_settings
+
+    from flows.cli.server import problems
     from flows.config import Settings
     from flows.setup import setup
 
     result = setup(args.alert_webhook or Settings.from_env().alert_webhook)
+    result["server_problems"] = problems(str(get_current_settings().api.url))
     print(json.dumps(result, indent=1))
     if not result["alerts"]:
         print("no --alert-webhook: alert events are emitted but not turned into notifications",
               file=sys.stderr)
-    return 0
+    for problem in result["server_problems"]:
+        print(f"stmtflow: the server has a service in error: {problem}", file=sys.stderr)
+    return 1 if result["server_problems"] else 0

@@ -232,6 +232,58 @@ def test_setup_deploys_everything_and_a_worker_imports_an_inbox(
     assert sorted(j.status for j in jobs) == ["FAILED"] * 4 + ["SUCCEEDED"] * 3
 
 
+def test_a_scheduled_deployment_creates_and_runs_a_flow_run_unaided(
+        server: dict[str, str], tmp_path: Path) -> None:
+    """The server's scheduler, as installed from the lock, turns a deployment's schedule
+    into a flow run that a worker then runs to Completed: nothing calls run_deployment.
+    Under SQLAlchemy 2.1 the scheduler failed every loop and this run never came."""
+    from datetime import timedelta
+
+    from prefect import flow, get_client
+    from prefect.client.schemas.filters import DeploymentFilter, DeploymentFilterId
+    from prefect.utilities.asyncutils import run_coro_as_sync
+
+    from flows.server_health import service_problems
+
+    env = {**server, "STMTFLOW_HOME": str(tmp_path / "home"), "PWD": str(ROOT)}
+    with temporary_settings({PREFECT_API_URL: server["PREFECT_API_URL"]}):
+        subprocess.run([sys.executable, "-m", "prefect", "work-pool", "create", "scheduled",
+                        "--type", "process"], env=env, check=True, capture_output=True)
+        worker = subprocess.Popen([sys.executable, "-m", "prefect", "worker", "start",
+                                   "--pool", "scheduled"], env=env, cwd=ROOT,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deployment = flow.from_source(str(ROOT), "flows/reconcile_flow.py:reconcile").deploy(
+            name="every-20-seconds", work_pool_name="scheduled", interval=timedelta(seconds=20),
+            build=False, push=False, print_next_steps=False)
+        deployed = time.monotonic()
+
+        async def runs() -> list[Any]:
+            async with get_client() as client:
+                return await client.read_flow_runs(deployment_filter=DeploymentFilter(
+                    id=DeploymentFilterId(any_=[deployment])))
+
+        try:
+            while True:
+                found = run_coro_as_sync(runs())
+                if any(r.state and r.state.is_completed() for r in found):
+                    break
+                assert time.monotonic() < deployed + 120, [
+                    f"{r.name}: {r.state and r.state.name}" for r in found]
+                time.sleep(1)
+        finally:
+            _stop(worker)
+
+            async def delete() -> None:  # its runs would go on piling up for no worker
+                async with get_client() as client:
+                    await client.delete_deployment(deployment)
+
+            run_coro_as_sync(delete())
+        print(f"schedule to a completed run: {time.monotonic() - deployed:.1f} s")
+        assert all(r.auto_scheduled for r in found)
+        assert run_coro_as_sync(service_problems(
+            Path(server["PREFECT_HOME"]) / "server.log")) == []
+
+
 def _stop(proc: subprocess.Popen[bytes]) -> None:
     """Stop a worker; on a loaded machine its shutdown may outlast the wait (it is not under
     test), and then it and what it started are killed."""
