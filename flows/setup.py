@@ -1,6 +1,7 @@
 """`stmtflow setup`: make a Prefect server ready to run stmtflow.
 
-Creates the process work pool, deploys every deployment of prefect.yaml (`prefect deploy
+Creates the inbox folders the deployments read (or checks that their URLs exist), the
+process work pool, deploys every deployment of prefect.yaml (`prefect deploy
 --all`), and creates the automations: flow runs whose heartbeats stop are marked Crashed, a
 batch run that crashed is recovered by a run of the `recover` deployment, and, with an alert
 webhook, every `stmtflow.alert.*` event becomes a notification.
@@ -15,12 +16,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 from uuid import UUID
 
 import yaml
+from fsspec.core import url_to_fs
 from prefect import get_client
 from prefect.automations import Automation
 from prefect.client.schemas.actions import DeploymentUpdate, WorkPoolCreate
@@ -43,7 +46,9 @@ RECOVER_DEPLOYMENT = "recover/recover"
 PROJECT = Path(__file__).resolve().parent.parent
 
 
-def setup(alert_webhook: str | None = None, project: Path = PROJECT) -> dict[str, Any]:
+def setup(alert_webhook: str | None = None, project: Path = PROJECT,
+          fs_options: Callable[[str], dict[str, Any]] = lambda _: {}) -> dict[str, Any]:
+    folders = inboxes(project / "prefect.yaml", project, fs_options)
     pool = work_pool(project / "prefect.yaml")
     created_pool = run_coro_as_sync(_ensure_pool(pool))
     deployed = subprocess.run([sys.executable, "-m", "prefect", "--no-prompt", "deploy", "--all"],
@@ -59,7 +64,28 @@ def setup(alert_webhook: str | None = None, project: Path = PROJECT) -> dict[str
     if alert_webhook:
         automations[ALERTS] = _upsert(alert_automation(alert_webhook))
     return {"work_pool": pool, "work_pool_created": created_pool,
-            "automations": automations, "alerts": bool(alert_webhook)}
+            "automations": automations, "alerts": bool(alert_webhook), "inboxes": folders}
+
+
+def inboxes(prefect_yaml: Path, project: Path,
+            fs_options: Callable[[str], dict[str, Any]]) -> dict[str, str]:
+    """Make each inbox folder the deployments of `prefect_yaml` read (relative to the
+    project, where a worker started in a checkout of it reads them), and check that each
+    fsspec URL one names exists: `created`, `exists`, or `missing` (an import of it ends its
+    batch FAILED `source_missing`)."""
+    found = {}
+    for d in yaml.safe_load(prefect_yaml.read_text())["deployments"]:
+        source = (d.get("parameters") or {}).get("source")
+        if not isinstance(source, str) or source in found:
+            continue
+        if "://" not in source:
+            folder = project / source
+            found[source] = "exists" if folder.is_dir() else "created"
+            folder.mkdir(parents=True, exist_ok=True)
+            continue
+        fs, path = url_to_fs(source, **fs_options(source))
+        found[source] = "exists" if fs.exists(path) else "missing"
+    return found
 
 
 def work_pool(prefect_yaml: Path) -> str:

@@ -94,12 +94,17 @@ def cmd_setup(args: argparse.Namespace) -> int:
     from flows.config import Settings
     from flows.setup import setup
 
-    result = setup(args.alert_webhook or Settings.from_env().alert_webhook)
+    settings = Settings.from_env()
+    result = setup(args.alert_webhook or settings.alert_webhook, fs_options=settings.fs_options)
     result["server_problems"] = problems(str(get_current_settings().api.url))
     print(json.dumps(result, indent=1))
     if not result["alerts"]:
         print("no --alert-webhook: alert events are emitted but not turned into notifications",
               file=sys.stderr)
+    for inbox, found in result["inboxes"].items():
+        if found == "missing":
+            print(f"stmtflow: inbox {inbox} does not exist: its imports will fail",
+                  file=sys.stderr)
     for problem in result["server_problems"]:
         print(f"stmtflow: the server has a service in error: {problem}", file=sys.stderr)
     return 1 if result["server_problems"] else 0

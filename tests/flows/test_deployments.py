@@ -172,11 +172,16 @@ def test_setup_deploys_everything_and_a_worker_imports_an_inbox(
     first = setup()
     assert first["automations"] == {ZOMBIES: "created", RECOVERY: "created",
                                     ALERTS: "created"}
+    inboxes = {s["parameters"]["source"] for s in specs() if s["name"].startswith("import-")}
+    assert set(first["inboxes"]) == inboxes and first["server_problems"] == []
+    assert set(first["inboxes"].values()) <= {"created", "exists"}
+    assert all((ROOT / inbox).is_dir() for inbox in inboxes)
     with temporary_settings({PREFECT_API_URL: server["PREFECT_API_URL"]}):
         before = run_coro_as_sync(read())
     second = setup()  # safe to run again: everything in place, nothing deleted
     assert second["automations"] == {ZOMBIES: "unchanged", RECOVERY: "unchanged",
                                      ALERTS: "unchanged"}
+    assert second["inboxes"] == dict.fromkeys(inboxes, "exists")
 
     with temporary_settings({PREFECT_API_URL: server["PREFECT_API_URL"]}):
         deployments, zombies, alerts, recovery = run_coro_as_sync(read())
