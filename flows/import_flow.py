@@ -24,6 +24,7 @@ from prefect.states import Completed, Failed, State
 
 from flows import crashpoint
 from flows.artifacts import publish_batch_table
+from flows.batch_end import acceptance_failed
 from flows.batch_lease import Taken, taken
 from flows.config import Settings
 from flows.jobs import Worker, accept_batch, open_batch, process_job, resume_acceptance
@@ -118,7 +119,10 @@ def import_batch(source: str | list[str], bank: str | None = None,
     options = {"follow_links": follow_links, "after_import": after_import}
     open_batch(settings, batch_id, sources, bank, **options)
     with taken(settings, batch_id) as run:
-        accepted = accept_batch(settings, batch_id, sources, bank, **options)
+        try:
+            accepted = accept_batch(settings, batch_id, sources, bank, **options)
+        except Exception as exc:
+            return acceptance_failed(settings, batch_id, run.epoch, exc)
         get_run_logger().info("batch %s: accepted %d files", batch_id, len(accepted))
         return run_batch(settings, batch_id, run)
 
@@ -135,7 +139,10 @@ def resume_batch(batch_id: str) -> State:
     to_run_logs()
     settings = Settings.from_env()
     with taken(settings, batch_id) as run:
-        resume_acceptance(settings, batch_id)
+        try:
+            resume_acceptance(settings, batch_id)
+        except Exception as exc:
+            return acceptance_failed(settings, batch_id, run.epoch, exc)
         return run_batch(settings, batch_id, run)
 
 

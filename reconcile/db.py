@@ -52,6 +52,9 @@ batches = Table(
     Column("epoch", Integer, nullable=False, server_default="0"),
     #: until when the run holding the current epoch is known alive (None: no run holds it)
     Column("lease_until", DateTime(timezone=True)),
+    #: why a FAILED or ABANDONED batch ended so: a reason code, and its message or note
+    Column("reason", String(64)),
+    Column("message", Text),
 )
 
 jobs = Table(
@@ -376,7 +379,7 @@ def make_engine(url: str) -> Engine:
 
 
 #: the newest revision of `reconcile/migrations` (a test holds the two together)
-HEAD = "0009"
+HEAD = "0010"
 
 
 def migrate(engine: Engine) -> None:

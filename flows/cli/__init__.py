@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 
 from flows.cli.batch import cmd_import, cmd_parse, cmd_sample, cmd_status
 from flows.cli.operate import (
+    cmd_batch_abandon,
     cmd_book_export,
     cmd_investigation_assign,
     cmd_investigation_close,
@@ -175,6 +176,15 @@ def parser(extra: Sequence[Commands] = ()) -> argparse.ArgumentParser:
 
     add_review_parser(sub)
     add_server_parser(sub)
+
+    ba = sub.add_parser("batch", help="an operator's decisions about a batch")
+    basub = ba.add_subparsers(required=True, metavar="ACTION")
+    ab = basub.add_parser("abandon", help="give a batch up: it ends ABANDONED, its waiting "
+                          "jobs FAILED abandoned (counted in the accounting)")
+    ab.add_argument("id", metavar="BATCH")
+    ab.add_argument("--note", required=True, help="why (kept with the batch)")
+    ab.add_argument("--by", help="who decides (default: STMTFLOW_OPERATOR, or the OS user)")
+    ab.set_defaults(func=cmd_batch_abandon)
 
     inv = sub.add_parser("investigation", help="investigations of unresolved jobs")
     isub = inv.add_subparsers(required=True, metavar="ACTION")

@@ -8,6 +8,7 @@ import sys
 
 
 def cmd_recover(args: argparse.Namespace) -> int:
+    """Exit 0 when every batch it resumed ended (or there was none), 1 otherwise."""
     from flows.cli.server import api_ready
     from flows.config import Settings
     from flows.recover import recover
@@ -21,8 +22,9 @@ def cmd_recover(args: argparse.Namespace) -> int:
               f"marked {len(result['crashed_flow_runs'])} flow run(s) Crashed, sent "
               f"{result['notified']} notification(s) owed")
         for batch_id, state in result["resumed"].items():
-            print(f"  batch {batch_id}: {state}")
-    return 0
+            why = result["unfinished"].get(batch_id)
+            print(f"  batch {batch_id}: {state}" + (f": {why}" if why else ""))
+    return 1 if result["unfinished"] else 0
 
 
 def cmd_reconcile(args: argparse.Namespace) -> int:
@@ -55,6 +57,27 @@ def cmd_book_export(args: argparse.Namespace) -> int:
     else:
         args.output.write_bytes(data)
         print(f"wrote {args.format} to {args.output}", file=sys.stderr)
+    return 0
+
+
+def cmd_batch_abandon(args: argparse.Namespace) -> int:
+    """An operator's decision to give a batch up: it ends ABANDONED with the note (and who
+    decided), its waiting jobs FAILED `abandoned`; the accounting counts them."""
+    import getpass
+
+    from flows.config import Settings
+    from flows.notify import notify_ended
+
+    settings = Settings.from_env()
+    by = args.by or settings.operator or getpass.getuser()
+    try:
+        ended = settings.ledger().abandon_batch(args.id, f"{args.note} (by {by})")
+    except ValueError as exc:
+        print(f"stmtflow: {exc}", file=sys.stderr)
+        return 1
+    for job_id in ended:
+        notify_ended(settings, job_id)
+    print(f"batch {args.id}: abandoned by {by}; {len(ended)} job(s) ended without running")
     return 0
 
 
