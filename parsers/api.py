@@ -120,6 +120,8 @@ def parse_pdf(
         if out is None:
             raise UnrecognisedLayout(
                 "no template matches and the generic reading does not reconcile")
+        if template is not None:  # the bank was detected (or named): its statement is one
+            out.statement.bank = template.bank  # of that bank's, whoever read the table
         result = (out, _validate(out, None, ocr), "generic")
     out, validation, layout = result
     notes = out.notes + ([f"recognised as {mismatch}: read by the generic reader instead"]
