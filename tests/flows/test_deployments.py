@@ -224,7 +224,8 @@ def test_setup_deploys_everything_and_a_worker_imports_an_inbox(
         finally:
             _stop(worker)
     assert run.state.name == "Completed With Warnings", run.state
-    assert run.name == f"import-northwind-{datetime.now(UTC):%Y-%m-%d}"
+    batch_id = f"b-{str(run.id).replace('-', '')[:16]}"
+    assert run.name == f"import-northwind-{datetime.now(UTC):%Y-%m-%d}-{batch_id[-8:]}"
     assert "bank:northwind" in run.tags
 
     from flows.config import Settings
