@@ -19,14 +19,15 @@ from benchmarks import (
     ledger,
     memory,
     overhead,
+    realworld,
     reconcile,
     scans,
     speed,
     start,
 )
 
-EVERY = ["accuracy", "generic", "scans", "speed", "overhead", "ledger", "reconcile", "start",
-         "memory"]
+EVERY = ["accuracy", "generic", "realworld", "scans", "speed", "overhead", "ledger",
+         "reconcile", "start", "memory"]
 
 
 def _sizes(text: str) -> list[int]:
@@ -51,7 +52,10 @@ def main() -> None:
     ap.add_argument("--keep", type=Path,
                     help="fuzz: keep crashing and wrong mutants here; reconcile: the ledger")
     ap.add_argument("--realworld", type=Path, default=None,
-                    help="generic: also read every PDF of this folder with no template")
+                    help="realworld: the folder of real statements (default: "
+                         "../shared/realworld beside the checkout)")
+    ap.add_argument("--verbose", action="store_true",
+                    help="realworld: each reading's first problem or reason as well")
     ap.add_argument("--scan-statements", type=int, default=200,
                     help="scans: statements scanned")
     ap.add_argument("--scan-dpi", type=int, default=None,
@@ -82,7 +86,8 @@ def main() -> None:
     chosen = EVERY if args.which == "all" else [args.which]
     runs = {
         "accuracy": lambda: accuracy.run(args.statements, args.seed, args.varied, args.scans),
-        "generic": lambda: generic.run(args.varied, args.seed, args.realworld),
+        "generic": lambda: generic.run(args.varied, args.seed),
+        "realworld": lambda: realworld.run(args.realworld, args.workers, args.verbose),
         "scans": lambda: scans.run(args.scan_statements, args.seed, args.workers, args.dir,
                                    args.scan_dpi, args.cost_pages, args.ocr_cache),
         "speed": lambda: speed.run(args.statements, args.seed, args.varied, args.skip_flow),

@@ -3,27 +3,19 @@
 On the varied corpus every born-digital statement of the reference layouts (the scanned
 layout aside) is parsed with no template at all, so the generic reader reads all of them;
 its outcomes are those of `accuracy.py` (exact here means validated with every account equal
-to the truth: the bank is `generic`). With `--realworld DIR`, every PDF of DIR is read the
-same way and reported per file, then counted: validated or flagged (needs review) or refused
-with its reason; where DIR holds an expected output beside the file (`NAME-expected.json` in
-stan's form, `NAME.expected.csv` of date, description, amount, balance), a validated
-statement is compared with it on dates, amounts and (where both print one) balances: exact
-or wrong (`validated` alone is a statement with nothing to compare with).
+to the truth: the bank is `generic`). Real statements are `realworld.py`'s.
 """
 
 from __future__ import annotations
 
-import csv
 import json
 import time
-from collections import Counter
 from decimal import Decimal
-from pathlib import Path
 
 from benchmarks import corpora
 from benchmarks.accuracy import Result, Tally, by_bank, field_counts, table
 from corpus import SCANNED, Sample
-from parsers.api import ParseResult, parse_pdf
+from parsers.api import parse_pdf
 from parsers.errors import StatementError
 
 Money = tuple[str, Decimal, Decimal | None]
@@ -69,62 +61,5 @@ def varied(statements: int, seed: int) -> dict[str, Tally]:
     return tallies
 
 
-def realworld(folder: Path) -> dict[str, str]:
-    """Per file: `exact`, `wrong`, `validated` (nothing to compare with), `flagged` or
-    `refused (reason)`."""
-    out: dict[str, str] = {}
-    for pdf in sorted(folder.glob("*.pdf")):
-        try:
-            r = parse_pdf(pdf.read_bytes(), templates=[])
-        except StatementError as exc:
-            out[pdf.name] = f"refused ({exc.reason})"
-            continue
-        if not r.validation.ok:
-            out[pdf.name] = "flagged: " + "; ".join(r.validation.problems[:2])
-            continue
-        expected = _expected(pdf)
-        if expected is None:
-            out[pdf.name] = "validated (no expected output: the balance equation holds)"
-        else:
-            out[pdf.name] = "exact" if _agrees(_money(r), expected) else "wrong"
-    for name, outcome in out.items():
-        print(f"{name:<56} {outcome}")
-    kinds = Counter(o.split(" ")[0].rstrip(":") for o in out.values())
-    print(f"\n{len(out)} files: " + ", ".join(f"{kinds[k]} {k}" for k in
-                                             ("exact", "validated", "flagged", "refused", "wrong")))
-    return out
-
-
-def _money(r: ParseResult) -> list[Money]:
-    return [(t.date.isoformat(), t.amount, t.balance)
-            for a in r.statement.accounts for t in a.transactions]
-
-
-def _agrees(got: list[Money], expected: list[Money]) -> bool:
-    """Same dates and amounts in the same order; a balance where both print one."""
-    return len(got) == len(expected) and all(
-        g[:2] == e[:2] and (g[2] is None or e[2] is None or g[2] == e[2])
-        for g, e in zip(got, expected, strict=True))
-
-
-def _expected(pdf: Path) -> list[Money] | None:
-    stan = pdf.with_name(pdf.stem + "-expected.json")
-    if stan.exists():
-        doc = json.loads(stan.read_text())
-        return [(b["postDate"], Decimal(str(b["amount"])).quantize(Decimal("0.01")), None)
-                for b in doc["bookings"]]
-    plain = pdf.with_name(pdf.stem + ".expected.csv")
-    if plain.exists():
-        with plain.open() as f:
-            return [(row["date"], Decimal(row["amount"]).quantize(Decimal("0.01")),
-                     Decimal(row["balance"]).quantize(Decimal("0.01")) if row["balance"]
-                     else None) for row in csv.DictReader(f)]
-    return None
-
-
-def run(statements: int, seed: int, folder: Path | None = None) -> None:
-    if statements:
-        varied(statements, seed)
-    if folder is not None:
-        print(f"\nreal statements in {folder}, no template in force:\n")
-        realworld(folder)
+def run(statements: int, seed: int) -> None:
+    varied(statements, seed)
