@@ -1,9 +1,11 @@
-"""`rerun_failed`: run a batch's failed files again, as new jobs in a rerun batch.
+"""`rerun_failed`: run a batch's files again, as new jobs in a rerun batch.
 
 Terminal records never change: each rerun is a new job (`rerun_of` the old one) with the
 old job's pinned identities, unless the operator asks for the current ones (after adding a
 template, say). Which jobs qualify is `reconcile.reruns`' rule: by default only what another
-run may cure; `include_deterministic` adds the rest.
+run may cure; `include_deterministic` adds the rest; `reread_succeeded` reads succeeded
+statements again under today's identities, and the book takes each new reading in place of
+the old one (`reconcile.book`); `job_ids` narrows it to those jobs.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from reconcile.reruns import rerun_candidates
 @flow(name="rerun-failed", flow_run_name="rerun-{batch_id}", log_prints=True,
       task_runner=SettingsTaskRunner())
 def rerun_failed(batch_id: str, current_identities: bool = False,
-                 include_deterministic: bool = False) -> State:
+                 include_deterministic: bool = False, reread_succeeded: bool = False,
+                 job_ids: list[str] | None = None) -> State:
     """Run the failed files of a batch again, as new jobs in a rerun batch.
 
     Args:
@@ -33,6 +36,10 @@ def rerun_failed(batch_id: str, current_identities: bool = False,
             (after adding a template, say) instead of those each job pinned.
         include_deterministic: also rerun files that failed for a reason of their own
             (an unrecognised layout, say), not only those another run may cure.
+        reread_succeeded: also read succeeded statements again, under today's identities
+            (so with current_identities), where those changed since: the book takes the
+            new reading in place of the old.
+        job_ids: only these jobs of the batch (or of its reruns), whatever their cause.
     """
     to_run_logs()
     settings = Settings.from_env()
@@ -40,13 +47,16 @@ def rerun_failed(batch_id: str, current_identities: bool = False,
     logger = get_run_logger()
     if ledger.batch(batch_id) is None:
         raise ValueError(f"no batch {batch_id}")
-    chosen = rerun_candidates(ledger, batch_id, include_deterministic)
+    current_identities = current_identities or reread_succeeded
+    now_ids = Parser.from_settings(settings).identities() if current_identities else None
+    chosen = rerun_candidates(ledger, batch_id, include_deterministic or bool(job_ids),
+                              now_ids if reread_succeeded or job_ids else None, job_ids or ())
     if not chosen:
-        logger.info("batch %s: nothing to rerun", batch_id)
-        return Completed(message=f"batch {batch_id}: nothing to rerun")
+        why = " (succeeded ones were read with today's identities)" if reread_succeeded else ""
+        logger.info("batch %s: nothing to rerun%s", batch_id, why)
+        return Completed(message=f"batch {batch_id}: nothing to rerun{why}")
     rerun_id = f"{batch_id}-r{len(ledger.rerun_batches(batch_id)) + 1}"
     ledger.open_batch(rerun_id, f"rerun of {batch_id}", None, rerun_of=batch_id)
-    now_ids = Parser.from_settings(settings).identities() if current_identities else None
     with taken(settings, rerun_id) as run:
         for j in chosen:
             ledger.accept(rerun_id, source_uri=j.source_uri, input_uri=j.input_uri,

@@ -150,6 +150,9 @@ book_imports = Table(
     Column("accounts", Text, nullable=False),
     Column("transactions", Integer, nullable=False),
     Column("imported_at", DateTime(timezone=True), nullable=False),
+    #: the decision that re-read the same bytes under a new parser chain and replaced this
+    #: one's rows in the book
+    Column("superseded_by", String(64)),
 )
 
 book_transactions = Table(

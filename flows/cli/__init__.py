@@ -26,6 +26,7 @@ from flows.cli.operate import (
     cmd_investigation_list,
     cmd_reconcile,
     cmd_recover,
+    cmd_rerun,
     cmd_setup,
 )
 from flows.cli.review import add_parser as add_review_parser
@@ -176,6 +177,24 @@ def parser(extra: Sequence[Commands] = ()) -> argparse.ArgumentParser:
 
     add_review_parser(sub)
     add_server_parser(sub)
+
+    rr = sub.add_parser("rerun", help="run a batch's files again, as new jobs in a rerun "
+                        "batch (the book takes the new readings in)")
+    rr.add_argument("batch", metavar="BATCH")
+    which = rr.add_mutually_exclusive_group()
+    which.add_argument("--failed", action="store_true",
+                       help="every failed or expired file, whatever its cause (the default)")
+    which.add_argument("--all", action="store_true",
+                       help="also read succeeded statements again under today's parser chain "
+                            "(after a template change); each new reading replaces the old in "
+                            "the book")
+    which.add_argument("--job", action="append", metavar="ID",
+                       help="only this job (repeatable); a succeeded one is read again with "
+                            "--current-identities")
+    rr.add_argument("--current-identities", action="store_true",
+                    help="run with today's parser chain, OCR engine and policy instead of "
+                         "the ones each job pinned")
+    rr.set_defaults(func=cmd_rerun, embedded=True)
 
     ba = sub.add_parser("batch", help="an operator's decisions about a batch")
     basub = ba.add_subparsers(required=True, metavar="ACTION")

@@ -81,6 +81,32 @@ def cmd_batch_abandon(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_rerun(args: argparse.Namespace) -> int:
+    """Rerun a batch's failed files (`--failed`, the default: whatever their cause), every
+    file (`--all`: succeeded statements read again under today's identities), or named jobs,
+    as a rerun batch; then the book takes the new readings in. Exit 0 when it completed."""
+    from flows.cli.server import api_ready
+    from flows.config import Settings
+    from flows.rerun_flow import rerun_failed
+    from reconcile.book import Book, sync
+
+    settings = Settings.from_env()
+    ledger = settings.ledger()
+    before = set(ledger.rerun_batches(args.batch))
+    with api_ready():
+        state = rerun_failed(args.batch, current_identities=args.current_identities or args.all,
+                             include_deterministic=True, reread_succeeded=args.all,
+                             job_ids=args.job or None, return_state=True)
+    book = sync(Book(settings.engine(), settings.clock), ledger, settings.storage())
+    print(f"batch {args.batch}: {state.name}: {state.message}")
+    for rerun_id in sorted(set(ledger.rerun_batches(args.batch)) - before):
+        for j in ledger.jobs(rerun_id):
+            print(f"  {j.job_id}  {j.status:<9} rerun of {j.rerun_of}  {j.reason or '-'}")
+    if book:
+        print("  book: " + ", ".join(f"{n} {outcome}" for outcome, n in sorted(book.items())))
+    return 0 if state.is_completed() else 1
+
+
 def cmd_investigation_list(args: argparse.Namespace) -> int:
     from flows.config import Settings
     from reconcile.investigations import Investigations
