@@ -1,9 +1,10 @@
 """`stmtflow`: import statements, follow and operate the work, from one command line.
 
 Exit codes: 0 when the command did its work (an import whose batch reached a terminal
-state, with or without warnings); 1 when a batch could not be completed or a file could not
-be parsed; 2 when the pipeline itself cannot run (bad arguments, unreachable storage or
-database), with a one-line cause on stderr.
+state, with or without warnings: a file that cannot be parsed is a failed job of a batch
+that completed with warnings); 1 when a batch could not be completed, `parse` could not
+parse its file, or a check found something wrong; 2 when the pipeline itself cannot run
+(bad arguments, unreachable storage or database), with a one-line cause on stderr.
 """
 
 from __future__ import annotations
