@@ -130,11 +130,16 @@ def recovery_run_name() -> str:
     crashed = flow_run.parameters.get("flow_run_id")
     if not crashed:
         return f"recover-{datetime.now(UTC):%Y-%m-%d}"
+    return f"recover-{run_name(crashed)}"
+
+
+def run_name(flow_run_id: str) -> str:
+    """The name of the flow run `flow_run_id` (`prefect.flow-run.<id>` or the bare id)."""
     try:
         with get_client(sync_client=True) as client:
-            return f"recover-{client.read_flow_run(UUID(crashed.removeprefix(RUN_PREFIX))).name}"
+            return client.read_flow_run(UUID(flow_run_id.removeprefix(RUN_PREFIX))).name
     except (ValueError, ObjectNotFound):
-        return "recover-unknown-run"
+        return "unknown-run"
 
 
 @flow(name="recover", flow_run_name=recovery_run_name, log_prints=True)

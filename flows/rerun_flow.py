@@ -11,6 +11,7 @@ the old one (`reconcile.book`); `job_ids` narrows it to those jobs.
 from __future__ import annotations
 
 from prefect import get_run_logger
+from prefect.runtime import flow_run
 from prefect.states import Completed, State
 
 from flows.batch_lease import taken
@@ -19,19 +20,27 @@ from flows.import_flow import run_batch
 from flows.logs import to_run_logs
 from flows.parser import Parser
 from flows.plain_flow import flow
+from flows.recover import RUN_PREFIX, run_name
 from flows.runners import SettingsTaskRunner
 from reconcile.reruns import rerun_candidates
 
 
-@flow(name="rerun-failed", flow_run_name="rerun-{batch_id}", log_prints=True,
+def rerun_run_name() -> str:
+    """`rerun-<batch id>`, or `rerun-<the batch run's name>` when started for a run."""
+    if batch_id := flow_run.parameters.get("batch_id"):
+        return f"rerun-{batch_id}"
+    return f"rerun-{run_name(flow_run.parameters.get('flow_run_id') or '')}"
+
+
+@flow(name="rerun-failed", flow_run_name=rerun_run_name, log_prints=True,
       task_runner=SettingsTaskRunner())
-def rerun_failed(batch_id: str, current_identities: bool = False,
+def rerun_failed(batch_id: str | None = None, current_identities: bool = False,
                  include_deterministic: bool = False, reread_succeeded: bool = False,
-                 job_ids: list[str] | None = None) -> State:
+                 job_ids: list[str] | None = None, flow_run_id: str | None = None) -> State:
     """Run the failed files of a batch again, as new jobs in a rerun batch.
 
     Args:
-        batch_id: the batch whose failed files to run again.
+        batch_id: the batch whose failed files to run again (or give `flow_run_id`).
         current_identities: run them with today's parser chain, OCR engine and policy
             (after adding a template, say) instead of those each job pinned.
         include_deterministic: also rerun files that failed for a reason of their own
@@ -40,11 +49,18 @@ def rerun_failed(batch_id: str, current_identities: bool = False,
             (so with current_identities), where those changed since: the book takes the
             new reading in place of the old.
         job_ids: only these jobs of the batch (or of its reruns), whatever their cause.
+        flow_run_id: the batch run whose batch to rerun (`prefect.flow-run.<id>` or the bare
+            id): what the automation on a batch that ended With Warnings fills in.
     """
     to_run_logs()
     settings = Settings.from_env()
     ledger = settings.ledger()
     logger = get_run_logger()
+    if batch_id is None:
+        batch = ledger.batch_of_run((flow_run_id or "").removeprefix(RUN_PREFIX))
+        if batch is None:
+            return Completed(message=f"flow run {flow_run_id} took no batch: nothing to rerun")
+        batch_id = batch.batch_id
     if ledger.batch(batch_id) is None:
         raise ValueError(f"no batch {batch_id}")
     current_identities = current_identities or reread_succeeded

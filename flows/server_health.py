@@ -40,6 +40,10 @@ _RECORD = re.compile(r"^\d\d:\d\d:\d\d\.\d{3} \| (\w+)\s*\| ([\w.]+) - (.*)$")
 _SERVICE_LOGGERS = ("docket", "prefect.server")
 #: the service a docket record names: `↩ [00:00:00.05] schedule_deployments(...)`
 _CALL = re.compile(r"(\w+)\(")
+#: the message buses whose records name no service: the handler in their traceback does
+_BUSES = ("memory", "messaging")
+#: a frame of a service's module of Prefect's server: `.../prefect/server/events/actions.py`
+_HANDLER = re.compile(r"prefect/server/((?!utilities/)[\w/]+)\.py")
 #: the last line of a traceback: `sqlalchemy.exc.InvalidRequestError: Can't evaluate ...`
 _RAISED = re.compile(r"^([\w.]+(Error|Exception|Exit|Interrupt)\w*):? ?(.*)$")
 
@@ -100,17 +104,30 @@ def log_problems(log: Path, offset: int = 0) -> list[Problem]:
         return []
     counts: Counter[str] = Counter()
     last: dict[str, str] = {}
-    service: str | None = None
-    for line in lines:
-        if record := _RECORD.match(line):
-            service = _service(record) if record[1] in ("ERROR", "CRITICAL") else None
-            if service:
-                counts[service] += 1
-                last.setdefault(service, record[3].strip())
-        elif service and (raised := _RAISED.match(line.strip())):
-            last[service] = f"{raised[1]}: {raised[3]}".rstrip(": ")
+    for service, error in _error_records(lines):
+        counts[service] += 1
+        last[service] = error
     return [Problem(s, f"{n} error(s) in the server's log, the last: {last[s][:300]}")
             for s, n in counts.items()]
+
+
+def _error_records(lines: list[str]) -> list[tuple[str, str]]:
+    """(service, error) of each ERROR record of a service: the error is the traceback's
+    last line, else the record's message."""
+    records: list[tuple[str, str]] = []
+    service: str | None = None
+    error = ""
+    for line in [*lines, "00:00:00.000 | INFO | end - "]:
+        if record := _RECORD.match(line):
+            if service:
+                records.append((service, error))
+            service = _service(record) if record[1] in ("ERROR", "CRITICAL") else None
+            error = record[3].strip()
+        elif service and (raised := _RAISED.match(line.strip())):
+            error = f"{raised[1]}: {raised[3]}".rstrip(": ")
+        elif service in _BUSES and (handler := _HANDLER.search(line)):
+            service = handler[1].replace("/", ".")  # the handler that failed on the bus
+    return records
 
 
 def _service(record: Any) -> str | None:

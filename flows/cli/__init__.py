@@ -220,8 +220,11 @@ def parser(extra: Sequence[Commands] = ()) -> argparse.ArgumentParser:
     ic.set_defaults(func=cmd_investigation_close)
 
     se = sub.add_parser("setup", help="work pool, deployments and automations on a server")
-    se.add_argument("--alert-webhook", help="URL that alert notifications are posted to "
-                    "(default: STMTFLOW_ALERT_WEBHOOK)")
+    se.add_argument("--alert-webhook", help="URL that alert and batch outcome notifications "
+                    "are posted to (default: STMTFLOW_ALERT_WEBHOOK)")
+    se.add_argument("--notify-block", metavar="TYPE/NAME",
+                    help="a notification block of Prefect's to post them to instead (a "
+                         "slack-webhook or email block made in the UI, say)")
     se.set_defaults(func=cmd_setup)
 
     t = sub.add_parser("templates", help="bank templates")

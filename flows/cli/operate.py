@@ -144,12 +144,14 @@ def cmd_setup(args: argparse.Namespace) -> int:
     from flows.setup import setup
 
     settings = Settings.from_env()
-    result = setup(args.alert_webhook or settings.alert_webhook, fs_options=settings.fs_options)
-    result["server_problems"] = problems(str(get_current_settings().api.url))
+    result = setup(args.alert_webhook or settings.alert_webhook, fs_options=settings.fs_options,
+                   notify_block=args.notify_block)
+    url = get_current_settings().api.url  # None: Prefect's ephemeral API, no server to check
+    result["server_problems"] = problems(url) if url else []
     print(json.dumps(result, indent=1))
     if not result["alerts"]:
-        print("no --alert-webhook: alert events are emitted but not turned into notifications",
-              file=sys.stderr)
+        print("no --alert-webhook nor --notify-block: alerts and batch outcomes are emitted "
+              "as events but not turned into notifications", file=sys.stderr)
     for inbox, found in result["inboxes"].items():
         if found == "missing":
             print(f"stmtflow: inbox {inbox} does not exist: its imports will fail",
