@@ -227,6 +227,12 @@ def _scheduler_in_error_is_reported(url: str, prefect_db: Path, run: Any) -> Non
     import sqlite3
     import time
     import urllib.request
+    from datetime import timedelta
+
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+    from prefect.utilities.asyncutils import run_coro_as_sync
+
+    from flows.server_health import unscheduled
 
     def post(path: str, body: dict[str, Any]) -> dict[str, Any]:
         request = urllib.request.Request(f"{url}{path}", data=json.dumps(body).encode(),
@@ -249,6 +255,11 @@ def _scheduler_in_error_is_reported(url: str, prefect_db: Path, run: Any) -> Non
     assert status.stdout.startswith(f"running with services in error: {url}"), status.stdout
     assert re.search(r"^  schedule_(recent_)?deployments: ", status.stdout, re.M), status.stdout
     assert "scheduled runs refused" in status.stdout
+    # what any server shows, log or none: the schedule has no run ahead of it
+    with temporary_settings({PREFECT_API_URL: url}):
+        found = run_coro_as_sync(unscheduled(grace=timedelta(0)))
+    assert [(p.service, p.detail.split(" has ")[0]) for p in found] == [
+        ("scheduler", "deployment hourly")]
 
 
 def _listening_ports(pid: int) -> set[int]:
