@@ -5,7 +5,8 @@ parse workers under the production limits: once with the built-in templates, onc
 generic reader alone. Each reading is one of
 
 - `exact`: validated, and equal to the file's expected output on every date and amount (and
-  balance where both print one; a partial expected output is compared as far as it goes);
+  balance where both print one; a partial expected output's transactions are each found,
+  in their order, among those read);
 - `validated`: validated, with no expected output to compare with (the balance equation and
   every printed running balance hold);
 - `wrong`: validated, yet a date or amount differs from the expected output: the one outcome
@@ -135,16 +136,27 @@ def judge(result: ParseResult, want: Expected | None) -> Outcome:
     if want.complete and len(want.rows) != len(got):
         out.kind, out.detail = "wrong", f"{len(got)} transactions, expected {len(want.rows)}"
         return out
-    for i, (g, e) in enumerate(zip(got, want.rows, strict=False)):
-        if g[:2] != e[:2] or (g[2] is not None and e[2] is not None and g[2] != e[2]):
-            out.kind = "wrong"
-            out.detail = f"row {i + 1}: read {g[0]} {g[1]} {g[2]}, expected {e[0]} {e[1]} {e[2]}"
-            return out
-    if len(got) < len(want.rows):
-        out.kind, out.detail = "wrong", f"{len(got)} transactions, expected {len(want.rows)}"
-        return out
+    if want.complete:
+        for i, (g, e) in enumerate(zip(got, want.rows, strict=True)):
+            if not _same(g, e):
+                out.kind = "wrong"
+                out.detail = (f"row {i + 1}: read {g[0]} {g[1]} {g[2]}, "
+                              f"expected {e[0]} {e[1]} {e[2]}")
+                return out
+    else:  # some of the transactions, in order: each must be read, in that order
+        rest = iter(got)
+        for e in want.rows:
+            if not any(_same(g, e) for g in rest):
+                out.kind, out.detail = "wrong", f"expected {e[0]} {e[1]} {e[2]} not read"
+                return out
     out.kind = "exact"
     return out
+
+
+def _same(got: tuple[str, Decimal, Decimal | None],
+          want: tuple[str, Decimal, Decimal | None]) -> bool:
+    """Same date and amount, and the same balance where both print one."""
+    return got[:2] == want[:2] and (got[2] is None or want[2] is None or got[2] == want[2])
 
 
 def read(pool: ParsePool, pdf: Path, want: Expected | None) -> Outcome:

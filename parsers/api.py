@@ -126,7 +126,13 @@ def parse_pdf(
     out, validation, layout = result
     notes = out.notes + ([f"recognised as {mismatch}: read by the generic reader instead"]
                          if mismatch is not None else [])
-    unfaithful = [note for p in pages for note in p.problems] + disagree
+    # a page no row or labelled figure was read from matters only where the rows' sum is
+    # not pinned at both ends by printed balances (a page lost at the end could hide rows)
+    pinned = bool(out.pages) and not any(
+        {"opening_balance", "closing_balance"} & r.derived.keys() for r in out.readings)
+    unfaithful = [note for p in pages if not pinned or p.number in out.pages
+                  for note in p.problems]
+    unfaithful += [d.message for d in disagree if d.matters(out.pages)]
     unfaithful += [f"a PDF library lost data while reading: {w}" for w in dict.fromkeys(lost)]
     unfaithful += [f"a description holds a glyph placeholder: {t.description!r}"[:120]
                    for a in out.statement.accounts for t in a.transactions

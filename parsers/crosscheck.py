@@ -8,7 +8,9 @@ cheaply as it can be read: only its digits (the figures, dates and account numbe
 statement is made of), counted per page, characters set at an angle left out as the word
 readers leave them out. PDFium's words are checked against pdfminer's content-stream
 interpreter without any layout analysis; pdfminer's words against PDFium's text page.
-Any difference is a problem on the statement: it is read, and goes to review.
+Any difference is a problem on the statement (it is read, and goes to review), but for a
+digit or two on a page no row or labelled figure was read from: fewer digits than any
+amount prints can hide no figure of the statement.
 
 pdfminer interprets content streams in Python, several times slower than PDFium's word
 reader; so a PDFium reading is checked only where the file's structure is not intact
@@ -27,6 +29,7 @@ import threading
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import pypdfium2 as pdfium
 from pdfminer.pdfdevice import PDFTextDevice
@@ -97,11 +100,34 @@ def _digits_before(data: bytes, end: int) -> int:
     return start
 
 
-def disagreements(data: bytes, pages: list[Page], reader: str, seconds: float) -> list[str]:
-    """Problems where the other library reads other digits than the words of `pages`
-    (`reader` names the library the words came from: `pdfium` or `pdfminer`). pdfminer
-    gets `seconds` (in a parse worker; a file it cannot read in time is not compared, and
-    that is a problem too)."""
+#: The fewest digits an amount prints (`0.00`): fewer digits than this, differing on a page
+#: no figure of the statement was read from, cannot be a figure lost from it.
+FIGURE_DIGITS = 3
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """Where the two readers read other digits: a page (None: the file as a whole) and how
+    many digits differ."""
+
+    page: int | None
+    digits: int
+    message: str
+
+    def matters(self, read_from: set[int]) -> bool:
+        """Whether it may touch what was read (`read_from`: the pages rows and labelled
+        figures were read from; empty when not known): on such a page, or the file, always;
+        elsewhere, when as many digits differ as an amount prints."""
+        return (self.page is None or not read_from or self.page in read_from
+                or self.digits >= FIGURE_DIGITS)
+
+
+def disagreements(data: bytes, pages: list[Page], reader: str, seconds: float
+                  ) -> list[Disagreement]:
+    """Where the other library reads other digits than the words of `pages` (`reader`
+    names the library the words came from: `pdfium` or `pdfminer`). pdfminer gets `seconds`
+    (in a parse worker; a file it cannot read in time is not compared, and that is a
+    disagreement too)."""
     text_pages = [p for p in pages if not p.ocr]
     if not text_pages or (reader != "pdfminer" and intact(data)):
         return []
@@ -113,19 +139,22 @@ def disagreements(data: bytes, pages: list[Page], reader: str, seconds: float) -
             with _deadline(seconds):
                 theirs = pdfminer_digits(data)
         except _Overrun:
-            return [f"pdfminer did not read the damaged file within {seconds:.0f} s: the "
-                    "readers could not be compared"]
+            return [Disagreement(None, 0, f"pdfminer did not read the damaged file within "
+                                 f"{seconds:.0f} s: the readers could not be compared")]
     out = []
     for p in text_pages:
         mine = Counter(c for w in p.words for c in w.text if c.isdigit())
         seen = theirs[p.number - 1] if p.number <= len(theirs) else Counter()
         if mine != seen:
             only_mine, only_theirs = mine - seen, seen - mine
-            out.append(f"page {p.number}: {other} reads other figures than the word reader "
-                       f"({sum(only_theirs.values())} digit(s) only it reads, "
-                       f"{sum(only_mine.values())} only the word reader reads)")
+            theirs_n, mine_n = sum(only_theirs.values()), sum(only_mine.values())
+            out.append(Disagreement(
+                p.number, theirs_n + mine_n,
+                f"page {p.number}: {other} reads other figures than the word reader "
+                f"({theirs_n} digit(s) only it reads, {mine_n} only the word reader reads)"))
     if len(theirs) != len(pages):
-        out.append(f"{other} reads {len(theirs)} pages, the word reader {len(pages)}")
+        out.append(Disagreement(None, 0, f"{other} reads {len(theirs)} pages, the word "
+                                         f"reader {len(pages)}"))
     return out
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 #: Languages whose month and weekday names every date format reads.
-LANGUAGES = ("en", "de", "de_AT", "fr", "es")
+LANGUAGES = ("en", "de", "de_AT", "fr", "es", "pt", "nl", "it")
 
 
 class _Folded(dict[int, str]):

@@ -71,14 +71,23 @@ class AccountReading:
     #: the figure itself, not another on its line): the only ones a repair from the running
     #: balance may mend.
     doubtful: set[str] = field(default_factory=set)
+    #: Lines among the rows that no row took and that print no figure where amounts stand
+    #: (`page N: text`): page furniture, which can change no number.
+    furniture: list[str] = field(default_factory=list)
+    #: No account number is printed: the account is named by the user (`--account`).
+    unnamed: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"derived": self.derived, "rows": self.rows,
                 "balances_printed": self.balances_printed,
-                "balance_rows_checked": self.balance_rows_checked}
+                "balance_rows_checked": self.balance_rows_checked,
+                "furniture": self.furniture, "unnamed": self.unnamed}
 
     def notes(self, where: str) -> list[str]:
         out = [f"{where}: {name} derived from {how}" for name, how in self.derived.items()]
+        if self.unnamed:
+            out.append(f"{where}: no account number is printed: the account is named by you "
+                       "(`stmtflow import --account NAME`)")
         if 0 < self.balances_printed < self.rows:
             out.append(f"{where}: running balance printed on {self.balances_printed} of "
                        f"{self.rows} rows (checked where printed)")
@@ -97,6 +106,8 @@ class ParseOutput:
     #: How a reader without a template found the table (columns, conventions); empty for
     #: a template's reading.
     how: dict[str, Any] = field(default_factory=dict)
+    #: The pages rows and labelled figures were read from (empty: not known, every page).
+    pages: set[int] = field(default_factory=set)
 
     @property
     def notes(self) -> list[str]:

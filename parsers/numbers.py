@@ -1,8 +1,9 @@
 """Amounts as printed on statements, read without floats or guesses.
 
-One printed amount is a number in the statement's locale (`1,234.56`, `1.234,56`,
-`1 234,56`, `1'234.56`, or ungrouped `1234.56`) with at most one sign (a leading or trailing
-`-` or `+`, separated by a space or not, or parentheses), at most one currency symbol or code
+One printed amount is a number in the statement's locale (`1,234.56` or in Indian grouping
+`12,34,567.89`, `1.234,56`, `1 234,56`, `1'234.56`, `1 234.56`, or ungrouped `1234.56`)
+with at most one sign (a leading or trailing `-` or `+`, separated by a space or not, or
+parentheses), at most one currency symbol or code
 before or after it (`$`, `£`, `€`, `EUR`, `Euro`, ...) and an optional `CR`/`DR` suffix that
 is reported, not applied, so that each layout applies its own sign convention. A figure
 without decimals is an amount only when a currency or `CR`/`DR` marks it as money (`£40`,
@@ -32,6 +33,8 @@ LOCALES = {
     "de": NumberLocale(",", r"\.", "."),
     "fr": NumberLocale(",", "[ \u00a0\u202f]", " "),
     "ch": NumberLocale(".", "['\u2019]", "'"),
+    #: a space between thousands and a decimal point (`2 795.35`)
+    "space": NumberLocale(".", "[ \u00a0\u202f]", " "),
 }
 
 #: Currency marks an amount may carry, and the ISO currencies each is compatible with.
@@ -42,9 +45,11 @@ CURRENCY_MARKS: dict[str, frozenset[str]] = {
     "$": frozenset({"USD", "AUD", "CAD", "NZD", "SGD", "HKD", "MXN"}),
     "£": frozenset({"GBP"}), "€": frozenset({"EUR"}), "EURO": frozenset({"EUR"}),
     "¥": frozenset({"JPY", "CNY"}), "₹": frozenset({"INR"}), "FR.": frozenset({"CHF"}),
+    # the rand; and the rupee sign as fonts without it extract it (`r70,330.68`), or spelt
+    "R": frozenset({"ZAR", "INR"}), "RS.": frozenset({"INR"}), "RS": frozenset({"INR"}),
     **{code: frozenset({code}) for code in (
         "USD", "EUR", "GBP", "CHF", "AUD", "NZD", "CAD", "SGD", "HKD", "JPY", "CNY", "SEK",
-        "NOK", "DKK", "PLN", "CZK", "HUF", "INR", "ZAR", "MXN", "BRL")},
+        "NOK", "DKK", "PLN", "CZK", "HUF", "INR", "ZAR", "MXN", "BRL", "ARS")},
 }
 #: A regex of any currency mark (case-insensitive use).
 CURRENCY_PATTERN = "|".join(re.escape(m) for m in sorted(CURRENCY_MARKS, key=len, reverse=True))
@@ -69,9 +74,11 @@ class Amount:
 
 
 def _bodies(locale: str) -> tuple[str, str]:
-    """Regexes of a number with two decimals and of a whole number in `locale`."""
+    """Regexes of a number with two decimals and of a whole number in `locale`; in `en`,
+    Indian grouping too (lakh and crore: `5,21,16,725.67`)."""
     loc = LOCALES[locale]
-    whole = rf"(?:\d{{1,3}}(?:{loc.group}\d{{3}})+|\d+)"
+    indian = rf"|\d{{1,2}}(?:{loc.group}\d{{2}})+{loc.group}\d{{3}}" if locale == "en" else ""
+    whole = rf"(?:\d{{1,3}}(?:{loc.group}\d{{3}})+{indian}|\d+)"
     return rf"{whole}{re.escape(loc.decimal)}\d{{2}}", whole
 
 

@@ -27,45 +27,59 @@ from parsers.scan import lines_holding
 OPENING = (
     "Opening Balance", "Beginning Balance", "Previous Balance", "Previous Statement Balance",
     "Starting Balance", "Start Balance", "Balance Brought Forward", "Brought Forward",
-    "Balance Forward", "Balance Last Statement", "Alter Kontostand", "Kontostand alt",
+    "Balance Forward", "Balance Last Statement", "Opening Bal", "Balance B/F", "B/F",
+    "Last Statement Balance", "Alter Kontostand", "Kontostand alt",
     "Alter Saldo", "Saldo alt", "Anfangssaldo", "Anfangsbestand", "Saldovortrag",
     "Solde précédent", "Ancien solde", "Solde initial", "Solde de départ", "Saldo anterior",
-    "Saldo inicial",
+    "Saldo inicial", "Saldo Anterior", "Beginsaldo", "Vorig saldo", "Oud saldo",
+    "Saldo vorig afschrift", "Počiatočný zostatok", "Predchádzajúci zostatok",
+    "Počáteční zůstatek",
 )
 CLOSING = (
     "Closing Balance", "Ending Balance", "New Balance", "Final Balance", "Statement Balance",
-    "End Balance", "Balance Carried Forward", "Carried Forward", "Neuer Kontostand",
+    "End Balance", "Balance Carried Forward", "Carried Forward", "Closing Bal", "Balance C/F",
+    "C/F", "Total Dues", "Total Amount Due", "Total Payment Due", "Neuer Kontostand",
     "Kontostand neu", "Neuer Saldo", "Saldo neu", "Endsaldo", "Endbestand", "Schlusssaldo",
     "Nouveau solde", "Solde final", "Solde de clôture", "Saldo final", "Saldo actual",
-    "Saldo al cierre",
+    "Saldo al cierre", "Eindsaldo", "Nieuw saldo", "Saldo nieuw", "Konečný zostatok",
+    "Konečný zůstatek",
 )
 #: Rows inside a table that state a balance instead of moving money.
 BALANCE_ROWS = (*OPENING, *CLOSING, "Übertrag", "Saldo Übertrag", "Report", "A reporter",
                 "Suma y sigue")
 PERIOD = (
-    "Statement Period", "Period", "Statement Dates", "For the Period", "Zeitraum",
-    "Auszugszeitraum", "Abrechnungszeitraum", "Kontoauszug", "Période", "Periode", "Periodo",
+    "Statement Period", "Period", "Statement Dates", "For the Period", "Billing Period",
+    "Billing Cycle", "Statement Cycle", "Zeitraum", "Auszugszeitraum", "Abrechnungszeitraum",
+    "Kontoauszug", "Période", "Periode", "Periodo", "Período", "Obdobie", "Výpis za obdobie",
 )
 #: A single date that ends the period (card statements print no start).
 PERIOD_END = (
     "Statement Closing Date", "Closing Date", "Statement Date", "Period Ending",
-    "Statement Period Ending", "Abschlussdatum", "Date d'arrêté", "Fecha de corte",
+    "Statement Period Ending", "Statement Generation Date", "Bill Date", "Billing Date",
+    "Abschlussdatum", "Date d'arrêté", "Fecha de corte",
 )
+#: A single date that starts the period, and one that ends it, each under its own label
+#: (`From Date: 03/06/2023` ... `To Date: 01/09/2023`, `Datum vanaf` over its date).
+PERIOD_START = ("From Date", "Start Date", "Period From", "Statement From", "Datum vanaf",
+                "Fecha desde", "Data inicial", "Von Datum")
+PERIOD_STOP = ("To Date", "End Date", "Period To", "Statement To", "Datum tot en met",
+               "Fecha hasta", "Data final", "Bis Datum")
 ACCOUNT = (
     "Account Number", "Account No", "Account #", "Account ending in", "Account ending",
     "Acct No", "Acct #", "A/C No", "A/C Number", "Card ending in", "Card ending",
-    "Card Number", "Kontonummer", "Konto-Nr", "Kontonr", "IBAN", "Numéro de compte",
-    "N° de compte", "No de compte", "Número de cuenta", "Nº de cuenta", "Account",
+    "Card Number", "Card No", "Kontonummer", "Konto-Nr", "Kontonr", "IBAN", "Numéro de compte",
+    "N° de compte", "No de compte", "Número de cuenta", "Nº de cuenta", "CBU", "CVU",
+    "Número da conta", "Rekeningnummer", "Číslo účtu", "Account",
 )
 #: Words between the two dates of a period, and before the first.
 PERIOD_TO = ("-", "–", "—", "to", "through", "thru", "until", "till", "bis", "au", "à",
-             "al", "a", "hasta")
-PERIOD_FROM = ("from", "vom", "von", "du", "del", "de", "desde")
+             "al", "a", "hasta", "até", "tot en met", "t/m", "tot", "do")
+PERIOD_FROM = ("from", "vom", "von", "du", "del", "de", "desde", "van", "vanaf", "od")
 #: Date forms every reader knows without being told (none is ambiguous day/month).
 UNAMBIGUOUS_DATES = ("%d %b %Y", "%B %d, %Y", "%d. %B %Y", "%Y-%m-%d", "%d.%m.%Y",
                      "%d-%b-%Y", "%d %b", "%b %d", "%d.%m.")
-TOTALS = ("Total", "Totals", "Subtotal", "Sub-total", "Summe", "Gesamt", "Zwischensumme",
-          "Sous-total", "Suma")
+TOTALS = ("Total", "Totals", "Subtotal", "Sub-total", "Net Amount", "Net Activity",
+          "Summe", "Gesamt", "Zwischensumme", "Sous-total", "Suma", "Totaal")
 #: Page furniture: lines that can sit inside a table area and are no part of it. Each
 #: pattern comes with words one of which every line it matches prints: most lines print
 #: none, and looking for a few words costs far less than the patterns.
@@ -295,19 +309,22 @@ class Found(Generic[T]):
 def find_labelled(lines: Sequence[Line], labels: Sequence[str],
                   read: Callable[[str], T | None], *,
                   read_below: Callable[[str], T | None] | None = None,
-                  blockers: Sequence[str] = ()) -> Found[T] | None:
+                  blockers: Sequence[str] = (), in_cell: bool = False) -> Found[T] | None:
     """The first line (in order) where one of `labels` is followed by a value `read` accepts
     on the same line; or, when the label stands alone, where the next line starts under the
     label with a value `read_below` (default `read`) accepts. A match inside a longer
-    `blockers` label (`Statement Balance` in `Previous Statement Balance`) does not count."""
-    return next(every_labelled(lines, labels, read, read_below=read_below, blockers=blockers),
-                None)
+    `blockers` label (`Statement Balance` in `Previous Statement Balance`) does not count;
+    with `in_cell`, nor does one inside running text (`... charged on the Total Amount due`):
+    a label starts its line, or a cell of it (a wide gap, or a colon or figure, before it)."""
+    return next(every_labelled(lines, labels, read, read_below=read_below, blockers=blockers,
+                               in_cell=in_cell), None)
 
 
 def every_labelled(lines: Sequence[Line], labels: Sequence[str],
                    read: Callable[[str], T | None], *,
                    read_below: Callable[[str], T | None] | None = None,
-                   blockers: Sequence[str] = ()) -> Iterator[Found[T]]:
+                   blockers: Sequence[str] = (), in_cell: bool = False
+                   ) -> Iterator[Found[T]]:
     """What `find_labelled` finds in `lines`, then what it finds in the lines after that
     value's label line, and so on: from one look for the labels' words in all the lines.
     Each search sees only the lines after the last label line found (a page's lines above
@@ -316,7 +333,7 @@ def every_labelled(lines: Sequence[Line], labels: Sequence[str],
     blocking = _labels(tuple(blockers)) if blockers else None
     start = 0
     for i in wanted.lines_printing(lines):
-        found = _labelled_on(lines, i, start, wanted, blocking, read, read_below)
+        found = _labelled_on(lines, i, start, wanted, blocking, read, read_below, in_cell)
         if found is not None:
             yield found
             start = i + 1
@@ -324,7 +341,8 @@ def every_labelled(lines: Sequence[Line], labels: Sequence[str],
 
 def _labelled_on(lines: Sequence[Line], i: int, start: int, wanted: LabelSet,
                  blocking: LabelSet | None, read: Callable[[str], T | None],
-                 read_below: Callable[[str], T | None] | None) -> Found[T] | None:
+                 read_below: Callable[[str], T | None] | None,
+                 in_cell: bool = False) -> Found[T] | None:
     """`find_labelled`'s value for the line `lines[i]`, the search having started at
     `lines[start]`."""
     ln = lines[i]
@@ -336,6 +354,8 @@ def _labelled_on(lines: Sequence[Line], i: int, start: int, wanted: LabelSet,
                 if blocking and blocking.printed_in(folded) else []
         if any(a <= m.start() and m.end() <= b and b - a > m.end() - m.start()
                for a, b in blocked):
+            continue
+        if in_cell and not _starts_cell(ln, m.start()):
             continue
         label = text[m.start():m.end()].strip()
         value = read(text[m.end():])
@@ -366,7 +386,12 @@ def _under(ln: Line, start: int, end: int, lines: Sequence[Line], i: int) -> str
     if nxt is None or not span or not nxt.words:
         return None
     right = next((w.x0 for w in ln.words if w.x0 > span[-1].x1 + 2 * height), float("inf"))
-    cell = [w for w in nxt.words if span[0].x0 - 2 <= w.x0 < right]
+    left = next((w.x1 for w in reversed(ln.words) if w.x1 < span[0].x0 - 2 * height), None)
+    # a figure set flush right under a label set flush left starts left of the label: a
+    # word stands in the cell if it reaches into the label's span (and not back over the
+    # label before it)
+    cell = [w for w in nxt.words if (span[0].x0 - 2 <= w.x0 or (
+        w.x1 > span[0].x0 and (left is None or w.x0 > left))) and w.x0 < right]
     return " ".join(w.text for w in cell) if cell else None
 
 
@@ -417,6 +442,24 @@ def _first_after_page_header(lines: Sequence[Line], i: int) -> Line | None:
 
 def _digitless(text: str) -> str:
     return re.sub(r"\d+", "#", fold(text))
+
+
+def _starts_cell(ln: Line, start: int) -> bool:
+    """Whether the text at `start` of the line's text is no part of running text: it
+    begins the line or a cell of it (the word before it stands further off than a space,
+    or ends in a colon or a digit), or the word before it is a capitalised one of the
+    label's (`TOTAL NEW BALANCE`, `Your Total Amount Due`), not lower-case prose."""
+    words, pos = ln.words, 0
+    for k, w in enumerate(words):
+        if pos >= start:
+            if k == 0:
+                return True
+            before = words[k - 1]
+            return (before.text[-1:] in ":|" or before.text[-1:].isdigit()
+                    or w.x0 - before.x1 > 0.8 * (w.bottom - w.top)
+                    or not before.text[:1].islower())
+        pos += len(w.text) + 1
+    return False
 
 
 def _words_in_span(ln: Line, start: int, end: int) -> list[Word]:
@@ -480,9 +523,18 @@ def exact_amount_reader(locale: str) -> Callable[[str], Amount | None]:
 _ACCOUNT_TOKEN = re.compile(r"(?:[A-Z]{2}\d{2}|[\dXx*•#\-]*\d[\dXx*•#\-]*|[Xx*•#]+)")
 
 
+#: An IBAN, its groups of four letters or digits spaced or not (`NL13 RABO 0122 1186 50`).
+_IBAN = re.compile(r"[A-Z]{2}\d{2}(?: ?[A-Z0-9*Xx•]{4}){2,7}(?: ?[A-Z0-9*Xx•]{1,3})?(?![\w*])")
+
+
 def read_last4(text: str) -> str | None:
     """The last four digits of the account number printed at the start of `text`
-    (`****1234`, `XXXX XXXX 1234`, `DE89 **** **** **30 00`, `20-5678-1234`)."""
+    (`****1234`, `XXXX XXXX 1234`, `DE89 **** **** **30 00`, `20-5678-1234`, an IBAN
+    `NL13 RABO 0122 1186 50`)."""
+    iban = _IBAN.match(text.replace(":", " ").strip())
+    if iban:
+        digits = re.sub(r"\D", "", iban.group(0)[4:])
+        return digits[-4:] if len(digits) >= 4 and iban.group(0)[-1].isdigit() else None
     run: list[str] = []
     for token in text.replace(":", " ").split():
         if not _ACCOUNT_TOKEN.fullmatch(token):
@@ -607,9 +659,17 @@ def _range_regex(days: tuple[str, ...]) -> re.Pattern[str]:
                       re.IGNORECASE)
 
 
-def find_period_end(lines: Sequence[Line], formats: Sequence[str], labels: Iterable[str] = ()
-                    ) -> Found | None:
-    """A single date that ends the period, after one of the period-end labels."""
+def find_period_end(lines: Sequence[Line], formats: Sequence[str], labels: Iterable[str] = (),
+                    *, read_below: bool = False) -> Found | None:
+    """A single date that ends the period, after one of the period-end labels (with
+    `read_below`, or under it)."""
+    return find_labelled_date(lines, (*PERIOD_END, *labels), formats, read_below=read_below)
+
+
+def find_labelled_date(lines: Sequence[Line], labels: Sequence[str], formats: Sequence[str],
+                       *, read_below: bool = False) -> Found | None:
+    """The date in one of `formats` printed right after one of `labels` (with
+    `read_below`, or under it)."""
     d = re.compile(date_pattern(formats))
 
     def read(text: str) -> date | None:
@@ -621,4 +681,4 @@ def find_period_end(lines: Sequence[Line], formats: Sequence[str], labels: Itera
         except ValueError:
             return None
 
-    return find_labelled(lines, (*PERIOD_END, *labels), read)
+    return find_labelled(lines, labels, read, read_below=read if read_below else None)

@@ -17,7 +17,8 @@ from parsers.lines import Line
 from parsers.vocabulary import furniture_folded, furniture_lines
 
 
-def parse_generic(lines: list[Line], validator: Validator) -> ParseOutput | None:
+def parse_generic(lines: list[Line], validator: Validator, log: list[str] | None = None
+                  ) -> ParseOutput | None:
     """The statement the one validating reading gives; None when no reading validates.
 
     Raises `AmbiguousLayout` when readings validate with different results."""
@@ -32,7 +33,7 @@ def parse_generic(lines: list[Line], validator: Validator) -> ParseOutput | None
     if table is None:
         out = read_empty(visible, forms)
         return out if out is not None and validator(out).ok else None
-    return decide(lines, table, validator)
+    return decide(lines, table, validator, log)
 
 
 __all__ = ["parse_generic"]

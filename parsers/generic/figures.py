@@ -13,27 +13,32 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
+from decimal import Decimal
 from typing import NamedTuple
 
+from parsers.boxes import Boxed
 from parsers.dates import compile_format, fold
 from parsers.generic.model import Marker, Row, Table
-from parsers.generic.words import CARD_WORDS, COLUMN_WORDS
+from parsers.generic.words import CARD_WORDS, COLUMN_WORDS, SUMMARY_IN, SUMMARY_OUT
 from parsers.lines import Line
 from parsers.numbers import Amount, read_slipped_amount
 from parsers.vocabulary import (
     ACCOUNT,
     CLOSING,
     OPENING,
+    PERIOD_START,
+    PERIOD_STOP,
     UNAMBIGUOUS_DATES,
     Found,
     LabelSet,
     amount_reader,
     exact_amount_reader,
     find_labelled,
-    find_period,
+    find_labelled_date,
     find_period_end,
     label_in,
     label_set,
+    periods,
     read_last4,
 )
 
@@ -55,10 +60,13 @@ def period_formats(row_format: str) -> tuple[str, ...]:
     """The forms a period may print in beside rows in `row_format` (never swapping day and
     month: a `%m/%d` table's period is `%m/%d/%Y`)."""
     dated = [f for f in UNAMBIGUOUS_DATES if compile_format(f).has_year]
-    if "%m/%d" in row_format:
-        dated += ["%m/%d/%Y", "%m/%d/%y"]
-    elif "%d/%m" in row_format:
-        dated += ["%d/%m/%Y", "%d/%m/%y"]
+    for day_month, forms in (("%m/%d", ("%m/%d/%Y", "%m/%d/%y")),
+                             ("%d/%m", ("%d/%m/%Y", "%d/%m/%y")),
+                             ("%m-%d", ("%m-%d-%Y", "%m-%d-%y")),
+                             ("%d-%m", ("%d-%m-%Y", "%d-%m-%y"))):
+        if day_month in row_format:
+            dated += forms
+            break
     if compile_format(row_format).has_year:
         dated.insert(0, row_format)
     return tuple(dict.fromkeys((*dated, "%B %Y")))
@@ -66,12 +74,20 @@ def period_formats(row_format: str) -> tuple[str, ...]:
 
 def find_statement_period(lines: list[Line], row_format: str
                           ) -> tuple[date | None, date, str] | None:
-    """(start, end, how): a printed from-to pair, else a statement date."""
+    """(start, end, how): a from-to pair after a period label; else a start and an end
+    date, each under its own label; else the first from-to pair anywhere; else a statement
+    date."""
     formats = period_formats(row_format)
-    found = find_period(lines, formats)
-    if found:
-        return found[0], found[1], f"printed on page {found[2].page}"
-    single = find_period_end(lines, formats)
+    labelled, anywhere = periods(lines, formats)
+    if labelled:
+        return labelled[0], labelled[1], f"printed on page {labelled[2].page}"
+    start = find_labelled_date(lines, PERIOD_START, formats, read_below=True)
+    stop = find_labelled_date(lines, PERIOD_STOP, formats, read_below=True)
+    if start and stop and start.value <= stop.value:
+        return start.value, stop.value, f"after {start.label!r} and {stop.label!r}"
+    if anywhere:
+        return anywhere[0], anywhere[1], f"printed on page {anywhere[2].page}"
+    single = find_period_end(lines, formats, read_below=True)
     if single:
         return None, single.value, f"statement date after {single.label!r}"
     return None
@@ -124,7 +140,7 @@ def account_last4(lines: list[Line]) -> str | None:
         m = _MASKED.search(ln.text)
         if m:
             return m.group(1)
-    found = find_labelled(lines, ACCOUNT, read_last4)
+    found = find_labelled(lines, ACCOUNT, read_last4, read_below=read_last4)
     return found.value if found else None
 
 
@@ -150,27 +166,70 @@ def _labels() -> _LabelSets:
     return _LabelSets(label_set(ACCOUNT), label_set((*OPENING, *CLOSING)))
 
 
-def printed_balances(sec: Section, table: Table
-                     ) -> tuple[Found[Amount] | None, Found[Amount] | None, str | None]:
-    """The section's opening and closing balance as labelled outside its table (a balance
-    brought forward between two of its rows is a page's, not the statement's), and which of
-    them, if any, was printed with a slipped decimal mark (`2.853.82`): read so only when
-    the other is printed as it should be, for the balance equation to confirm."""
+def outside_rows(sec: Section, table: Table) -> list[Line]:
+    """The section's lines where its figures are labelled: outside its table (a balance
+    brought forward between two of its rows is a page's, not the statement's)."""
     first = next(i for i, ln in enumerate(sec.lines) if ln is sec.rows[0].line)
     end = next(i for i, ln in enumerate(sec.lines) if ln is sec.rows[-1].line)
-    space = [ln for i, ln in enumerate(sec.lines)
-             if id(ln) not in table.used and not first < i < end]
-    read, below = amount_reader(table.locale), exact_amount_reader(table.locale)
-    opening = find_labelled(space, OPENING, read, read_below=below, blockers=CLOSING)
-    closing = find_labelled(space, CLOSING, read, read_below=below, blockers=OPENING)
+    return [ln for i, ln in enumerate(sec.lines)
+            if id(ln) not in table.used and not first < i < end]
+
+
+def printed_balances(space: list[Line], boxed: list[Boxed], locale: str
+                     ) -> tuple[Found[Amount] | None, Found[Amount] | None, str | None]:
+    """The opening and closing balance labelled in a section's lines outside its rows
+    (`space`), beside, under or over their figures (`boxed`: `boxed_figures` of them), and
+    which of them, if any, was printed with a slipped decimal mark (`2.853.82`): read so
+    only when the other is printed as it should be, for the balance equation to confirm."""
+    read, below = amount_reader(locale), exact_amount_reader(locale)
+    opening = find_labelled(space, OPENING, read, read_below=below, blockers=CLOSING,
+                            in_cell=True)
+    closing = find_labelled(space, CLOSING, read, read_below=below, blockers=OPENING,
+                            in_cell=True)
+    if opening is None or closing is None:  # a summary box: the label over its figure
+        opening = opening or _boxed(boxed, OPENING, CLOSING)
+        closing = closing or _boxed(boxed, CLOSING, OPENING)
     if (opening is None) == (closing is None):
         return opening, closing, None
-    slipped = functools.partial(read_slipped_amount, locale=table.locale)
+    slipped = functools.partial(read_slipped_amount, locale=locale)
     if opening is None:
         opening = find_labelled(space, OPENING, slipped, blockers=CLOSING)
         return opening, closing, None if opening is None else "opening_balance"
     closing = find_labelled(space, CLOSING, slipped, blockers=OPENING)
     return opening, closing, None if closing is None else "closing_balance"
+
+
+def summary_totals(boxed: list[Boxed]) -> dict[str, Decimal]:
+    """The money in and money out a section's summary box prints (`in`, `out`), each the
+    sum of the cells that name a part of it (`Payments` and `Other Credits`; `Purchases`,
+    `Cash Advances` and `Finance Charges`); a cell is named by how its label ends, as a
+    label over two lines may have more above it."""
+    out: dict[str, Decimal] = {}
+    seen: set[tuple[int, float]] = set()
+    for b in boxed:
+        words = _PUNCTUATION.sub(" ", fold(b.label)).split()
+        key = (id(b.line), b.x0)
+        if key in seen:
+            continue
+        for side, phrases in (("in", SUMMARY_IN), ("out", SUMMARY_OUT)):
+            if any(tuple(words[-len(p):]) == p for p in phrases):
+                out[side] = out.get(side, Decimal(0)) + abs(b.value.value)
+                seen.add(key)
+                break
+    return out
+
+
+_PUNCTUATION = re.compile(r"[^\w]+")
+
+
+def _boxed(boxed: list[Boxed], labels: tuple[str, ...], others: tuple[str, ...]
+           ) -> Found[Amount] | None:
+    """The first boxed figure whose label prints one of `labels` and none of `others`."""
+    for b in boxed:
+        folded = fold(b.label)
+        if label_in(folded, labels) and not label_in(folded, others):
+            return Found(b.value, b.line, b.label, below=True)
+    return None
 
 
 def currency(lines: list[Line], locale: str) -> str:
@@ -202,7 +261,10 @@ def header_roles(lines: list[Line], table: Table) -> dict[int, str]:
             near = [(abs((w.x0 + w.x1) / 2 - x), c) for c, x in enumerate(table.columns)
                     if w.x0 - 60 <= x <= w.x1 + 60]
             if near:
-                roles.setdefault(min(near)[1], role)
+                column = min(near)[1]
+                if roles.get(column, "amount") == "amount":
+                    # (`Bedrag af (debet)`: the word that says which way wins over `amount`)
+                    roles[column] = role
     return roles
 
 

@@ -48,6 +48,9 @@ class Table:
     markers: list[Marker] = field(default_factory=list)
     #: lines that are rows, continuations or markers (ids): not where figures are labelled
     used: set[int] = field(default_factory=set)
+    #: the edge each column's figures align on, `right` or `left`, and where it stands
+    #: (empty: every column right-aligned on `columns`)
+    anchors: list[tuple[str, float]] = field(default_factory=list)
     #: (date, balance, line) of a daily balance list: the balance at the end of that day
     days: list[tuple[str, Token, Line]] = field(default_factory=list)
     #: lines in the description's span that no row took, each with the rows above it and

@@ -35,9 +35,14 @@ from parsers.vocabulary import (
 #: Row date forms tried, years first (a form with a year wins a tie with its yearless one).
 DATE_FORMATS = ("%d.%m.%Y", "%d.%m.%y", "%Y-%m-%d", "%d-%b-%Y", "%d %b %Y", "%d. %b %Y",
                 "%b %d, %Y", "%b %d %Y", "%m/%d/%Y", "%d/%m/%Y", "%m/%d/%y", "%d/%m/%y",
-                "%d-%m-%Y", "%d.%m.", "%d %b", "%b %d", "%d-%b", "%m/%d", "%d/%m")
+                "%d-%m-%Y", "%d-%m-%y", "%d-%b-%y", "%d %b %y", "%d.%m.", "%d %b", "%b %d",
+                "%d-%b", "%m/%d", "%d/%m", "%d-%m", "%m-%d")
 #: Number locales tried: the one that reads the most figures at line ends is the page's.
-NUMBER_LOCALES = ("en", "de", "fr")
+NUMBER_LOCALES = ("en", "de", "fr", "space")
+#: A line that says the statement ends here (folded).
+_ENDS = re.compile(r"^\W*end of (?:the )?statement\W*$")
+#: A figure grouped by a space before a decimal point (`2 795.35`).
+_SPACED = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+\.\d\d(?!\d)")
 #: Right edges closer than this (points) are one column.
 COLUMN_SLACK = 6.0
 _FAR = date(2400, 12, 31)
@@ -109,24 +114,30 @@ def find_table(lines: list[Line], kept: list[Line], forms: dict[int, dict[str, i
     """The table the `kept` lines (`clean`) print: locale, date forms and figure columns by
     count, then rows; a line of `lines` left out where it would continue a row is a stray.
     `forms` holds each line's `lead_forms`, by id."""
-    best: tuple[int, str] | None = None
+    #: (lines ending in figures, digits those figures print, locale): the most lines, and
+    #: of locales reading as many, the one reading more of their digits (`2 795.35` whole)
+    best: tuple[int, int, str] | None = None
     everything, lines = lines, kept
     #: locale -> the figures that end each line, read in that locale
     ends: dict[str, list[list[Token]]] = {}
+    spaced = _SPACED.search("\n".join(ln.text for ln in lines)) is not None
     for locale in NUMBER_LOCALES:
+        if locale == "space" and not spaced:
+            continue  # it reads what `en` reads unless a figure is grouped by spaces
         # a line without a digit ends in no figure, nor does a text line without the makings
         # of an amount in the locale: their words need not be read
         may = [ln.has_digit and (ln.ocr or may_end_in_amount(ln.text, locale)) for ln in lines]
-        if best is not None and sum(may) <= best[0]:
+        if best is not None and sum(may) < best[0]:
             continue  # it cannot read more lines' figures than the locale before it
         ends[locale] = [figures_at_end(ln, locale) if m else []
                         for ln, m in zip(lines, may, strict=True)]
         n = sum(1 for figures in ends[locale] if figures)
-        if n and (best is None or n > best[0]):
-            best = (n, locale)
+        digits = sum(sum(map(str.isdigit, t.text)) for figures in ends[locale] for t in figures)
+        if n and (best is None or (n, digits) > best[:2]):
+            best = (n, digits, locale)
     if best is None:
         return None
-    locale = best[1]
+    locale = best[2]
     ending = [(ln, figures) for ln, figures in zip(lines, ends[locale], strict=True) if figures]
     counts = Counter(f for ln, _ in ending for f in forms[id(ln)])
     if not counts:
@@ -138,29 +149,103 @@ def find_table(lines: list[Line], kept: list[Line], forms: dict[int, dict[str, i
     #: id of each kept line -> how many of its first words print its date
     leads = {id(ln): forms[id(ln)].get(formats[0], 0) for ln in lines}
     # a line of dates and figures only (a daily balance list) is no row, whatever its heading
-    dated = [figures for ln, figures in zip(lines, ends[locale], strict=True)
+    dated = [(ln, figures) for ln, figures in zip(lines, ends[locale], strict=True)
              if leads[id(ln)] and not _day_pairs(ln, formats[0], locale)]
-    columns = _columns([t.x1 for figures in dated for t in figures], len(dated))
-    table = Table(locale, tuple(formats), columns)
+    apart = _other_tables(lines, dated)
+    if apart:
+        dated = [(ln, figures) for ln, figures in dated if id(ln) not in apart]
+        everything = [ln for ln in everything if id(ln) not in apart]
+    columns, anchors = _columns([(t, ln) for ln, figures in dated for t in figures],
+                                len(dated))
+    table = Table(locale, tuple(formats), columns, anchors=anchors)
     _rows(everything, leads, table)
     return table if table.rows else None
 
 
-def _columns(edges: list[float], rows: int) -> list[float]:
-    """Right edges clustered; a cluster of a stray figure or two (a dated note) is dropped."""
-    groups: list[list[float]] = []
-    for x in sorted(edges):
-        if groups and x - groups[-1][-1] <= COLUMN_SLACK:
-            groups[-1].append(x)
-        else:
-            groups.append([x])
+def _other_tables(lines: list[Line], dated: list[tuple[Line, list[Token]]]) -> set[int]:
+    """The lines (ids) of tables other than the transactions': a header line starts a
+    table, and one whose dated lines' figures stand in none of the columns of the table
+    with the most dated lines (an account summary's `09/01 Beginning Balance $18,805.47`
+    over the activity's header) is not read for rows."""
+    block, blocks = 0, {}
+    for ln in lines:
+        if len(ln.words) > 1 and _is_header(ln):
+            block += 1
+        blocks[id(ln)] = block
+    if not block:
+        return set()
+    counts = Counter(blocks[id(ln)] for ln, _ in dated)
+    main = max(counts, key=lambda b: counts[b], default=0)
+    edges = [(t.x0, t.x1, digits_x1(t, ln)) for ln, figures in dated
+             if blocks[id(ln)] == main for t in figures]
+    apart = {b for b in counts if b != main and not any(
+        any(abs(t.x0 - x0) <= COLUMN_SLACK or abs(t.x1 - x1) <= COLUMN_SLACK
+            or abs(digits_x1(t, ln) - d1) <= COLUMN_SLACK for x0, x1, d1 in edges)
+        for ln, figures in dated if blocks[id(ln)] == b for t in figures)}
+    return {id(ln) for ln in lines if blocks[id(ln)] in apart}
+
+
+def _columns(figures: list[tuple[Token, Line]], rows: int
+             ) -> tuple[list[float], list[tuple[str, float]]]:
+    """(each column's right edge, and the edge its figures align on: `right` or `left`),
+    left to right. Figures are clustered by their right edges (a figure printed with a
+    `CR`/`DR` word after it by either end: `23,902.00 Cr` may align on its digits or on its
+    `Cr`) and by their left ones; the cluster holding the most figures not yet placed, and
+    of as many the tighter, is a column, until the clusters left hold a stray figure or two
+    (a dated note)."""
     least = 2 if rows >= 10 else 1
-    return [statistics.median(g) for g in groups if len(g) >= least]
+    right = [(k, x) for k, (t, ln) in enumerate(figures) for x in {t.x1, digits_x1(t, ln)}]
+    left = [(k, t.x0) for k, (t, _) in enumerate(figures)]
+    clusters = [(side, group) for side, edges in (("right", right), ("left", left))
+                for group in _clustered(edges)]
+    placed: set[int] = set()
+    found: list[tuple[float, str, float]] = []
+    while True:
+        free = [(len(members), -(max(xs) - min(xs)), side, members, xs)
+                for side, group in clusters
+                if (members := {k for k, _ in group if k not in placed})
+                and (xs := [x for k, x in group if k not in placed])]
+        best = max(free, key=lambda c: c[:2], default=None)
+        if best is None or best[0] < least:
+            break
+        _, _, side, members, xs = best
+        placed.update(members)
+        found.append((statistics.median(figures[k][0].x1 for k in members), side,
+                      statistics.median(xs)))
+    found.sort()
+    return [x1 for x1, _, _ in found], [(side, x) for _, side, x in found]
 
 
-def column_of(table: Table, tok: Token) -> int | None:
-    for i, x in enumerate(table.columns):
-        if abs(tok.x1 - x) <= COLUMN_SLACK:
+def _clustered(edges: list[tuple[int, float]]) -> list[list[tuple[int, float]]]:
+    """(figure, edge) pairs grouped where the edges stand within `COLUMN_SLACK` of the one
+    before."""
+    groups: list[list[tuple[int, float]]] = []
+    last = 0.0
+    for k, x in sorted(edges, key=lambda e: e[1]):
+        if groups and x - last <= COLUMN_SLACK:
+            groups[-1].append((k, x))
+        else:
+            groups.append([(k, x)])
+        last = x
+    return groups
+
+
+def digits_x1(tok: Token, ln: Line) -> float:
+    """Where a figure's digits end: the right edge of its last word with a digit (a `CR`
+    or a currency code may follow them as a word of its own)."""
+    if " " not in tok.text:
+        return tok.x1
+    return max((w.x1 for w in ln.words if tok.x0 <= w.x0 and w.x1 <= tok.x1
+                and any(map(str.isdigit, w.text))), default=tok.x1)
+
+
+def column_of(table: Table, tok: Token, ln: Line) -> int | None:
+    anchors = table.anchors or [("right", x) for x in table.columns]
+    for i, (side, x) in enumerate(anchors):
+        if side == "left":
+            if abs(tok.x0 - x) <= COLUMN_SLACK:
+                return i
+        elif abs(tok.x1 - x) <= COLUMN_SLACK or abs(digits_x1(tok, ln) - x) <= COLUMN_SLACK:
             return i
     return None
 
@@ -186,8 +271,21 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
     daily = False
     carry: str | None = None  # the date a row without one of its own takes
     signs, daily_set, balance_set = _label_sets()
-    for ln in lines:
+    for i, ln in enumerate(lines):
         near = last is not None and _follows(last, ln)
+        # until a row is read on a page, a line of more description at its top continues
+        # the last row of the page before
+        if not near and table.rows and ln.page > table.rows[-1].line.page \
+                and id(ln) in leads and not leads[id(ln)] \
+                and _runs_on(lines, i, leads, table, desc_x0):
+            # a description that runs on over the page break, under the next page's header
+            table.rows[-1].desc.extend(w.text for w in ln.words)
+            table.used.add(id(ln))
+            last, wrapped = ln, True
+            continue
+        if _ENDS.match(ln.folded):  # `**** End of Statement ****`: no part of a row
+            last = None
+            continue
         sign = next((s for s, labels, found in signs
                      if found.printed_in(ln.folded) and is_heading(ln.text, labels)), None)
         if sign is not None:
@@ -215,7 +313,7 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
         balance = balance_set.printed_in(ln.folded)
         # (the words after a date as a line of their own; a line without one as it is)
         words, figures = trailing(tokens(Line(ln.page, ln.words[n:]) if n else ln, table.locale))
-        at = {column_of(table, t): t for t in figures}
+        at = {column_of(table, t, ln): t for t in figures}
         placed = {i: t for i, t in at.items() if i is not None}
         fits = bool(figures) and len(placed) == len(figures)
         if figures and not fits:  # figures outside the columns are words (`5,90EUR` fee)
@@ -372,6 +470,23 @@ def _follows(last: Line, ln: Line) -> bool:
     if ln.page != last.page:
         return ln.page == last.page + 1
     return ln.top - last.bottom <= 1.6 * max(last.height, 1.0)
+
+
+def _runs_on(lines: list[Line], i: int, leads: dict[int, int], table: Table,
+             desc_x0: float) -> bool:
+    """Whether `lines[i]` and those right under it, up to a dated row, may be more of the
+    description of the last row of the page before: words only, starting where descriptions
+    start, left of the figures, and the next row right under them."""
+    for k in range(i, len(lines)):
+        ln = lines[k]
+        if k > i and (ln.page != lines[i].page or not _follows(lines[k - 1], ln)):
+            return False
+        if leads.get(id(ln)):
+            return k > i
+        if _is_header(ln) or abs(ln.words[0].x0 - desc_x0) > 4 or not _left_of_figures(
+                ln, table) or any(t.amount is not None for t in tokens(ln, table.locale)):
+            return False
+    return False
 
 
 def _left_of_figures(ln: Line, table: Table) -> bool:

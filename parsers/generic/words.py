@@ -9,7 +9,7 @@ CARD_WORDS = ("Minimum Payment Due", "Minimum Payment", "Credit Limit", "Availab
               "Payment Due Date", "Mindestbetrag", "Kreditrahmen", "Paiement minimum",
               "Pago mínimo")
 #: A column header word (folded) -> the role it names, in English, German, French,
-#: Spanish and Dutch.
+#: Spanish and Dutch; `ignore` for a column of figures that move no money.
 COLUMN_WORDS = {
     **dict.fromkeys(("debit", "debits", "withdrawal", "withdrawals", "out", "soll",
                      "lastschrift", "lastschriften", "belastung", "ausgang", "ausgange",
@@ -20,6 +20,9 @@ COLUMN_WORDS = {
     **dict.fromkeys(("amount", "betrag", "umsatz", "montant", "importe", "bedrag",
                      "transaction amount"), "amount"),
     **dict.fromkeys(("balance", "saldo", "kontostand", "solde", "running"), "balance"),
+    # figures that move no money: points and cashback earned, a foreign currency's amount
+    **dict.fromkeys(("cashback", "reward", "rewards", "points", "foreign", "fx", "forex",
+                     "exchange", "original"), "ignore"),
 }
 #: Headings of a part of the table whose unsigned amounts are all money in, or all out.
 SIGN_HEADINGS = {
@@ -46,9 +49,25 @@ DAILY_HEADINGS = ("Daily Ending Balance", "Daily Ending Balances", "Daily Balanc
 #: Words a column header line is made of (beside `COLUMN_WORDS`): a line of nothing else is
 #: a header, printed over a table or a part of it, never a lost part of a row.
 HEADER_WORDS = frozenset((
-    "date", "dates", "posted", "posting", "paid", "value", "transaction", "trans", "check",
+    "date", "dates", "post", "posted", "posting", "paid", "value", "transaction", "trans",
+    "check",
     "checks", "cheque", "number", "no", "no.", "#", "ref", "reference", "description",
     "details", "particulars", "memo", "datum", "buchung", "wert", "valuta", "buchungstag",
     "verwendungszweck", "buchungstext", "vorgang", "libelle", "operation", "valeur",
     "fecha", "concepto", "descripcion", "omschrijving", "valutadatum", "boekdatum",
     *COLUMN_WORDS))
+#: How the cells of a summary box that total the money in and the money out end (folded
+#: words, punctuation dropped: `Payment/ Credits` is `payment credits`).
+SUMMARY_IN = tuple(tuple(p.split()) for p in (
+    "payments", "payment credits", "payments credits", "credits", "new credits",
+    "other credits", "deposits", "money in", "total credits", "credit s this period",
+    "totaal bijgeschreven", "gutschriften", "entradas", "creditos"))
+SUMMARY_OUT = tuple(tuple(p.split()) for p in (
+    "purchases", "purchase", "purchase debits", "purchases charges", "debits", "new debits",
+    "other debits", "cash advance", "cash advances", "other debit charges", "finance charges",
+    "fees", "fees charged", "interest", "interest charged", "charges", "withdrawals",
+    "money out", "total debits", "debit s this period",
+    "totaal afgeschreven", "lastschriften", "salidas", "debitos"))
+#: Labels of the amount a card statement asks to be paid, which issuers may round to whole
+#: units (the balance it rounds is the rows' to prove).
+DUES = ("Total Dues", "Total Amount Due", "Total Payment Due", "Amount Due")

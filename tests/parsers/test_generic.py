@@ -109,15 +109,27 @@ def test_derived_opening_is_recorded() -> None:
     assert "opening_balance" in out.readings[0].derived
 
 
-def test_a_line_lost_between_rows_sends_the_statement_to_review() -> None:
+def test_a_line_of_words_between_rows_is_furniture_and_joins_no_description() -> None:
     spec = sheet(HEAD, [[(DATE, "12/20"), (DESC, "RENT"), (COL1, "30.00"), (BAL, "70.00")]])
     spec += lines((spec[-1].top + 40, [(DESC, "MEMO FAR BELOW")]),
                   (spec[-1].top + 54, [(DATE, "01/03"), (DESC, "SALARY"), (COL2, "30.00"),
                                        (BAL, "100.00")]))
     out = parse_generic(spec, check)
+    assert out is not None and check(out).ok
+    txs = out.statement.accounts[0].transactions
+    assert [t.description for t in txs] == ["RENT", "SALARY"]
+    assert out.readings[0].furniture == ["page 1: MEMO FAR BELOW"]
+
+
+def test_a_figure_between_rows_that_no_row_took_sends_the_statement_to_review() -> None:
+    spec = sheet(HEAD, [[(DATE, "12/20"), (DESC, "RENT"), (COL1, "30.00"), (BAL, "70.00")]])
+    spec += lines((spec[-1].top + 40, [(DESC, "MEMO FAR BELOW"), (COL1, "12.00")]),
+                  (spec[-1].top + 54, [(DATE, "01/03"), (DESC, "SALARY"), (COL2, "30.00"),
+                                       (BAL, "100.00")]))
+    out = parse_generic(spec, check)
     assert out is not None
     problems = check(out).problems
-    assert problems and all("not read" in p for p in problems)
+    assert problems and all("no row took it" in p for p in problems)
 
 
 def test_a_statement_without_transactions() -> None:
