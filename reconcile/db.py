@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import importlib
 import operator
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,6 +32,7 @@ from sqlalchemy import (
     inspect,
     text,
 )
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.dml import Insert
 
 metadata = MetaData()
@@ -383,14 +385,34 @@ def make_engine(url: str) -> Engine:
 
 #: the newest revision of `reconcile/migrations` (a test holds the two together)
 HEAD = "0010"
+#: how long a migration that lost the race to another process waits for that one to finish
+MIGRATION_WAIT_SECONDS = 60.0
 
 
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest Alembic revision (a no-op when it is there: Alembic, and
     the Mako it imports, load only for a schema not at `HEAD`, which spares every command a
-    tenth of a CPU second). A revision this code does not know is Alembic's to refuse."""
+    tenth of a CPU second). A revision this code does not know is Alembic's to refuse.
+
+    Two processes that first use one new ledger at once (an import and a run an automation
+    started beside it) both find it empty and both migrate it: the slower fails on a table
+    the other made (on PostgreSQL once the other committed; on SQLite, whose driver commits
+    each table as it is made, while the other may still be at it). It then waits for the
+    schema to reach `HEAD` (`MIGRATION_WAIT_SECONDS` at most) instead of failing.
+    """
     if revision(engine) == HEAD:
         return
+    try:
+        _upgrade(engine)
+    except DBAPIError:
+        deadline = time.monotonic() + MIGRATION_WAIT_SECONDS
+        while revision(engine) != HEAD:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def _upgrade(engine: Engine) -> None:
     from alembic import command
     from alembic.config import Config
 
