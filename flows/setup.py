@@ -269,7 +269,10 @@ def _upsert(automation: Automation) -> str:
 
 
 def _same(a: Automation, b: Automation) -> bool:
+    """Whether two automations are alike: compared as Python values, so that a trigger's
+    sets (`expect`, `after`) are equal in any order (as JSON lists, two events could come
+    back from the server in another order than they were built in)."""
     def spec(x: Automation) -> dict[str, Any]:
-        return x.model_dump(mode="json", exclude={"owner_resource", "created", "updated"})
+        return x.model_dump(exclude={"owner_resource", "created", "updated"})
 
     return spec(a) == spec(b)

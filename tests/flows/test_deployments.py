@@ -63,6 +63,32 @@ def test_the_zombie_trigger_is_cleared_by_a_run_ending_in_any_state(state: str) 
     assert not any(matches(e, "prefect.task-run.Completed") for e in trigger.expect)
 
 
+def test_an_automation_read_back_with_its_events_in_another_order_is_unchanged() -> None:
+    """setup leaves an automation alone when nothing changed: a trigger's events are a set,
+    which another process (the server, the next setup) may build in another order, and so
+    list in another order. Thirty events make the orders differ, whatever the hash seed."""
+    from datetime import timedelta
+    from uuid import uuid4
+
+    from prefect.automations import Automation
+    from prefect.events.actions import SendNotification
+    from prefect.events.schemas.automations import EventTrigger, Posture
+
+    from flows.setup import _same
+
+    names = [f"stmtflow.test.event-{n}" for n in range(30)]
+    built = Automation(name="events", trigger=EventTrigger(
+        expect=set(names), posture=Posture.Reactive, threshold=1, within=timedelta(0)),
+        actions=[SendNotification(block_document_id=uuid4(), subject="s", body="b")])
+    stored = built.model_dump(mode="json")
+    stored["trigger"]["expect"] = list(reversed(names))
+    read_back = Automation.model_validate(stored)
+    assert read_back.model_dump(mode="json") != built.model_dump(mode="json")  # as listed
+    assert _same(built, read_back)
+    stored["trigger"]["expect"] = names[1:]
+    assert not _same(built, Automation.model_validate(stored))
+
+
 def test_serve_builds_every_deployment_with_its_schedule() -> None:
     from deployments.serve import runner_deployments
 
