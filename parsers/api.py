@@ -15,11 +15,18 @@ from decimal import Decimal
 from typing import Any
 
 from parsers.boundary import data_loss
-from parsers.crosscheck import disagreements
+from parsers.crosscheck import Disagreement, disagreements
 from parsers.detect import detect, verify_hint
 from parsers.engine import AccountReading, ParseOutput, TemplateMismatch, run_template
-from parsers.errors import EmptyStatement, UnknownBank, UnreadableStatement, UnrecognisedLayout
-from parsers.generic import parse_generic
+from parsers.errors import (
+    EmptyStatement,
+    StatementError,
+    UnknownBank,
+    UnreadableStatement,
+    UnrecognisedLayout,
+)
+from parsers.generic import Explanation, parse_generic
+from parsers.generic.mend import lift_suffixes
 from parsers.hooks import HOOKS
 from parsers.identity import reader_class
 from parsers.limits import Limits
@@ -29,7 +36,14 @@ from parsers.ocr import ocr_page
 from parsers.ocr_labels import snap_lines
 from parsers.pdfium_reader import PdfiumReader
 from parsers.preflight import check_bytes, inspect_streams, unlock
-from parsers.reader import CID, PageReader, PdfplumberReader
+from parsers.reader import (
+    CID,
+    UNDECODABLE,
+    UNDECODABLE_NOTE,
+    Page,
+    PageReader,
+    PdfplumberReader,
+)
 from parsers.table import TableReading
 from parsers.template import Template, load_templates
 from parsers.trust import weigh
@@ -92,11 +106,47 @@ def parse_pdf(
     data = unlock(data, passwords)
     damaged = inspect_streams(data, limits)
     reader = reader or page_reader()
+    read = _read_pages(data, reader, limits)
+    try:
+        return _parse(read, bank, templates, damaged)
+    except UnrecognisedLayout as refused:
+        if not isinstance(reader, PdfiumReader) or any(p.ocr for p in read.pages):
+            raise
+        # PDFium may place a file's characters where it does not draw them (a font whose
+        # widths disagree with its glyphs): pdfminer's reading of the same text is tried
+        # before the file is refused
+        try:
+            result = _parse(_read_pages(data, PdfplumberReader(ocr=ocr_page), limits), bank,
+                            templates, damaged)
+        except StatementError:
+            raise refused from None
+        result.notes.append("read with pdfminer's text positions: PDFium's reading of this "
+                            "file's text does not reconcile")
+        return result
+
+
+@dataclass
+class _PagesRead:
+    """A file's pages as one reader read them, and what the other library made of them."""
+
+    reader: PageReader
+    pages: list[Page]
+    disagree: list[Disagreement]
+    lost: list[str]
+
+
+def _read_pages(data: bytes, reader: PageReader, limits: Limits) -> _PagesRead:
     with data_loss() as lost:
         pages = reader.read(data, limits)
         # read before any template: a file the second reader cannot open is corrupt
         disagree = disagreements(data, pages, _library(reader), limits.seconds_per_file / 4)
-    lines = [ln for p in pages for ln in page_lines(p)]
+    return _PagesRead(reader, pages, disagree, lost)
+
+
+def _parse(read: _PagesRead, bank: str | None, templates: list[Template], damaged: int
+           ) -> ParseResult:
+    pages = read.pages
+    lines = lift_suffixes([ln for p in pages for ln in page_lines(p)])
     if not lines:
         raise EmptyStatement("no text on any page, not even after OCR")
     ocr = any(p.ocr for p in pages)
@@ -113,13 +163,16 @@ def parse_pdf(
     except TemplateMismatch as exc:
         result, mismatch = None, exc
     if result is None:
-        out = parse_generic(lines, lambda o: _validate(o, None, ocr))
+        explain = Explanation()
+        out = parse_generic(lines, lambda o: _validate(o, None, ocr), explain)
         if out is None and mismatch is not None:
             raise UnreadableStatement(f"recognised as {mismatch}, and the generic reading "
-                                      "does not reconcile")
+                                      "does not reconcile", details=explain.to_dict())
         if out is None:
             raise UnrecognisedLayout(
-                "no template matches and the generic reading does not reconcile")
+                "no template matches and the generic reading does not reconcile"
+                + (f": {_telling(explain)}" if _telling(explain) else ""),
+                details=explain.to_dict())
         if template is not None:  # the bank was detected (or named): its statement is one
             out.statement.bank = template.bank  # of that bank's, whoever read the table
         result = (out, _validate(out, None, ocr), "generic")
@@ -128,12 +181,22 @@ def parse_pdf(
                          if mismatch is not None else [])
     # a page no row or labelled figure was read from matters only where the rows' sum is
     # not pinned at both ends by printed balances (a page lost at the end could hide rows)
-    pinned = bool(out.pages) and not any(
-        {"opening_balance", "closing_balance"} & r.derived.keys() for r in out.readings)
+    pinned = bool(out.pages) and bool(out.readings) and all(r.pinned for r in out.readings)
+    # where they are, a glyph no reader maps can hide no figure either: only the words it
+    # stands in, a description's, are in doubt then
     unfaithful = [note for p in pages if not pinned or p.number in out.pages
-                  for note in p.problems]
-    unfaithful += [d.message for d in disagree if d.matters(out.pages)]
-    unfaithful += [f"a PDF library lost data while reading: {w}" for w in dict.fromkeys(lost)]
+                  for note in p.problems if not (pinned and UNDECODABLE_NOTE in note)]
+    if pinned:
+        unfaithful += [f"a description holds a glyph no reader maps: {t.description!r}"[:120]
+                       for a in out.statement.accounts for t in a.transactions
+                       if UNDECODABLE in t.description]
+    # (as many digits apart as glyphs the word reader could not map there: the other
+    # library read a digit where this one read none, which the descriptions' check covers)
+    unmapped = {p.number: sum(w.text.count(UNDECODABLE) for w in p.words) for p in pages}
+    unfaithful += [d.message for d in read.disagree if d.matters(out.pages) and not (
+        pinned and d.page is not None and d.digits <= unmapped.get(d.page, 0))]
+    unfaithful += [f"a PDF library lost data while reading: {w}"
+                   for w in dict.fromkeys(read.lost)]
     unfaithful += [f"a description holds a glyph placeholder: {t.description!r}"[:120]
                    for a in out.statement.accounts for t in a.transactions
                    if CID.search(t.description)]
@@ -164,6 +227,14 @@ def page_reader(name: str = "pdfium") -> PageReader:
     """The page reader called `name` (PDFium's text page, or pdfplumber), with OCR."""
     reader_class(name)  # an unknown name is refused as the identity refuses it
     return READERS[name](ocr=ocr_page)
+
+
+def _telling(explain: Explanation) -> str:
+    """The one thing a refusal's message names: what is missing, else what the first
+    reading of the table gave."""
+    if explain.missing:
+        return explain.missing[0]
+    return explain.readings[0] if explain.readings else ""
 
 
 def _library(reader: PageReader) -> str:

@@ -76,6 +76,9 @@ class AccountReading:
     furniture: list[str] = field(default_factory=list)
     #: No account number is printed: the account is named by the user (`--account`).
     unnamed: bool = False
+    #: Both balances are printed, labelled or as balance rows, at the ends of the rows: the
+    #: rows' sum between them is proven (no row lost before or after those read).
+    pinned: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"derived": self.derived, "rows": self.rows,

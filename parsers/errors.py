@@ -8,6 +8,8 @@ the file and never retried. Every code is a member of the one vocabulary
 
 from __future__ import annotations
 
+from typing import Any
+
 from parsers.codes import Reason
 
 
@@ -15,18 +17,23 @@ class StatementError(Exception):
     reason: Reason = Reason.UNREADABLE
     transient: bool = False
 
-    def __init__(self, message: str, reason: Reason | None = None) -> None:
+    def __init__(self, message: str, reason: Reason | None = None,
+                 details: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         if reason is not None:
             self.reason = reason
+        #: What the reader found and what it missed (a refused layout), for `--explain`
+        #: and the refusal's JSON.
+        self.details = details or {}
 
     @property
     def message(self) -> str:
         return str(self.args[0]) if self.args else self.reason
 
     def __reduce__(self) -> tuple:
-        """Keep the reason when pickled (a parse process sends its errors to the caller)."""
-        return type(self), (self.message, self.reason)
+        """Keep the reason and details when pickled (a parse process sends its errors to
+        the caller)."""
+        return type(self), (self.message, self.reason, self.details)
 
 
 class EmptyFile(StatementError):

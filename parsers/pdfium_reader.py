@@ -68,6 +68,7 @@ _close_page = direct(pdfium_c.FPDF_ClosePage, None)
 _page_width = direct(pdfium_c.FPDF_GetPageWidthF, ctypes.c_float)
 _page_height = direct(pdfium_c.FPDF_GetPageHeightF, ctypes.c_float)
 _count_chars = direct(pdfium_c.FPDFText_CountChars)
+_rotation = direct(pdfium_c.FPDFPage_GetRotation)
 _get_text = direct(pdfium_c.FPDFText_GetText)
 
 
@@ -151,6 +152,9 @@ def _read_page(doc: pdfium.PdfDocument, index: int) -> tuple[float, float, list[
         textpage = ctypes.c_void_p(textpage)
         try:
             width, height = _page_width(page), _page_height(page)
+            turns = _rotation(page)
+            if turns:
+                return width, height, turned_page_words(textpage, turns, width, height)
             return width, height, page_words(textpage, height)
         finally:
             _close_textpage(textpage)
@@ -195,6 +199,58 @@ def page_words(textpage: pdfium_c.FPDF_TEXTPAGE | ctypes.c_void_p, height: float
     # has no OCR confidence, line, ink or second reading)
     return [_new(Word, (r[0], r[1], r[2], r[3], r[4], None, None, None, False))
             for r in _join(tp, text, runs, height)]
+
+
+def turned_page_words(textpage: pdfium_c.FPDF_TEXTPAGE | ctypes.c_void_p, turns: int,
+                      width: float, height: float) -> list[Word]:
+    """The words of a page the file turns for display (`/Rotate 90`, 180 or 270: `turns`
+    quarter turns clockwise; `width` and `height` as displayed), in the page's displayed
+    coordinates. Its text is drawn turned the other way in the file's own coordinates, so
+    a character is upright as shown when its angle undoes the page's turn; character by
+    character, pdfplumber's rule joins them into words (a gap or a jump in height ends
+    one). Few pages are turned: this path needs no speed of the common one."""
+    tp = ctypes.cast(textpage, ctypes.c_void_p)
+    count = _count_chars(tp)
+    if count <= 0:
+        return []
+    text = _text(tp, count)
+    if UNMAPPED.search(text):
+        text = UNMAPPED.sub(UNDECODABLE, text)
+    upright = (2 * math.pi - turns * math.pi / 2) % (2 * math.pi)
+    # the file's page: as wide as the displayed one is high, for a quarter turn
+    file_w, file_h = (height, width) if turns % 2 else (width, height)
+    box = pdfium_c.FS_RECTF()
+    ref = ctypes.byref(box)
+    runs: list[list] = []
+    prev: list | None = None
+    for i, ch in enumerate(text):
+        angle = _angle(tp, i)
+        if ch.isspace() or abs(math.remainder(angle - upright, 2 * math.pi)) > TURNED:
+            prev = None
+            continue
+        _loose_box(tp, i, ref)
+        left, right, top, bottom = _shown(box, turns, file_w, file_h)
+        if prev and prev[5] <= left <= prev[2] + WORD_GAP and abs(top - prev[6]) <= WORD_RISE:
+            prev[0] += ch
+            prev[2], prev[3], prev[4] = max(prev[2], right), min(prev[3], top), max(prev[4],
+                                                                                  bottom)
+            prev[5], prev[6] = left, top
+        else:
+            prev = [ch, left, right, top, bottom, left, top, i + 1]
+            runs.append(prev)
+    return [_new(Word, (r[0], r[1], r[2], r[3], r[4], None, None, None, False)) for r in runs]
+
+
+def _shown(box: pdfium_c.FS_RECTF, turns: int, file_w: float, file_h: float
+           ) -> tuple[float, float, float, float]:
+    """A character's box in the file's coordinates (y up) as (left, right, top, bottom) on
+    the page turned `turns` quarter turns clockwise for display (y down)."""
+    x0, x1, y0, y1 = box.left, box.right, box.bottom, box.top
+    if turns == 1:
+        return y0, y1, x0, x1
+    if turns == 2:
+        return file_w - x1, file_w - x0, y0, y1
+    return file_h - y1, file_h - y0, file_w - x1, file_w - x0
 
 
 def _text(tp: ctypes.c_void_p, count: int) -> str:

@@ -78,9 +78,12 @@ class PageReader(Protocol):
 OcrFn = Callable[[pdfium.PdfPage, int, Limits], list[Word]]
 
 
+#: What every note of glyphs no reader maps says.
+UNDECODABLE_NOTE = "hold glyphs that no reader maps to a character"
+
+
 def undecodable_note(index: int, words: int) -> str:
-    return (f"page {index + 1}: {words} word(s) hold glyphs that no reader maps to a "
-            f"character (shown as {UNDECODABLE})")
+    return f"page {index + 1}: {words} word(s) {UNDECODABLE_NOTE} (shown as {UNDECODABLE})"
 
 
 def draws_nothing(page: pdfium.PdfPage) -> bool:

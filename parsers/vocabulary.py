@@ -41,7 +41,7 @@ CLOSING = (
     "C/F", "Total Dues", "Total Amount Due", "Total Payment Due", "Neuer Kontostand",
     "Kontostand neu", "Neuer Saldo", "Saldo neu", "Endsaldo", "Endbestand", "Schlusssaldo",
     "Nouveau solde", "Solde final", "Solde de clôture", "Saldo final", "Saldo actual",
-    "Saldo al cierre", "Eindsaldo", "Nieuw saldo", "Saldo nieuw", "Konečný zostatok",
+    "Saldo al cierre", "Saldo al", "Eindsaldo", "Nieuw saldo", "Saldo nieuw", "Konečný zostatok",
     "Konečný zůstatek",
 )
 #: Rows inside a table that state a balance instead of moving money.
@@ -608,7 +608,7 @@ class Periods:
         for m in self.regex.finditer(ln.text):
             try:
                 end = parse_date(m["end"], self.days)
-                start = parse_date(m["start"], self.days, end)
+                start = parse_date(m["start"], _with_yearless(self.days), end)
             except ValueError:
                 continue
             if start <= end:
@@ -648,15 +648,26 @@ class Periods:
 
 @functools.cache
 def _range_regex(days: tuple[str, ...]) -> re.Pattern[str]:
-    """A range of two dates in `days` forms, made once per set of forms."""
+    """A range of two dates in `days` forms, made once per set of forms; its first date
+    may leave out the year its end prints (`From December 15 to January 14, 2024`)."""
     d = date_pattern(days)
+    first = date_pattern(_with_yearless(days))
     to = "|".join(re.escape(w) for w in sorted(PERIOD_TO, key=len, reverse=True))
     frm = "|".join(PERIOD_FROM)
     # A range starts where a date may (`date_pattern`'s look-behind), with its first date or
     # a whole `from` word, not the `de` that ends `Periode`; tried only there, the search is
     # about 1.6x faster.
-    return re.compile(rf"(?<![\w.])(?:(?:{frm})\s+)?(?P<start>{d})\s*(?:{to})\s*(?P<end>{d})",
-                      re.IGNORECASE)
+    return re.compile(rf"(?<![\w.])(?:(?:{frm})\s+)?(?P<start>{first})\s*(?:{to})\s*"
+                      rf"(?P<end>{d})", re.IGNORECASE)
+
+
+_YEAR_AT_END = re.compile(r"[ ,./-]*%[Yy]$")
+
+
+def _with_yearless(days: Sequence[str]) -> tuple[str, ...]:
+    """`days`, and each form with a year at its end without it (`%B %d, %Y`: `%B %d`)."""
+    return tuple(dict.fromkeys([*days, *(_YEAR_AT_END.sub("", f) for f in days
+                                        if _YEAR_AT_END.search(f))]))
 
 
 def find_period_end(lines: Sequence[Line], formats: Sequence[str], labels: Iterable[str] = (),

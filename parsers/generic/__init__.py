@@ -10,18 +10,22 @@ from __future__ import annotations
 
 from parsers.engine import ParseOutput
 from parsers.generic.empty import read_empty
+from parsers.generic.explain import Explanation
+from parsers.generic.mend import mend
 from parsers.generic.pages import clean
 from parsers.generic.readings import Validator, decide
-from parsers.generic.rows import find_table, lead_forms
+from parsers.generic.rows import find_table, lead_forms, starts_with_date
 from parsers.lines import Line
 from parsers.vocabulary import furniture_folded, furniture_lines
 
 
-def parse_generic(lines: list[Line], validator: Validator, log: list[str] | None = None
-                  ) -> ParseOutput | None:
-    """The statement the one validating reading gives; None when no reading validates.
+def parse_generic(lines: list[Line], validator: Validator,
+                  explain: Explanation | None = None) -> ParseOutput | None:
+    """The statement the one validating reading gives; None when no reading validates
+    (what was found and what was missing noted in `explain`).
 
     Raises `AmbiguousLayout` when readings validate with different results."""
+    lines = mend(lines, starts_with_date)
     # (only the lines that print a furniture word are asked whether they are furniture)
     furniture = furniture_lines([ln.folded for ln in lines])
     visible = [ln for i, ln in enumerate(lines)
@@ -32,8 +36,16 @@ def parse_generic(lines: list[Line], validator: Validator, log: list[str] | None
     table = find_table(visible, clean(visible, forms), forms)
     if table is None:
         out = read_empty(visible, forms)
-        return out if out is not None and validator(out).ok else None
-    return decide(lines, table, validator, log)
+        if out is not None and validator(out).ok:
+            return out
+        if explain is not None:
+            dated = sum(1 for ln in visible if forms[id(ln)])
+            explain.missing.append(
+                f"a table: {dated} line(s) start with a date, and none of them ends in "
+                "figures read in one number form" if dated else
+                "a table: no line starts with a date in a form the reader knows")
+        return None
+    return decide(lines, table, validator, explain)
 
 
-__all__ = ["parse_generic"]
+__all__ = ["Explanation", "parse_generic"]

@@ -206,6 +206,12 @@ def summary_totals(boxed: list[Boxed]) -> dict[str, Decimal]:
     label over two lines may have more above it."""
     out: dict[str, Decimal] = {}
     seen: set[tuple[int, float]] = set()
+    # the statement's own summary is the box that prints a balance too (an instalment
+    # plan's box beside it has an `Interest` of its own)
+    summary = {id(b.line) for b in boxed
+               if label_in(fold(b.label), (*OPENING, *CLOSING))}
+    if summary:
+        boxed = [b for b in boxed if id(b.line) in summary]
     for b in boxed:
         words = _PUNCTUATION.sub(" ", fold(b.label)).split()
         key = (id(b.line), b.x0)

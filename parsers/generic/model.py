@@ -48,7 +48,7 @@ class Table:
     markers: list[Marker] = field(default_factory=list)
     #: lines that are rows, continuations or markers (ids): not where figures are labelled
     used: set[int] = field(default_factory=set)
-    #: the edge each column's figures align on, `right` or `left`, and where it stands
+    #: how each column's figures align, `right`, `left` or `centre`, and where
     #: (empty: every column right-aligned on `columns`)
     anchors: list[tuple[str, float]] = field(default_factory=list)
     #: (date, balance, line) of a daily balance list: the balance at the end of that day

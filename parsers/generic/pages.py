@@ -31,9 +31,12 @@ def clean(lines: list[Line], forms: dict[int, dict[str, int]]) -> list[Line]:
         if forms[id(ln)]:
             top, bottom = band.get(ln.page, (ln.top, ln.bottom))
             band[ln.page] = (min(top, ln.top), max(bottom, ln.bottom))
-    for ln in keep:  # the band runs on over the lines that continue its last row
+    for ln, key in zip(keep, keys, strict=True):
+        # the band runs on over the lines that continue its last row (not over a line
+        # repeated on most pages: a footer set close under the last row)
         top, bottom = band.get(ln.page, (0.0, -1.0))
-        if bottom < ln.top <= bottom + 1.6 * max(ln.height, 1.0) + ln.height:
+        if bottom < ln.top <= bottom + 1.6 * max(ln.height, 1.0) + ln.height \
+                and len(seen[key]) < repeated:
             band[ln.page] = (top, ln.bottom)
     return [ln for ln, key in zip(keep, keys, strict=True)
             if len(seen[key]) < repeated

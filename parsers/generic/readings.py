@@ -28,6 +28,7 @@ from parsers.boxes import Boxed, boxed_figures
 from parsers.dates import compile_format, fold, parse_date
 from parsers.engine import AccountReading, ParseOutput
 from parsers.errors import AmbiguousLayout
+from parsers.generic.explain import Explanation
 from parsers.generic.figures import (
     Section,
     account_last4,
@@ -42,12 +43,11 @@ from parsers.generic.figures import (
     summary_totals,
 )
 from parsers.generic.model import Row, Table
-from parsers.generic.rows import column_of
+from parsers.generic.rows import column_of, end_figures
 from parsers.generic.words import DUES
 from parsers.lines import Line
 from parsers.model import Account, Statement, Transaction, mask_account, money
 from parsers.numbers import Amount
-from parsers.table import figures_at_end
 from parsers.validate import Validation, validate
 from parsers.vocabulary import Found, label_in
 
@@ -170,13 +170,16 @@ def readings(lines: list[Line], table: Table) -> list[list[Reading]]:
 
 
 def decide(lines: list[Line], table: Table, validator: Validator,
-           log: list[str] | None = None) -> ParseOutput | None:
+           explain: Explanation | None = None) -> ParseOutput | None:
     """The one statement every validating reading agrees on. When none validates but one
     reading's balances agree and only its reading of the lines is in doubt (a line no row
-    took), that reading, for review; None when nothing reconciles. What each reading tried
-    gave is added to `log` (`--explain`)."""
+    took), that reading, for review; None when nothing reconciles. What was found, and
+    what each reading gave, is noted in `explain`."""
     ctx = Context(lines, table, split_sections(lines, table), is_card(lines),
                   currency(lines, table.locale))
+    if explain is not None:
+        _found(ctx, explain)
+    log = explain.readings if explain is not None else None
     doubted: dict[str, tuple[Reading, ParseOutput]] = {}
     for tier in readings(lines, table):
         accepted: dict[str, tuple[Reading, ParseOutput]] = {}
@@ -203,6 +206,30 @@ def decide(lines: list[Line], table: Table, validator: Validator,
         if accepted:
             return next(iter(accepted.values()))[1]
     return next(iter(doubted.values()))[1] if len(doubted) == 1 else None
+
+
+def _found(ctx: Context, explain: Explanation) -> None:
+    """Note the table, the period and each account's number and balances."""
+    table = ctx.table
+    header = header_roles(ctx.lines, table)
+    explain.table = {
+        "locale": table.locale, "dates": list(table.formats), "rows": len(table.rows),
+        "first_row": table.rows[0].line.text if table.rows else "",
+        "columns": [{"right_edge": round(x, 1), "header": header.get(i, "")}
+                    for i, x in enumerate(table.columns)]}
+    period = ctx.period(table.formats[0])
+    explain.period = (f"{period[0] or '?'} to {period[1]} ({period[2]})" if period else "")
+    if not ctx.sections:
+        explain.missing.append("account sections: an account named beside another prints no "
+                               "rows of its own")
+    for sec in ctx.sections:
+        opening, closing, _ = ctx.balances(sec)
+        account = {"number": mask_account(sec.last4 or ctx.last4) if (sec.last4 or ctx.last4)
+                   else "none printed", "rows": str(len(sec.rows))}
+        for name, found in (("opening", opening), ("closing", closing)):
+            account[name] = (f"{money(signed(found.value, False))} after {found.label!r} on "
+                             f"page {found.line.page}") if found else "not labelled"
+        explain.accounts.append(account)
 
 
 def apply(r: Reading, ctx: Context) -> ParseOutput | str:
@@ -287,6 +314,12 @@ def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: Pars
         closing = signed(closing_found.value, ctx.card)
     elif closing is not None:
         info.derived["closing_balance"] = "the last running balance or balance row"
+    # both ends printed as balances, labelled or as balance rows, not taken from the last
+    # running balance read (rows lost after it would go unseen)
+    ends = {m.before - first for m in sec.markers}
+    start, stop = (len(sec.rows), 0) if "order" in info.derived else (0, len(sec.rows))
+    info.pinned = (opening_found is not None or start in ends) and (
+        closing_found is not None or stop in ends)
     if opening is None:
         return "no opening balance: none labelled, no balance row before the first "\
                "transaction, no running balance to derive it from"
@@ -310,7 +343,7 @@ def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: Pars
                 or (near and before == first + len(sec.rows))):
             continue
         if any(column_of(ctx.table, t, ln) is not None
-               for t in figures_at_end(ln, ctx.table.locale)):
+               for t in end_figures(ln, ctx.table.locale)):
             out.problems.append(f"{where}: a line between two rows on page {ln.page} prints a "
                                 f"figure where amounts stand and no row took it: {ln.text!r}")
         else:

@@ -15,6 +15,7 @@ import functools
 import re
 import statistics
 from collections import Counter
+from dataclasses import replace
 from datetime import date
 
 from parsers.dates import compile_format, fold, parse_date
@@ -25,6 +26,7 @@ from parsers.numbers import may_end_in_amount
 from parsers.table import Token, figures_at_end, tokens
 from parsers.vocabulary import (
     BALANCE_ROWS,
+    PERIOD_TO,
     TOTALS,
     LabelSet,
     is_heading,
@@ -39,6 +41,8 @@ DATE_FORMATS = ("%d.%m.%Y", "%d.%m.%y", "%Y-%m-%d", "%d-%b-%Y", "%d %b %Y", "%d.
                 "%d-%b", "%m/%d", "%d/%m", "%d-%m", "%m-%d")
 #: Number locales tried: the one that reads the most figures at line ends is the page's.
 NUMBER_LOCALES = ("en", "de", "fr", "space")
+#: A `CR` or `DR` word.
+_SIDE = re.compile(r"(?i:cr|dr)\.?")
 #: A line that says the statement ends here (folded).
 _ENDS = re.compile(r"^\W*end of (?:the )?statement\W*$")
 #: A figure grouped by a space before a decimal point (`2 795.35`).
@@ -86,6 +90,14 @@ def lead_forms(ln: Line) -> dict[str, int]:
     return out
 
 
+def starts_with_date(ln: Line) -> bool:
+    """Whether the line's first words, or all of it, print a date in one of `DATE_FORMATS`."""
+    if _any_date().match(ln.text) is None:
+        return False
+    return any(_date_forms(" ".join(w.text for w in ln.words[:n])) for n in (3, 2, 1)
+               if len(ln.words) >= n)
+
+
 @functools.lru_cache(maxsize=4096)
 def _date_forms(text: str) -> tuple[str, ...]:
     """The forms of `DATE_FORMATS` that read `text` as a day; kept, as a statement prints
@@ -102,11 +114,31 @@ def _date_forms(text: str) -> tuple[str, ...]:
 
 
 def trailing(toks: list[Token]) -> tuple[list[Token], list[Token]]:
-    """(the words, the figures that end the line)."""
-    i = len(toks)
-    while i > 0 and toks[i - 1].amount is not None:
-        i -= 1
-    return toks[:i], toks[i:]
+    """(the words, the figures that end the line); a `CR`/`DR` set in a column of its own
+    after a figure (`11,000.00   DR   3,328.63   CR`) is that figure's."""
+    i, figures = len(toks), []
+    while i > 0:
+        t = toks[i - 1]
+        if t.amount is not None:
+            figures.append(t)
+            i -= 1
+        elif i > 1 and _SIDE.fullmatch(t.text) and (f := toks[i - 2]).amount is not None \
+                and not f.amount.suffix:
+            side = t.text.upper().rstrip(".")
+            figures.append(f._replace(amount=replace(f.amount, suffix=side)))
+            i -= 2
+        else:
+            break
+    return toks[:i], figures[::-1]
+
+
+def end_figures(ln: Line, locale: str) -> list[Token]:
+    """`figures_at_end`, a `CR`/`DR` set apart after each figure taken as `trailing` takes
+    it."""
+    figures = figures_at_end(ln, locale)
+    if figures or not ln.words or not _SIDE.fullmatch(ln.words[-1].text):
+        return figures
+    return trailing(tokens(ln, locale))[1]
 
 
 def find_table(lines: list[Line], kept: list[Line], forms: dict[int, dict[str, int]]
@@ -129,7 +161,7 @@ def find_table(lines: list[Line], kept: list[Line], forms: dict[int, dict[str, i
         may = [ln.has_digit and (ln.ocr or may_end_in_amount(ln.text, locale)) for ln in lines]
         if best is not None and sum(may) < best[0]:
             continue  # it cannot read more lines' figures than the locale before it
-        ends[locale] = [figures_at_end(ln, locale) if m else []
+        ends[locale] = [end_figures(ln, locale) if m else []
                         for ln, m in zip(lines, may, strict=True)]
         n = sum(1 for figures in ends[locale] if figures)
         digits = sum(sum(map(str.isdigit, t.text)) for figures in ends[locale] for t in figures)
@@ -187,16 +219,18 @@ def _other_tables(lines: list[Line], dated: list[tuple[Line, list[Token]]]) -> s
 
 def _columns(figures: list[tuple[Token, Line]], rows: int
              ) -> tuple[list[float], list[tuple[str, float]]]:
-    """(each column's right edge, and the edge its figures align on: `right` or `left`),
-    left to right. Figures are clustered by their right edges (a figure printed with a
-    `CR`/`DR` word after it by either end: `23,902.00 Cr` may align on its digits or on its
-    `Cr`) and by their left ones; the cluster holding the most figures not yet placed, and
-    of as many the tighter, is a column, until the clusters left hold a stray figure or two
-    (a dated note)."""
+    """(each column's right edge, and how its figures align: `right`, `left` or `centre`,
+    and where), left to right. Figures are clustered by their right edges (a figure printed
+    with a `CR`/`DR` word after it by either end: `23,902.00 Cr` may align on its digits or
+    on its `Cr`), their left ones and their middles; the cluster holding the most figures
+    not yet placed, and of as many the tighter, is a column, until the clusters left hold a
+    stray figure or two (a dated note)."""
     least = 2 if rows >= 10 else 1
     right = [(k, x) for k, (t, ln) in enumerate(figures) for x in {t.x1, digits_x1(t, ln)}]
     left = [(k, t.x0) for k, (t, _) in enumerate(figures)]
-    clusters = [(side, group) for side, edges in (("right", right), ("left", left))
+    centre = [(k, (t.x0 + t.x1) / 2) for k, (t, _) in enumerate(figures)]
+    clusters = [(side, group) for side, edges in (("right", right), ("left", left),
+                                                  ("centre", centre))
                 for group in _clustered(edges)]
     placed: set[int] = set()
     found: list[tuple[float, str, float]] = []
@@ -245,6 +279,9 @@ def column_of(table: Table, tok: Token, ln: Line) -> int | None:
         if side == "left":
             if abs(tok.x0 - x) <= COLUMN_SLACK:
                 return i
+        elif side == "centre":
+            if abs((tok.x0 + tok.x1) / 2 - x) <= COLUMN_SLACK:
+                return i
         elif abs(tok.x1 - x) <= COLUMN_SLACK or abs(digits_x1(tok, ln) - x) <= COLUMN_SLACK:
             return i
     return None
@@ -271,7 +308,11 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
     daily = False
     carry: str | None = None  # the date a row without one of its own takes
     signs, daily_set, balance_set = _label_sets()
+    #: lines already read as part of a row whose figures stand on its last line
+    consumed: set[int] = set()
     for i, ln in enumerate(lines):
+        if id(ln) in consumed:
+            continue
         near = last is not None and _follows(last, ln)
         # until a row is read on a page, a line of more description at its top continues
         # the last row of the page before
@@ -349,6 +390,22 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
         elif figures and near and balance and starts_with_label(ln.text, BALANCE_ROWS):
             table.markers.append(Marker(ln, len(table.rows), figures[-1]))
             last = ln
+        elif n and not figures and not _range(words, fmt) \
+                and (block := _bottom_aligned(lines, i, leads, table)):
+            # a row whose figures stand on its last line, under its description
+            *between, end = block
+            end_words, last_figures = trailing(tokens(end, table.locale))
+            date_text = carry = " ".join(w.text for w in ln.words[:n])
+            text = _drop_second_date(words, fmt)
+            desc = [t.text for t in text] + [w.text for b in between for w in b.words] + [
+                t.text for t in end_words]
+            table.rows.append(Row(date_text, desc, {column_of(table, t, end): t
+                                                    for t in last_figures}, ln,
+                                  heading=heading, text_x1=_x1(text)))
+            desc_x0 = text[0].x0 if text else desc_x0
+            table.used.update(id(b) for b in block)
+            consumed.update(id(b) for b in block)
+            last, wrapped = end, False
         elif near and not figures and ln.words[0].x0 < desc_x0 - 4 and _only_dates(ln, fmt):
             last = ln  # the row's value date, on a line of its own
         elif near and table.rows and not figures and n and _left_of_figures(ln, table):
@@ -375,6 +432,40 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
     # no part of it: only a line right under a row there may be a lost part of one
     paged = {r.line.page for r in table.rows}
     table.strays = [s for s in table.strays if s[2] or s[0].page in paged]
+
+
+def _range(words: list[Token], fmt: str) -> bool:
+    """Whether the words after a line's date end a range of dates (`bis 31.12.2021`): a
+    period printed in the table's place, no row."""
+    regex = compile_format(fmt).regex
+    rest = [t.text for t in words if fold(t.text) not in PERIOD_TO]
+    return bool(rest) and len(rest) < len(words) and all(regex.fullmatch(t) for t in rest)
+
+
+def _bottom_aligned(lines: list[Line], i: int, leads: dict[int, int], table: Table
+                   ) -> list[Line]:
+    """The lines after the dated `lines[i]`, which prints no figures, down to the one that
+    prints its figures: lines of description only, each right under the one before (or at
+    the top of the next page), then a line without a date whose figures stand in the
+    columns, before any other date. Empty where the figures of the date's row are not so
+    printed (a value date, say, under its row)."""
+    block: list[Line] = []
+    prev = lines[i]
+    for ln in lines[i + 1:]:
+        if id(ln) not in leads:
+            continue  # a page's header or footer, between the row's lines
+        if leads[id(ln)] or not _follows(prev, ln) or _is_header(ln):
+            return []
+        figures = end_figures(ln, table.locale)
+        if figures:
+            if all(column_of(table, t, ln) is not None for t in figures):
+                return [*block, ln]
+            return []
+        if not _left_of_figures(ln, table):
+            return []
+        block.append(ln)
+        prev = ln
+    return []
 
 
 #: A check's number, or the mark beside it (`1234`, `XXXX`, `^`, `*`).
