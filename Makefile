@@ -3,15 +3,28 @@ VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+UV_VERSION ?= 0.13.9
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: demo test tesseract hledger postgres bench clean
+.PHONY: demo test lock tesseract hledger postgres bench clean
 
-$(STAMP): pyproject.toml
+# Installed from the lock only: every dependency at the version and hashes it names, then
+# the project itself without resolving anything again.
+$(STAMP): requirements.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q --require-hashes -r requirements.lock
+	$(BIN)/python -m pip install -q --no-deps -e .
 	touch $(STAMP)
+
+# Resolve pyproject.toml's ranges again (with the test and beancount extras) for CPython 3.11
+# on Linux x86_64, into requirements.lock with every file's hashes.
+lock:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q 'uv==$(UV_VERSION)'
+	$(BIN)/uv pip compile pyproject.toml --extra test --extra beancount --generate-hashes \
+	  --python-version 3.11 --python-platform x86_64-unknown-linux-gnu \
+	  --custom-compile-command 'make lock' $(LOCK_ARGS) -o requirements.lock
 
 # The tesseract binary, from the system's packages where this machine allows it.
 tesseract:

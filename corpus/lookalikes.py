@@ -263,10 +263,16 @@ def render_chase(d: Draw) -> Rendered:
     outs = [t for t in acct.transactions if t.amount < 0]
     checks = [t for t in outs if rng.random() < 0.25]
     others = [t for t in outs if t not in checks]
+    # the business statement: its Account Number, fees in a section of their own, one day's
+    # ending balance to a line
+    business = rng.random() < 0.4
+    fees = [Transaction(t.date, "Monthly Service Fee", t.amount) for t in others[-1:]
+            ] if business else []
+    others = others[:-1] if business else others
 
     def header(s: Sheet, page: int) -> None:
         s.line((393, span))
-        s.line((378, f"Primary Account: {number}"))
+        s.line((378, f"Account Number: {number}" if business else f"Primary Account: {number}"))
         if page == 1:
             s.line((38, "JPMorgan Chase Bank N.A."))
             s.line((38, rng.choice(HOLDERS)), (364, "Web site: www.Chase.com"))
@@ -287,7 +293,7 @@ def render_chase(d: Draw) -> Rendered:
            (-384, _en(acct.closing_balance, True)))
     s.skip()
     for title, ts in (("DEPOSITS AND ADDITIONS", ins),
-                      ("OTHER WITHDRAWALS, FEES & CHARGES", others)):
+                      ("OTHER WITHDRAWALS, FEES & CHARGES", others), ("FEES", fees)):
         if not ts:
             continue
         s.ensure(4)
@@ -313,14 +319,15 @@ def render_chase(d: Draw) -> Rendered:
         s.end_table()
         s.line((34, "Total Checks Paid"), (-539, _en(total(checks), True)))
         s.skip()
-    _daily(s, acct)
+    _daily(s, acct, 1 if business else 2)
     # As printed: section by section; a check's description is its image mark.
-    acct.transactions = ins + others + [Transaction(t.date, "^", t.amount) for t in checks]
+    acct.transactions = ins + others + fees + [Transaction(t.date, "^", t.amount)
+                                               for t in checks]
     return Rendered(s.finish(), Statement("chase", [acct], start, end))
 
 
-def _daily(s: Sheet, acct: Account) -> None:
-    """The DAILY ENDING BALANCE table: date and balance pairs, two to a line."""
+def _daily(s: Sheet, acct: Account, per_line: int = 2) -> None:
+    """The DAILY ENDING BALANCE table: date and balance pairs, `per_line` to a line."""
     days: dict[date, Decimal] = {}
     for t, bal in zip(acct.transactions, runs(acct), strict=True):
         days[t.date] = bal
@@ -329,10 +336,10 @@ def _daily(s: Sheet, acct: Account) -> None:
     pairs = list(days.items())
     s.ensure(3)
     s.line((39, "DAILY ENDING BALANCE"), bold=True)
-    s.line((35, "DATE"), (212, "AMOUNT"), (371, "DATE"), (508, "AMOUNT"))
-    for i in range(0, len(pairs), 2):
+    s.line(*((35, "DATE"), (212, "AMOUNT"), (371, "DATE"), (508, "AMOUNT"))[:2 * per_line])
+    for i in range(0, len(pairs), per_line):
         cells: list[tuple[float, str]] = []
-        for (day, bal), (x, right) in zip(pairs[i:i + 2], ((35, -243), (367, -539)),
+        for (day, bal), (x, right) in zip(pairs[i:i + per_line], ((35, -243), (367, -539)),
                                           strict=False):
             cells += [(x, f"{day:%m/%d}"), (right, _en(bal))]
         s.line(*cells)

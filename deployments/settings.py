@@ -70,7 +70,9 @@ def specs(config: dict[str, Any] | None = None,
         "entrypoint": IMPORT,
         "parameters": {"source": b.inbox, "bank": b.id},
         "schedules": [{"cron": b.cron, "timezone": b.timezone}],
-        "tags": [f"bank:{b.id}", "import"],
+        # a run tags itself with the banks its batch holds (`flows.lineage`), not the
+        # deployment's: one started with another bank or source holds other banks
+        "tags": ["import"],
         # one import per bank at a time: a run due while another runs waits its turn
         "concurrency_limit": {"limit": 1, "collision_strategy": "ENQUEUE"},
         "work_pool": pool(),

@@ -24,6 +24,7 @@ from prefect.states import Completed, Failed, State
 
 from flows import crashpoint
 from flows.artifacts import publish_batch_table
+from flows.batch_end import acceptance_failed
 from flows.batch_lease import Taken, taken
 from flows.config import Settings
 from flows.jobs import Worker, accept_batch, open_batch, process_job, resume_acceptance
@@ -87,9 +88,18 @@ def _worker(flow_run_id: str) -> Worker:
     return Worker.from_settings(Settings.from_env())
 
 
+def run_batch_id() -> str:
+    """The batch an import run without a `batch_id` makes: named after the flow run, so
+    that a Retry of the run resumes it."""
+    return f"b-{str(flow_run.id).replace('-', '')[:16]}"
+
+
 def batch_run_name() -> str:
-    bank = flow_run.parameters.get("bank") or "all"
-    return f"import-{bank}-{datetime.now(UTC):%Y-%m-%d}"
+    """`import-<bank|mixed>-<date>-<short batch id>`: two imports of one inbox, or of
+    mixed banks, on the same day have different names, each telling its batch."""
+    bank = flow_run.parameters.get("bank") or "mixed"
+    batch_id = flow_run.parameters.get("batch_id") or run_batch_id()
+    return f"import-{bank}-{datetime.now(UTC):%Y-%m-%d}-{batch_id.rsplit('-', 1)[-1][-8:]}"
 
 
 @flow(name="import-batch", flow_run_name=batch_run_name, log_prints=True,
@@ -113,12 +123,15 @@ def import_batch(source: str | list[str], bank: str | None = None,
     """
     to_run_logs()
     settings = Settings.from_env()
-    batch_id = batch_id or f"b-{str(flow_run.id).replace('-', '')[:16]}"
+    batch_id = batch_id or run_batch_id()
     sources = [source] if isinstance(source, str) else list(source)
     options = {"follow_links": follow_links, "after_import": after_import}
     open_batch(settings, batch_id, sources, bank, **options)
     with taken(settings, batch_id) as run:
-        accepted = accept_batch(settings, batch_id, sources, bank, **options)
+        try:
+            accepted = accept_batch(settings, batch_id, sources, bank, **options)
+        except Exception as exc:
+            return acceptance_failed(settings, batch_id, run.epoch, exc)
         get_run_logger().info("batch %s: accepted %d files", batch_id, len(accepted))
         return run_batch(settings, batch_id, run)
 
@@ -135,7 +148,10 @@ def resume_batch(batch_id: str) -> State:
     to_run_logs()
     settings = Settings.from_env()
     with taken(settings, batch_id) as run:
-        resume_acceptance(settings, batch_id)
+        try:
+            resume_acceptance(settings, batch_id)
+        except Exception as exc:
+            return acceptance_failed(settings, batch_id, run.epoch, exc)
         return run_batch(settings, batch_id, run)
 
 

@@ -57,14 +57,15 @@ def recover(settings: Settings, batch_ids: list[str] | None = None) -> dict[str,
     if batch_ids is None:
         batch_ids = abandoned(settings.ledger())
     crashed = [b for b in batch_ids if _crash_if_running(settings, b)]
-    resumed = {}
+    resumed, unfinished = {}, {}
     for batch_id in batch_ids:
         state = resume_batch(batch_id, return_state=True)
         resumed[batch_id] = state.name
         if not state.is_completed():
+            unfinished[batch_id] = state.message
             log.warning("batch %s: %s", batch_id, state.message)
     return {"reclaimed": swept.reclaimed, "expired": swept.expired,
-            "crashed_flow_runs": crashed, "resumed": resumed,
+            "crashed_flow_runs": crashed, "resumed": resumed, "unfinished": unfinished,
             "notified": deliver_pending(settings)}
 
 
@@ -105,7 +106,10 @@ def _crash_if_running(settings: Settings, batch_id: str) -> bool:
 
     async def crash() -> bool:
         async with get_client() as client:
-            run = await client.read_flow_run(flow_run_id)
+            try:
+                run = await client.read_flow_run(UUID(flow_run_id))
+            except (ObjectNotFound, ValueError):  # a run of another server, or long gone
+                return False
             if run.state is None or run.state.type != StateType.RUNNING:
                 return False
             await client.set_flow_run_state(
@@ -126,11 +130,16 @@ def recovery_run_name() -> str:
     crashed = flow_run.parameters.get("flow_run_id")
     if not crashed:
         return f"recover-{datetime.now(UTC):%Y-%m-%d}"
+    return f"recover-{run_name(crashed)}"
+
+
+def run_name(flow_run_id: str) -> str:
+    """The name of the flow run `flow_run_id` (`prefect.flow-run.<id>` or the bare id)."""
     try:
         with get_client(sync_client=True) as client:
-            return f"recover-{client.read_flow_run(UUID(crashed.removeprefix(RUN_PREFIX))).name}"
+            return client.read_flow_run(UUID(flow_run_id.removeprefix(RUN_PREFIX))).name
     except (ValueError, ObjectNotFound):
-        return "recover-unknown-run"
+        return "unknown-run"
 
 
 @flow(name="recover", flow_run_name=recovery_run_name, log_prints=True)

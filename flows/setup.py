@@ -1,9 +1,12 @@
 """`stmtflow setup`: make a Prefect server ready to run stmtflow.
 
-Creates the process work pool, deploys every deployment of prefect.yaml (`prefect deploy
---all`), and creates the automations: flow runs whose heartbeats stop are marked Crashed, a
-batch run that crashed is recovered by a run of the `recover` deployment, and, with an alert
-webhook, every `stmtflow.alert.*` event becomes a notification.
+Creates the inbox folders the deployments read (or checks that their URLs exist), the
+process work pool, deploys every deployment of prefect.yaml (`prefect deploy --all`), and
+creates the automations: flow runs whose heartbeats stop are marked Crashed, a batch run
+that crashed is recovered by a run of the `recover` deployment, an import that ended With
+Warnings starts a `rerun-failed` run for its batch, and, with an alert webhook or a
+notification block, every `stmtflow.alert.*` event and every batch run that ended With
+Warnings or Crashed becomes a notification.
 
 Safe to run again: the pool is kept, deployments and the alert block are updated in place
 (by name), and an automation that exists is left alone when nothing about it changed, and
@@ -15,12 +18,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 from uuid import UUID
 
 import yaml
+from fsspec.core import url_to_fs
 from prefect import get_client
 from prefect.automations import Automation
 from prefect.client.schemas.actions import DeploymentUpdate, WorkPoolCreate
@@ -32,18 +37,32 @@ from prefect.events.schemas.events import ResourceSpecification
 from prefect.exceptions import ObjectAlreadyExists, ObjectNotFound
 from prefect.utilities.asyncutils import run_coro_as_sync
 
+from flows.import_flow import WARNINGS
 from flows.recover import BATCH_FLOWS
 
 ZOMBIES = "stmtflow: crash zombie flow runs"
 ALERTS = "stmtflow: alerts to notifications"
 RECOVERY = "stmtflow: recover crashed batches"
+RERUN = "stmtflow: rerun what another run may cure"
+OUTCOMES = "stmtflow: batch outcomes to notifications"
 #: the deployment the recovery automation runs (`flow name/deployment name`)
 RECOVER_DEPLOYMENT = "recover/recover"
+#: the deployment the rerun automation runs
+RERUN_DEPLOYMENT = "rerun-failed/rerun-failed"
+#: the flows a batch is first run by: a With Warnings of one is rerun once (a rerun's own
+#: With Warnings is not, so a cause that persists is not rerun for ever)
+FIRST_RUNS = ("import-batch", "resume-batch")
+#: the notification block `--alert-webhook` saves, which the alert and outcome automations
+#: post to unless `--notify-block` names another
+ALERT_BLOCK = "stmtflow-alerts"
 #: the project directory: prefect.yaml and the flows' entrypoints are relative to it
 PROJECT = Path(__file__).resolve().parent.parent
 
 
-def setup(alert_webhook: str | None = None, project: Path = PROJECT) -> dict[str, Any]:
+def setup(alert_webhook: str | None = None, project: Path = PROJECT,
+          fs_options: Callable[[str], dict[str, Any]] = lambda _: {},
+          notify_block: str | None = None) -> dict[str, Any]:
+    folders = inboxes(project / "prefect.yaml", project, fs_options)
     pool = work_pool(project / "prefect.yaml")
     created_pool = run_coro_as_sync(_ensure_pool(pool))
     deployed = subprocess.run([sys.executable, "-m", "prefect", "--no-prompt", "deploy", "--all"],
@@ -55,11 +74,36 @@ def setup(alert_webhook: str | None = None, project: Path = PROJECT) -> dict[str
         (project / "prefect.yaml").read_text()).get("pull") or []))
     automations = {ZOMBIES: _upsert(zombie_automation()),
                    RECOVERY: _upsert(recovery_automation(run_coro_as_sync(_deployment_id(
-                       RECOVER_DEPLOYMENT))))}
-    if alert_webhook:
-        automations[ALERTS] = _upsert(alert_automation(alert_webhook))
+                       RECOVER_DEPLOYMENT)))),
+                   RERUN: _upsert(rerun_automation(run_coro_as_sync(_deployment_id(
+                       RERUN_DEPLOYMENT))))}
+    block_id = _notification_block(alert_webhook, notify_block)
+    if block_id is not None:
+        automations[ALERTS] = _upsert(alert_automation(block_id))
+        automations[OUTCOMES] = _upsert(outcome_automation(block_id))
     return {"work_pool": pool, "work_pool_created": created_pool,
-            "automations": automations, "alerts": bool(alert_webhook)}
+            "automations": automations, "alerts": block_id is not None, "inboxes": folders}
+
+
+def inboxes(prefect_yaml: Path, project: Path,
+            fs_options: Callable[[str], dict[str, Any]]) -> dict[str, str]:
+    """Make each inbox folder the deployments of `prefect_yaml` read (relative to the
+    project, where a worker started in a checkout of it reads them), and check that each
+    fsspec URL one names exists: `created`, `exists`, or `missing` (an import of it ends its
+    batch FAILED `source_missing`)."""
+    found = {}
+    for d in yaml.safe_load(prefect_yaml.read_text())["deployments"]:
+        source = (d.get("parameters") or {}).get("source")
+        if not isinstance(source, str) or source in found:
+            continue
+        if "://" not in source:
+            folder = project / source
+            found[source] = "exists" if folder.is_dir() else "created"
+            folder.mkdir(parents=True, exist_ok=True)
+            continue
+        fs, path = url_to_fs(source, **fs_options(source))
+        found[source] = "exists" if fs.exists(path) else "missing"
+    return found
 
 
 def work_pool(prefect_yaml: Path) -> str:
@@ -141,13 +185,63 @@ async def _deployment_id(name: str) -> UUID:
         return (await client.read_deployment_by_name(name)).id
 
 
-def alert_automation(webhook: str) -> Automation:
+def rerun_automation(deployment_id: UUID) -> Automation:
+    """An import (or resume) that ended With Warnings starts a `rerun-failed` run for its
+    batch: what failed for a cause another run may cure (retries exhausted, expired) runs
+    again, linked from the batch's run; a batch whose warnings are its files' own (not a
+    PDF, needs review) finds nothing to rerun."""
+    return Automation(
+        name=RERUN,
+        trigger=EventTrigger(
+            expect={f"prefect.flow-run.{WARNINGS}"},
+            match=ResourceSpecification({"prefect.resource.id": "prefect.flow-run.*"}),
+            match_related=ResourceSpecification({"prefect.resource.role": "flow",
+                                                 "prefect.resource.name": list(FIRST_RUNS)}),
+            posture=Posture.Reactive, threshold=1, within=timedelta(0)),
+        actions=[RunDeployment(source="selected", deployment_id=deployment_id,
+                               parameters={"flow_run_id": "{{ event.resource.id }}"})],
+    )
+
+
+def _notification_block(webhook: str | None, slug: str | None) -> UUID | None:
+    """The notification block the alert and outcome automations post to: `slug`
+    (`block-type/name`: a Slack webhook, an email block, any of Prefect's), else the webhook
+    block saved for `webhook`, else none."""
+    if slug:
+        from prefect.blocks.core import Block
+
+        block = Block.load(slug)
+        return block._block_document_id  # what SendNotification names it by
+    if not webhook:
+        return None
     from prefect.blocks.notifications import CustomWebhookNotificationBlock
 
-    block = CustomWebhookNotificationBlock(
-        name="stmtflow-alerts", url=webhook,
-        json_data={"subject": "{{subject}}", "body": "{{body}}"})
-    block_id = block.save("stmtflow-alerts", overwrite=True)
+    return CustomWebhookNotificationBlock(
+        name=ALERT_BLOCK, url=webhook,
+        json_data={"subject": "{{subject}}", "body": "{{body}}"}).save(
+        ALERT_BLOCK, overwrite=True)
+
+
+def outcome_automation(block_id: UUID) -> Automation:
+    """A batch run that ended With Warnings (files excluded, or statements that need
+    review) or Crashed posts its state and message (how many need review) to the block."""
+    return Automation(
+        name=OUTCOMES,
+        trigger=EventTrigger(
+            expect={f"prefect.flow-run.{WARNINGS}", "prefect.flow-run.Crashed"},
+            match=ResourceSpecification({"prefect.resource.id": "prefect.flow-run.*"}),
+            match_related=ResourceSpecification({"prefect.resource.role": "flow",
+                                                 "prefect.resource.name": list(BATCH_FLOWS)}),
+            posture=Posture.Reactive, threshold=1, within=timedelta(0)),
+        actions=[SendNotification(
+            block_document_id=block_id,
+            subject="stmtflow: {{ flow_run.name }} {{ flow_run.state.name }}",
+            body="{{ flow_run.name }} ended {{ flow_run.state.name }}: "
+                 "{{ flow_run.state.message }}")],
+    )
+
+
+def alert_automation(block_id: UUID) -> Automation:
     return Automation(
         name=ALERTS,
         trigger=EventTrigger(
@@ -175,7 +269,10 @@ def _upsert(automation: Automation) -> str:
 
 
 def _same(a: Automation, b: Automation) -> bool:
+    """Whether two automations are alike: compared as Python values, so that a trigger's
+    sets (`expect`, `after`) are equal in any order (as JSON lists, two events could come
+    back from the server in another order than they were built in)."""
     def spec(x: Automation) -> dict[str, Any]:
-        return x.model_dump(mode="json", exclude={"owner_resource", "created", "updated"})
+        return x.model_dump(exclude={"owner_resource", "created", "updated"})
 
     return spec(a) == spec(b)

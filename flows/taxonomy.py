@@ -117,6 +117,17 @@ def classify_source(exc: BaseException) -> Classified:
     return classify(exc)
 
 
+def classify_acceptance(exc: BaseException) -> Classified:
+    """A batch's source that could not be listed or accepted: `source_missing` when the
+    folder, glob or prefix itself is not there, `unreadable_source` without permission to
+    it, otherwise what `classify` says (transient: a resume lists it again)."""
+    if isinstance(exc, (FileNotFoundError, NotADirectoryError)):
+        return Classified(ErrorClass.DETERMINISTIC, Reason.SOURCE_MISSING)
+    if isinstance(exc, PermissionError):
+        return Classified(ErrorClass.DETERMINISTIC, Reason.UNREADABLE_SOURCE)
+    return classify(exc)
+
+
 def _is_s3_retryable(exc: BaseException) -> bool:
     """S3 5xx and SlowDown, as botocore reports them (s3fs passes most through as OSError)."""
     response = getattr(exc, "response", None)

@@ -174,6 +174,8 @@ def _parse(read: _PagesRead, bank: str | None, templates: list[Template], damage
                 "no template matches and the generic reading does not reconcile"
                 + (f": {_telling(explain)}" if _telling(explain) else ""),
                 details=explain.to_dict())
+        if template is not None:  # the bank was detected (or named): its statement is one
+            out.statement.bank = template.bank  # of that bank's, whoever read the table
         result = (out, _validate(out, None, ocr), "generic")
     out, validation, layout = result
     notes = out.notes + ([f"recognised as {mismatch}: read by the generic reader instead"]

@@ -52,9 +52,13 @@ class BatchState(StrEnum):
     INCOMPLETE = "INCOMPLETE"
     #: the task run states and the ledger disagree
     INVALID = "INVALID"
-    #: what `stmtflow import --json` reports for a run that could not complete (the ledger
-    #: holds INCOMPLETE or INVALID for it)
+    #: the batch's source could not be accepted for a reason another run would meet too (a
+    #: missing inbox), recorded with that reason; also what `stmtflow import --json`
+    #: reports for a run that could not complete (the ledger holding INCOMPLETE or INVALID)
     FAILED = "FAILED"
+    #: an operator gave the batch up (`stmtflow batch abandon`, with a note): its unfinished
+    #: jobs ended FAILED `abandoned`
+    ABANDONED = "ABANDONED"
 
 
 class ErrorClass(StrEnum):
@@ -107,6 +111,8 @@ class Reason(StrEnum):
     UNREADABLE_SOURCE = "unreadable_source"
     #: a symlink that leads out of the source folder (followed only when allowed)
     OUTSIDE_SOURCE = "outside_source"
+    #: the batch's source itself (an inbox folder, a glob's folder, a prefix) does not exist
+    SOURCE_MISSING = "source_missing"
     # -- the job: raised by the worker around the parser --------------------------------------
     CHAIN_MISMATCH = "chain_mismatch"
     INPUT_MISSING = "input_missing"
@@ -129,6 +135,10 @@ class Reason(StrEnum):
     EXPIRED = "expired"
     LEASE_EXPIRED = "lease_expired"
     RETRIES_EXHAUSTED = "retries_exhausted"
+    #: an operator abandoned the job's batch before the job ran to its end
+    ABANDONED = "abandoned"
+    #: the job's batch ended FAILED before the job ran: its source could not be accepted
+    BATCH_FAILED = "batch_failed"
 
 
 class ReviewState(StrEnum):

@@ -880,6 +880,17 @@ def read_table(t: Template, lines: list[Line], period_end: date,
                  f"{figure.text if figure else 'no figure'}")
             last = None
             continue
+        # a text line that prints no figure can change no number: unless it is a row's date
+        # or more of its description, it is furniture (a legal paragraph in the table's area,
+        # `Seite 1 von 20`), never a problem, and it ends no table (a word with a digit where
+        # figures stand may be one, and OCR's words may be misread ones: neither is furniture)
+        figured = ocr or bool(figures) or any(
+            tok.amount is not None or any(map(str.isdigit, tok.text)) for tok in strays)
+        near = last is not None and ln.top - last.bottom <= 1.5 * last.height
+        if not figured and (strays or (date_text and not _reads_date(
+                date_text, t.row_date_formats, period_end)) or (not date_text and not near)):
+            note(ln, "furniture", "no figure where amounts stand")
+            continue
         if figures or strays:
             out.figure_lines += 1
         if strays:
@@ -1256,6 +1267,14 @@ def _merge(confs: dict[str, float], more: dict[str, float]) -> None:
 
 
 @functools.lru_cache(maxsize=4096)
+def _reads_date(text: str, formats: tuple[str, ...], period_end: date) -> bool:
+    try:
+        _row_date(text, formats, period_end)
+    except ValueError:
+        return False
+    return True
+
+
 def _row_date(text: str, formats: tuple[str, ...], period_end: date) -> date:
     """The row's date; stray punctuation a scan leaves at either end is forgiven. Readings
     are kept (a statement prints each day on several rows, and its period's days again)."""

@@ -21,12 +21,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from parsers.codes import TERMINAL, Reason, ReviewState, Status
+from parsers.codes import TERMINAL, BatchState, Reason, ReviewState, Status
 from reconcile.ledger import MAX_ATTEMPTS
-from reconcile.records import Investigation, Job, Review, utc_now
+from reconcile.records import Batch, Investigation, Job, Review, utc_now
 
 ACCOUNTED, INVESTIGATE, INVALID = "accounted", "investigate", "invalid"
 KNOWN = frozenset(Status)
+#: why a job may end FAILED without an attempt: its batch ended before it ran
+ENDED_WITH_BATCH = frozenset({Reason.ABANDONED, Reason.BATCH_FAILED})
 
 
 @dataclass
@@ -48,6 +50,7 @@ class Records:
     review_alert: timedelta = timedelta(hours=48)
     #: when the records were read: the reference for ages
     at: datetime = field(default_factory=utc_now)
+    batches: list[Batch] = field(default_factory=list)
 
 
 def account(r: Records) -> dict[str, Any]:
@@ -64,9 +67,11 @@ def account(r: Records) -> dict[str, Any]:
     unresolved = sorted(accepted - terminal)
     latest = {j.job_id: j for j in r.jobs}
     listed = [_unresolved(latest[j], r.investigations.get(j)) for j in unresolved]
+    batches = _batches(r.batches, r.at)
     if contradictions:
         state = INVALID
-    elif all(u["investigation"] and u["investigation"]["owner"] for u in listed):
+    elif all(u["investigation"] and u["investigation"]["owner"] for u in listed) \
+            and not batches["unclosed"]:
         state = ACCOUNTED
     else:
         state = INVESTIGATE
@@ -90,7 +95,10 @@ def account(r: Records) -> dict[str, Any]:
             "needs_review": len({j.job_id for j in r.jobs
                                  if j.status == Status.SUCCEEDED and j.needs_review}),
             "reruns": len({j.job_id for j in r.jobs if j.rerun_of}),
+            "abandoned": len({j.job_id for j in r.jobs
+                              if j.status == Status.FAILED and j.reason == Reason.ABANDONED}),
         },
+        "batches": batches,
         "lineage": [{"job_id": j.job_id, "rerun_of": j.rerun_of, "status": j.status}
                     for j in r.jobs if j.rerun_of],
         "unresolved": listed,
@@ -123,7 +131,8 @@ def _contradictions(r: Records, ids: list[str], succeeded: set[str], failed: set
             found.append(f"{jid} is {status} without a finish time")
         if status == Status.EXPIRED and attempts:
             found.append(f"{jid} expired after {attempts} attempt(s): it was processed")
-        refused = status == Status.FAILED and j.input_uri is None and attempts == 0
+        refused = status == Status.FAILED and attempts == 0 and (
+            j.input_uri is None or j.reason in ENDED_WITH_BATCH)
         if status in (Status.SUCCEEDED, Status.FAILED) and not refused \
                 and not 1 <= attempts <= MAX_ATTEMPTS:
             found.append(f"{jid} is {status} after {attempts} attempts")
@@ -150,6 +159,21 @@ def _duplicate_contradictions(j: Job, known: dict[str, Job]) -> list[str]:
     elif (holder.sha256, holder.identities) != (j.sha256, j.identities):
         found.append(f"{j.job_id} is a duplicate of {holder.job_id}, whose input or pins differ")
     return found
+
+
+def _batches(batches: list[Batch], at: datetime) -> dict[str, Any]:
+    """Batches by state; those that ended without their jobs (FAILED with the reason,
+    ABANDONED with the operator's note); and those no run holds or closed whose source was
+    never accepted (`unclosed`: the run died or failed before acceptance finished, and
+    nothing resumed it), which keep the accounting from `accounted`."""
+    ended = [{"batch_id": b.batch_id, "state": b.state, "reason": b.reason,
+              "message": b.message} for b in batches
+             if b.state in (BatchState.FAILED, BatchState.ABANDONED)]
+    unclosed = [b.batch_id for b in batches
+                if b.state == BatchState.PROCESSING and b.accepted_at is None
+                and (b.lease_until is None or b.lease_until < at)]
+    return {"counts": dict(Counter(str(b.state) for b in batches)),
+            "ended_early": ended, "unclosed": unclosed}
 
 
 def _unresolved(job: Job, inv: Investigation | None) -> dict[str, Any]:

@@ -4,10 +4,15 @@ It polls durable state (succeeded jobs in the ledger, their verified output obje
 never depends on notifications. Each success is consumed by decision id (the job id):
 delivered twice, it is taken in once. A different output digest for a decision already
 taken in, or for input bytes already taken in under another digest, is quarantined with an
-alert; nothing is ever replaced. Transactions are keyed per account by their stable id
-(`parsers.model.transaction_id`: bank, account, currency, date, description, amount,
-occurrence within the day), so overlapping statements never duplicate one. Each statement's
-printed balances are kept per account for the exports' balance assertions.
+alert; nothing is silently replaced. The one replacement is asked for: a rerun that read
+the same bytes again under a new parser chain (`rerun_of` the decision the book holds for
+them) and validated supersedes it (one that did not validate is quarantined): that
+statement's rows and balances leave the book, the rerun's enter it, and both imports stay
+recorded (`superseded_by`), as both results stay in storage. Transactions are keyed per
+account by their stable id (`parsers.model.transaction_id`: bank, account, currency, date,
+description, amount, occurrence within the day), so overlapping statements never duplicate
+one. Each statement's printed balances are kept per account for the exports' balance
+assertions.
 
 The book holds only verified statements. One that did not validate is held apart: its
 transactions wait in `held_transactions` and a review opens; they enter the book (with the
@@ -62,6 +67,8 @@ from reconcile.review import open_review
 from reconcile.storage import Storage
 
 IMPORTED, HELD, DUPLICATE, QUARANTINED = "imported", "held", "duplicate", "quarantined"
+#: imported in place of the statement of the same bytes that it re-read
+SUPERSEDED = "superseded"
 
 
 @dataclass(frozen=True)
@@ -76,6 +83,8 @@ class Delivery:
     recorded_digest: str | None = None
     #: where the output object is (kept with a review, which reads it again to decide)
     output_uri: str | None = None
+    #: the decision this one re-read (its job's `rerun_of`), which it may supersede
+    rerun_of: str | None = None
 
     @property
     def verified(self) -> bool:
@@ -108,7 +117,9 @@ class Book:
             outcomes, taken = [], []
             for d in deliveries:
                 outcome = self._decide(c, d, known)
-                if outcome in (IMPORTED, HELD):
+                if outcome == SUPERSEDED:
+                    _supersede(c, str(d.rerun_of), d.decision_id)
+                if outcome in (IMPORTED, HELD, SUPERSEDED):
                     known.add(d)
                     taken.append(d)
                 if outcome == HELD:
@@ -119,7 +130,8 @@ class Book:
                 executemany(c, insert(book_imports), [
                     _import_row(d, bound(c, book_imports.c.imported_at, at)) for d in taken])
             add_statements(c, [(d.statement, d.decision_id) for d, o in
-                                zip(deliveries, outcomes, strict=True) if o == IMPORTED])
+                                zip(deliveries, outcomes, strict=True)
+                                if o in (IMPORTED, SUPERSEDED)])
             executemany(c, insert(book_deliveries), [
                 {"decision_id": d.decision_id, "output_digest": d.output_digest,
                  "outcome": o, "at": stamp} for d, o in zip(deliveries, outcomes, strict=True)])
@@ -143,7 +155,7 @@ class Book:
             delivered.add((f.job.job_id, digest))
             batch.append(Delivery(f.job.job_id, f.job.sha256, digest, json.loads(f.statement),
                                   recorded_digest=f.job.output_digest,
-                                  output_uri=f.job.output_uri))
+                                  output_uri=f.job.output_uri, rerun_of=f.job.rerun_of))
         outcomes.update(self.consume_many(batch, connection))
         return outcomes
 
@@ -161,6 +173,9 @@ class Book:
         if d.recorded_digest and d.recorded_digest != d.output_digest:
             return self._quarantine(c, d, d.recorded_digest, "object_mismatch")
         if decided is None and changed is not None:
+            replaced = known.by_decision.get(d.rerun_of or "")
+            if d.verified and replaced is not None and replaced != d.output_digest:
+                return SUPERSEDED
             return self._quarantine(c, d, changed, "input_changed")
         if decided is not None or d.output_digest in others:
             return DUPLICATE
@@ -224,6 +239,7 @@ class Book:
                 "rejected": states.get(ReviewState.REJECTED, 0),
                 "deliveries": sum(outcomes.values()),
                 "duplicates_suppressed": outcomes.get(DUPLICATE, 0),
+                "superseded": outcomes.get(SUPERSEDED, 0),
                 "quarantined": c.execute(select(func.count()).select_from(quarantine)
                                          ).scalar_one(),
                 "reviews": sum(states.values()),
@@ -345,6 +361,15 @@ class _Known:
     def add(self, d: Delivery) -> None:
         self.by_decision[d.decision_id] = d.output_digest
         self.by_input.setdefault(d.input_sha256, []).append(d.output_digest)
+
+
+def _supersede(c: Connection, old: str, new: str) -> None:
+    """`new` re-read the bytes of `old` and replaces it: `old`'s rows and balances leave the
+    book (the new ones go in with the usual deduplication), its import stays recorded."""
+    c.execute(delete(book_transactions).where(book_transactions.c.decision_id == old))
+    c.execute(delete(book_balances).where(book_balances.c.decision_id == old))
+    c.execute(update(book_imports).where(book_imports.c.decision_id == old).values(
+        superseded_by=new))
 
 
 def _chunks(items: Sequence[Any], size: int = 400) -> Iterator[Sequence[Any]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import importlib
 import operator
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,6 +32,7 @@ from sqlalchemy import (
     inspect,
     text,
 )
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.dml import Insert
 
 metadata = MetaData()
@@ -52,6 +54,9 @@ batches = Table(
     Column("epoch", Integer, nullable=False, server_default="0"),
     #: until when the run holding the current epoch is known alive (None: no run holds it)
     Column("lease_until", DateTime(timezone=True)),
+    #: why a FAILED or ABANDONED batch ended so: a reason code, and its message or note
+    Column("reason", String(64)),
+    Column("message", Text),
 )
 
 jobs = Table(
@@ -147,6 +152,9 @@ book_imports = Table(
     Column("accounts", Text, nullable=False),
     Column("transactions", Integer, nullable=False),
     Column("imported_at", DateTime(timezone=True), nullable=False),
+    #: the decision that re-read the same bytes under a new parser chain and replaced this
+    #: one's rows in the book
+    Column("superseded_by", String(64)),
 )
 
 book_transactions = Table(
@@ -376,15 +384,35 @@ def make_engine(url: str) -> Engine:
 
 
 #: the newest revision of `reconcile/migrations` (a test holds the two together)
-HEAD = "0009"
+HEAD = "0010"
+#: how long a migration that lost the race to another process waits for that one to finish
+MIGRATION_WAIT_SECONDS = 60.0
 
 
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest Alembic revision (a no-op when it is there: Alembic, and
     the Mako it imports, load only for a schema not at `HEAD`, which spares every command a
-    tenth of a CPU second). A revision this code does not know is Alembic's to refuse."""
+    tenth of a CPU second). A revision this code does not know is Alembic's to refuse.
+
+    Two processes that first use one new ledger at once (an import and a run an automation
+    started beside it) both find it empty and both migrate it: the slower fails on a table
+    the other made (on PostgreSQL once the other committed; on SQLite, whose driver commits
+    each table as it is made, while the other may still be at it). It then waits for the
+    schema to reach `HEAD` (`MIGRATION_WAIT_SECONDS` at most) instead of failing.
+    """
     if revision(engine) == HEAD:
         return
+    try:
+        _upgrade(engine)
+    except DBAPIError:
+        deadline = time.monotonic() + MIGRATION_WAIT_SECONDS
+        while revision(engine) != HEAD:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def _upgrade(engine: Engine) -> None:
     from alembic import command
     from alembic.config import Config
 

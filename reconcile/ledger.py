@@ -23,6 +23,8 @@ A job's life (the guard of each transition in brackets)::
 
     accept ──► QUEUED ──duplicate [another job holds the input claim]─────────► DUPLICATE
     refuse ──► FAILED (unreadable, outside the source, too large: nothing was stored)
+    QUEUED, RETRYING ──abandon_batch [no run holds the batch]─────────────► FAILED abandoned
+    QUEUED, RETRYING ──fail_batch [the batch's epoch; its source unaccepted]► FAILED batch_failed
 
 One job parses an input digest under one set of pinned identities: acceptance takes a
 claim on (sha256, pins) in `input_claims`, whose primary key is the lock. A job that finds
@@ -86,7 +88,7 @@ UNFINISHED = tuple(s.value for s in Status if not s.terminal)
 
 #: failures of a run rather than of the bytes: the next job of the same bytes tries again
 RUN_FAILURES = frozenset({Reason.CHAIN_MISMATCH, Reason.INPUT_MISSING, Reason.INPUT_CORRUPT,
-                          Reason.UNCLASSIFIED})
+                          Reason.UNCLASSIFIED, Reason.ABANDONED, Reason.BATCH_FAILED})
 
 
 def _hands_over(holder: Any, rerun: bool) -> bool:
@@ -331,6 +333,65 @@ class Ledger:
                 batches.c.batch_id == batch_id, batches.c.epoch == epoch).values(
                 state=state, lease_until=None)).rowcount == 1
 
+    def fail_batch(self, batch_id: str, epoch: int, reason: Reason,
+                   message: str) -> list[str] | None:
+        """The batch's source cannot be accepted, for a reason another run would meet too:
+        the batch ends FAILED with it, and the jobs it had accepted but not yet run end
+        FAILED `batch_failed` (the run's failure, not their bytes': a later import of them
+        parses them).
+        Guarded by the epoch its run took; None for a stale run, else the jobs it ended."""
+        with self.engine.begin() as c:
+            if c.execute(update(batches).where(
+                    batches.c.batch_id == batch_id, batches.c.epoch == epoch).values(
+                    state=BatchState.FAILED, reason=reason, message=message[:2000],
+                    lease_until=None)).rowcount != 1:
+                return None
+            return self._end_unstarted(c, batch_id, Reason.BATCH_FAILED, message)
+
+    def abandon_batch(self, batch_id: str, note: str) -> list[str]:
+        """An operator gives the batch up: it ends ABANDONED with the note, and each of its
+        jobs still QUEUED or RETRYING ends FAILED `abandoned` (no attempt of theirs runs).
+
+        Guarded, in one transaction: the batch is not completed nor abandoned, no run holds
+        its lease, and no job of it is PROCESSING (the sweep reclaims a dead worker's first).
+        Returns the jobs it ended; raises `ValueError` with why when a guard refuses.
+        """
+        now = self.clock()
+        open_states = (BatchState.PROCESSING, BatchState.INCOMPLETE, BatchState.INVALID,
+                       BatchState.FAILED)
+        with self.engine.begin() as c:
+            batch = c.execute(select(batches).where(
+                batches.c.batch_id == batch_id)).mappings().first()
+            if batch is None:
+                raise ValueError(f"no batch {batch_id}")
+            if batch["state"] not in open_states:
+                raise ValueError(f"batch {batch_id} is {batch['state']}: nothing to abandon")
+            held = c.execute(select(jobs.c.job_id).where(
+                jobs.c.batch_id == batch_id, jobs.c.status == Status.PROCESSING)).scalars().all()
+            if held:
+                raise ValueError(f"batch {batch_id}: {', '.join(held)} still processing; "
+                                 f"`stmtflow recover` reclaims a dead worker's jobs")
+            taken = c.execute(update(batches).where(
+                batches.c.batch_id == batch_id, batches.c.state.in_(open_states),
+                or_(batches.c.lease_until.is_(None), batches.c.lease_until < now)).values(
+                state=BatchState.ABANDONED, reason=Reason.ABANDONED, message=note[:2000],
+                lease_until=None))
+            if taken.rowcount != 1:
+                raise ValueError(f"batch {batch_id} is held by a live run")
+            return self._end_unstarted(c, batch_id, Reason.ABANDONED,
+                                       f"batch abandoned: {note}")
+
+    def _end_unstarted(self, c: Connection, batch_id: str, reason: Reason,
+                       message: str) -> list[str]:
+        """End FAILED `reason` every job of the batch waiting for an attempt."""
+        ended = c.execute(update(jobs).where(
+            jobs.c.batch_id == batch_id,
+            jobs.c.status.in_((Status.QUEUED, Status.RETRYING))).values(
+            status=Status.FAILED, error_class=ErrorClass.DETERMINISTIC, reason=reason,
+            message=message[:2000], lease_owner=None, lease_until=None,
+            finished_at=self.clock()).returning(jobs.c.job_id))
+        return sorted(ended.scalars().all())
+
     # -- transitions ------------------------------------------------------------------
     def claim(self, job_id: str, owner: str, task_run_id: str | None = None) -> Claim | None:
         """QUEUED|RETRYING -> PROCESSING with a lease, attempts + 1; None if not won.
@@ -528,6 +589,11 @@ class Ledger:
             row = c.execute(select(batches).where(batches.c.batch_id == batch_id)).mappings()
             first = row.first()
         return Batch.from_row(first) if first else None
+
+    def batches(self) -> list[Batch]:
+        with self.engine.connect() as c:
+            return [Batch.from_row(r) for r in c.execute(
+                select(batches).order_by(batches.c.created_at)).mappings()]
 
     def unclosed_batches(self) -> list[Batch]:
         """Batches no run has closed (still PROCESSING), and batches with an unfinished job."""

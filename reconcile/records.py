@@ -234,6 +234,9 @@ class Batch:
     #: until when the run that took it is known alive (renewed while it runs; None once
     #: closed, or before any run took it)
     lease_until: datetime | None = None
+    #: why a FAILED or ABANDONED batch ended so (a reason code), and its message or note
+    reason: str | None = None
+    message: str | None = None
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> Self:

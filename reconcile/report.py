@@ -52,6 +52,7 @@ def build(ledger: Ledger, storage: Storage, *, operator: str | None, queue_limit
         reviews=ReviewLog(ledger.engine).all(),
         review_alert=review_alert,
         at=ledger.clock(),
+        batches=ledger.batches(),
     )
     report = account(records)
     report["swept"] = {"expired": len(swept.expired), "reclaimed": swept.reclaimed,
@@ -129,6 +130,13 @@ def to_markdown(r: dict[str, Any]) -> str:
             for u in r["unresolved"]] + [""]
     if r["contradictions"]:
         lines += ["## Contradictions", ""] + [f"- {x}" for x in r["contradictions"]] + [""]
+    b = r["batches"]
+    if b["ended_early"] or b["unclosed"]:
+        lines += ["## Batches that did not complete", ""] + [
+            f"- `{e['batch_id']}` {e['state']} ({e['reason']}): {e['message']}"
+            for e in b["ended_early"]] + [
+            f"- `{u}` never accepted its source and no run holds it: `stmtflow recover`, or "
+            f"`stmtflow batch abandon {u} --note …`" for u in b["unclosed"]] + [""]
     o, n, k = r["outputs"], r["notifications"], r["consumer"]
     t = r["time_to_completion"]
     lines += [

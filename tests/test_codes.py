@@ -35,6 +35,8 @@ ALLOWED = {
     ("benchmarks/accuracy.py", "crashed"): "a benchmark's outcome: an unclassified exception",
     ("benchmarks/generic.py", "refused"): "a benchmark's outcome: the parser refused the file",
     ("benchmarks/generic.py", "crashed"): "a benchmark's outcome: an unclassified exception",
+    ("benchmarks/realworld.py", "refused"): "a benchmark's outcome: the parser refused the file",
+    ("benchmarks/realworld.py", "crashed"): "a benchmark's outcome: an unclassified exception",
     ("benchmarks/scans.py", "refused"): "a benchmark's outcome: the parser refused the file",
     ("benchmarks/scans.py", "crashed"): "a benchmark's outcome: an unclassified exception",
     ("corpus/banks.py", "DUPLICATE"): "a watermark the generator draws on a statement",

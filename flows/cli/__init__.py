@@ -1,9 +1,10 @@
 """`stmtflow`: import statements, follow and operate the work, from one command line.
 
 Exit codes: 0 when the command did its work (an import whose batch reached a terminal
-state, with or without warnings); 1 when a batch could not be completed or a file could not
-be parsed; 2 when the pipeline itself cannot run (bad arguments, unreachable storage or
-database), with a one-line cause on stderr.
+state, with or without warnings: a file that cannot be parsed is a failed job of a batch
+that completed with warnings); 1 when a batch could not be completed, `parse` could not
+parse its file, or a check found something wrong; 2 when the pipeline itself cannot run
+(bad arguments, unreachable storage or database), with a one-line cause on stderr.
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ from typing import Any, NoReturn
 
 from flows.cli.batch import cmd_import, cmd_parse, cmd_sample, cmd_status
 from flows.cli.operate import (
+    cmd_batch_abandon,
     cmd_book_export,
     cmd_investigation_assign,
     cmd_investigation_close,
     cmd_investigation_list,
     cmd_reconcile,
     cmd_recover,
+    cmd_rerun,
     cmd_setup,
 )
 from flows.cli.review import add_parser as add_review_parser
@@ -176,6 +179,33 @@ def parser(extra: Sequence[Commands] = ()) -> argparse.ArgumentParser:
     add_review_parser(sub)
     add_server_parser(sub)
 
+    rr = sub.add_parser("rerun", help="run a batch's files again, as new jobs in a rerun "
+                        "batch (the book takes the new readings in)")
+    rr.add_argument("batch", metavar="BATCH")
+    which = rr.add_mutually_exclusive_group()
+    which.add_argument("--failed", action="store_true",
+                       help="every failed or expired file, whatever its cause (the default)")
+    which.add_argument("--all", action="store_true",
+                       help="also read succeeded statements again under today's parser chain "
+                            "(after a template change); each new reading replaces the old in "
+                            "the book")
+    which.add_argument("--job", action="append", metavar="ID",
+                       help="only this job (repeatable); a succeeded one is read again with "
+                            "--current-identities")
+    rr.add_argument("--current-identities", action="store_true",
+                    help="run with today's parser chain, OCR engine and policy instead of "
+                         "the ones each job pinned")
+    rr.set_defaults(func=cmd_rerun, embedded=True)
+
+    ba = sub.add_parser("batch", help="an operator's decisions about a batch")
+    basub = ba.add_subparsers(required=True, metavar="ACTION")
+    ab = basub.add_parser("abandon", help="give a batch up: it ends ABANDONED, its waiting "
+                          "jobs FAILED abandoned (counted in the accounting)")
+    ab.add_argument("id", metavar="BATCH")
+    ab.add_argument("--note", required=True, help="why (kept with the batch)")
+    ab.add_argument("--by", help="who decides (default: STMTFLOW_OPERATOR, or the OS user)")
+    ab.set_defaults(func=cmd_batch_abandon)
+
     inv = sub.add_parser("investigation", help="investigations of unresolved jobs")
     isub = inv.add_subparsers(required=True, metavar="ACTION")
     il = isub.add_parser("list", help="every investigation")
@@ -190,8 +220,11 @@ def parser(extra: Sequence[Commands] = ()) -> argparse.ArgumentParser:
     ic.set_defaults(func=cmd_investigation_close)
 
     se = sub.add_parser("setup", help="work pool, deployments and automations on a server")
-    se.add_argument("--alert-webhook", help="URL that alert notifications are posted to "
-                    "(default: STMTFLOW_ALERT_WEBHOOK)")
+    se.add_argument("--alert-webhook", help="URL that alert and batch outcome notifications "
+                    "are posted to (default: STMTFLOW_ALERT_WEBHOOK)")
+    se.add_argument("--notify-block", metavar="TYPE/NAME",
+                    help="a notification block of Prefect's to post them to instead (a "
+                         "slack-webhook or email block made in the UI, say)")
     se.set_defaults(func=cmd_setup)
 
     t = sub.add_parser("templates", help="bank templates")

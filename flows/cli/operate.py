@@ -8,6 +8,7 @@ import sys
 
 
 def cmd_recover(args: argparse.Namespace) -> int:
+    """Exit 0 when every batch it resumed ended (or there was none), 1 otherwise."""
     from flows.cli.server import api_ready
     from flows.config import Settings
     from flows.recover import recover
@@ -21,8 +22,9 @@ def cmd_recover(args: argparse.Namespace) -> int:
               f"marked {len(result['crashed_flow_runs'])} flow run(s) Crashed, sent "
               f"{result['notified']} notification(s) owed")
         for batch_id, state in result["resumed"].items():
-            print(f"  batch {batch_id}: {state}")
-    return 0
+            why = result["unfinished"].get(batch_id)
+            print(f"  batch {batch_id}: {state}" + (f": {why}" if why else ""))
+    return 1 if result["unfinished"] else 0
 
 
 def cmd_reconcile(args: argparse.Namespace) -> int:
@@ -58,6 +60,53 @@ def cmd_book_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_batch_abandon(args: argparse.Namespace) -> int:
+    """An operator's decision to give a batch up: it ends ABANDONED with the note (and who
+    decided), its waiting jobs FAILED `abandoned`; the accounting counts them."""
+    import getpass
+
+    from flows.config import Settings
+    from flows.notify import notify_ended
+
+    settings = Settings.from_env()
+    by = args.by or settings.operator or getpass.getuser()
+    try:
+        ended = settings.ledger().abandon_batch(args.id, f"{args.note} (by {by})")
+    except ValueError as exc:
+        print(f"stmtflow: {exc}", file=sys.stderr)
+        return 1
+    for job_id in ended:
+        notify_ended(settings, job_id)
+    print(f"batch {args.id}: abandoned by {by}; {len(ended)} job(s) ended without running")
+    return 0
+
+
+def cmd_rerun(args: argparse.Namespace) -> int:
+    """Rerun a batch's failed files (`--failed`, the default: whatever their cause), every
+    file (`--all`: succeeded statements read again under today's identities), or named jobs,
+    as a rerun batch; then the book takes the new readings in. Exit 0 when it completed."""
+    from flows.cli.server import api_ready
+    from flows.config import Settings
+    from flows.rerun_flow import rerun_failed
+    from reconcile.book import Book, sync
+
+    settings = Settings.from_env()
+    ledger = settings.ledger()
+    before = set(ledger.rerun_batches(args.batch))
+    with api_ready():
+        state = rerun_failed(args.batch, current_identities=args.current_identities or args.all,
+                             include_deterministic=True, reread_succeeded=args.all,
+                             job_ids=args.job or None, return_state=True)
+    book = sync(Book(settings.engine(), settings.clock), ledger, settings.storage())
+    print(f"batch {args.batch}: {state.name}: {state.message}")
+    for rerun_id in sorted(set(ledger.rerun_batches(args.batch)) - before):
+        for j in ledger.jobs(rerun_id):
+            print(f"  {j.job_id}  {j.status:<9} rerun of {j.rerun_of}  {j.reason or '-'}")
+    if book:
+        print("  book: " + ", ".join(f"{n} {outcome}" for outcome, n in sorted(book.items())))
+    return 0 if state.is_completed() else 1
+
+
 def cmd_investigation_list(args: argparse.Namespace) -> int:
     from flows.config import Settings
     from reconcile.investigations import Investigations
@@ -87,12 +136,26 @@ def cmd_investigation_close(args: argparse.Namespace) -> int:
 
 
 def cmd_setup(args: argparse.Namespace) -> int:
+    """Set the server up; exit 1 when a service of it is in error (no schedule would fire)."""
+    from prefect.settings import get_current_settings
+
+    from flows.cli.server import problems
     from flows.config import Settings
     from flows.setup import setup
 
-    result = setup(args.alert_webhook or Settings.from_env().alert_webhook)
+    settings = Settings.from_env()
+    result = setup(args.alert_webhook or settings.alert_webhook, fs_options=settings.fs_options,
+                   notify_block=args.notify_block)
+    url = get_current_settings().api.url  # None: Prefect's ephemeral API, no server to check
+    result["server_problems"] = problems(url) if url else []
     print(json.dumps(result, indent=1))
     if not result["alerts"]:
-        print("no --alert-webhook: alert events are emitted but not turned into notifications",
-              file=sys.stderr)
-    return 0
+        print("no --alert-webhook nor --notify-block: alerts and batch outcomes are emitted "
+              "as events but not turned into notifications", file=sys.stderr)
+    for inbox, found in result["inboxes"].items():
+        if found == "missing":
+            print(f"stmtflow: inbox {inbox} does not exist: its imports will fail",
+                  file=sys.stderr)
+    for problem in result["server_problems"]:
+        print(f"stmtflow: the server has a service in error: {problem}", file=sys.stderr)
+    return 1 if result["server_problems"] else 0

@@ -243,12 +243,14 @@ def cmd_server_start(args: argparse.Namespace) -> int:
     port = int(sock.getsockname()[1])
     url = f"http://127.0.0.1:{port}/api"
     home().mkdir(parents=True, exist_ok=True)
+    log_path = home() / "server.log"
+    offset = log_path.stat().st_size if log_path.exists() else 0  # where this start writes
     env = {**SERVER_DEFAULTS,
            **{k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}}
     # what `prefect server start` gives its server; the UI is told where its API is
     env.update(PREFECT__SERVER_FINAL="1", PREFECT_SERVER_API_HOST="127.0.0.1",
                PREFECT_SERVER_API_PORT=str(port), PREFECT_SERVER_UI_API_URL=url)
-    with sock, open(home() / "server.log", "ab") as log:
+    with sock, open(log_path, "ab") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "--factory",
              "flows.embedded_app:create_app", "--fd", str(sock.fileno()),
@@ -260,11 +262,10 @@ def cmd_server_start(args: argparse.Namespace) -> int:
         if proc.poll() is not None or time.monotonic() > deadline:
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGTERM)
-            print(f"stmtflow: the server did not start; see {home() / 'server.log'}",
-                  file=sys.stderr)
+            print(f"stmtflow: the server did not start; see {log_path}", file=sys.stderr)
             return 1
         time.sleep(0.5)
-    _note().write_text(json.dumps({"url": url, "pid": proc.pid}))
+    _note().write_text(json.dumps({"url": url, "pid": proc.pid, "log_offset": offset}))
     print(f"running: {url} (UI on http://127.0.0.1:{port}); stop with `stmtflow server stop`")
     return 0
 
@@ -300,10 +301,41 @@ def _alive(pid: int) -> bool:
         return True
 
 
+def own_log(url: str) -> tuple[Path, int] | None:
+    """This home's server log and where its current start began writing, when `url` is
+    this home's running `stmtflow server`."""
+    try:
+        note = json.loads(_note().read_text())
+    except (OSError, ValueError):
+        return None
+    if note.get("url") != url:
+        return None
+    return home() / "server.log", int(note.get("log_offset") or 0)
+
+
+def problems(url: str) -> list[str]:
+    """What `flows.server_health` finds wrong with the server at `url`'s services."""
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+    from prefect.utilities.asyncutils import run_coro_as_sync
+
+    from flows.server_health import service_problems
+
+    log, offset = own_log(url) or (None, 0)
+    with temporary_settings({PREFECT_API_URL: url}):
+        return [str(p) for p in run_coro_as_sync(service_problems(log, offset))]
+
+
 def cmd_server_status(args: argparse.Namespace) -> int:
+    """Whether this home's server runs and its services do their work (exit 1 if not)."""
     url = api_url()
-    print(f"running: {url}" if url else "not running")
-    return 0 if url else 1
+    if not url:
+        print("not running")
+        return 1
+    found = problems(url)
+    print(f"running: {url}" if not found else f"running with services in error: {url}")
+    for problem in found:
+        print(f"  {problem}")
+    return 1 if found else 0
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -313,5 +345,5 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     st.add_argument("--port", type=int, default=0, help="its port (default: a free one)")
     st.set_defaults(func=cmd_server_start)
     ssub.add_parser("stop", help="stop it").set_defaults(func=cmd_server_stop)
-    ssub.add_parser("status", help="whether it runs, and where").set_defaults(
+    ssub.add_parser("status", help="whether it runs, where, and services in error").set_defaults(
         func=cmd_server_status)

@@ -206,6 +206,7 @@ def test_a_started_server_serves_later_commands_until_stopped(stmtflow_home: Pat
         samples = [s for s in inbox.samples if s.reason is None][:4]
         imported = run("import", *(str(s.pdf) for s in samples), "--json")
         assert json.loads(imported.stdout)["state"] == "COMPLETED", imported.stderr
+        _scheduler_in_error_is_reported(url, Path(env["PREFECT_HOME"]) / "prefect.db", run)
     finally:
         stopped = run("server", "stop")
     assert stopped.returncode == 0 and not (stmtflow_home / "server.json").exists()
@@ -217,6 +218,48 @@ def test_a_started_server_serves_later_commands_until_stopped(stmtflow_home: Pat
             "SELECT task_run.state_type FROM task_run JOIN flow_run "
             "ON task_run.flow_run_id = flow_run.id WHERE flow_run.name LIKE 'import-%'")]
     assert states == ["COMPLETED"] * len(samples)
+
+
+def _scheduler_in_error_is_reported(url: str, prefect_db: Path, run: Any) -> None:
+    """The server's database refuses the runs its scheduler makes (a trigger: a real
+    failure of a real service, as SQLAlchemy 2.1 made Prefect 3.9's): the server still
+    answers its health check, and `server status` says which service fails, and how."""
+    import sqlite3
+    import time
+    import urllib.request
+    from datetime import timedelta
+
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+    from prefect.utilities.asyncutils import run_coro_as_sync
+
+    from flows.server_health import unscheduled
+
+    def post(path: str, body: dict[str, Any]) -> dict[str, Any]:
+        request = urllib.request.Request(f"{url}{path}", data=json.dumps(body).encode(),
+                                         method="POST",
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return dict(json.loads(response.read()))
+
+    with sqlite3.connect(prefect_db) as db:
+        db.execute("CREATE TRIGGER refuse_scheduled_runs BEFORE INSERT ON flow_run "
+                   "WHEN NEW.auto_scheduled = 1 BEGIN "
+                   "SELECT RAISE(ABORT, 'scheduled runs refused'); END")
+    flow_id = post("/flows/", {"name": "scheduled"})["id"]
+    post("/deployments/", {"name": "hourly", "flow_id": flow_id, "schedules": [
+        {"schedule": {"interval": 3600}, "active": True}]})
+    deadline = time.monotonic() + 180
+    while (status := run("server", "status")).returncode == 0:
+        assert time.monotonic() < deadline, status.stdout
+        time.sleep(2)
+    assert status.stdout.startswith(f"running with services in error: {url}"), status.stdout
+    assert re.search(r"^  schedule_(recent_)?deployments: ", status.stdout, re.M), status.stdout
+    assert "scheduled runs refused" in status.stdout
+    # what any server shows, log or none: the schedule has no run ahead of it
+    with temporary_settings({PREFECT_API_URL: url}):
+        found = run_coro_as_sync(unscheduled(grace=timedelta(0)))
+    assert [(p.service, p.detail.split(" has ")[0]) for p in found] == [
+        ("scheduler", "deployment hourly")]
 
 
 def _listening_ports(pid: int) -> set[int]:

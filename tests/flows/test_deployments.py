@@ -24,7 +24,7 @@ from corpus import BASIC_BAD, generate
 from deployments.settings import PREFECT_YAML, PULL, load, render_prefect_yaml, specs
 from flows.import_flow import WARNINGS
 from flows.recover import BATCH_FLOWS
-from flows.setup import ALERTS, RECOVERY, ZOMBIES, zombie_automation
+from flows.setup import ALERTS, OUTCOMES, RECOVERY, RERUN, ZOMBIES, zombie_automation
 from tests.pids import state
 
 ROOT = PREFECT_YAML.parent
@@ -61,6 +61,32 @@ def test_the_zombie_trigger_is_cleared_by_a_run_ending_in_any_state(state: str) 
     assert any(matches(a, "prefect.flow-run.heartbeat") for a in trigger.after)
     assert any(matches(e, f"prefect.flow-run.{state}") for e in trigger.expect)
     assert not any(matches(e, "prefect.task-run.Completed") for e in trigger.expect)
+
+
+def test_an_automation_read_back_with_its_events_in_another_order_is_unchanged() -> None:
+    """setup leaves an automation alone when nothing changed: a trigger's events are a set,
+    which another process (the server, the next setup) may build in another order, and so
+    list in another order. Thirty events make the orders differ, whatever the hash seed."""
+    from datetime import timedelta
+    from uuid import uuid4
+
+    from prefect.automations import Automation
+    from prefect.events.actions import SendNotification
+    from prefect.events.schemas.automations import EventTrigger, Posture
+
+    from flows.setup import _same
+
+    names = [f"stmtflow.test.event-{n}" for n in range(30)]
+    built = Automation(name="events", trigger=EventTrigger(
+        expect=set(names), posture=Posture.Reactive, threshold=1, within=timedelta(0)),
+        actions=[SendNotification(block_document_id=uuid4(), subject="s", body="b")])
+    stored = built.model_dump(mode="json")
+    stored["trigger"]["expect"] = list(reversed(names))
+    read_back = Automation.model_validate(stored)
+    assert read_back.model_dump(mode="json") != built.model_dump(mode="json")  # as listed
+    assert _same(built, read_back)
+    stored["trigger"]["expect"] = names[1:]
+    assert not _same(built, Automation.model_validate(stored))
 
 
 def test_serve_builds_every_deployment_with_its_schedule() -> None:
@@ -170,13 +196,17 @@ def test_setup_deploys_everything_and_a_worker_imports_an_inbox(
                     await client.read_automations_by_name(RECOVERY))
 
     first = setup()
-    assert first["automations"] == {ZOMBIES: "created", RECOVERY: "created",
-                                    ALERTS: "created"}
+    assert first["automations"] == {ZOMBIES: "created", RECOVERY: "created", RERUN: "created",
+                                    ALERTS: "created", OUTCOMES: "created"}
+    inboxes = {s["parameters"]["source"] for s in specs() if s["name"].startswith("import-")}
+    assert set(first["inboxes"]) == inboxes and first["server_problems"] == []
+    assert set(first["inboxes"].values()) <= {"created", "exists"}
+    assert all((ROOT / inbox).is_dir() for inbox in inboxes)
     with temporary_settings({PREFECT_API_URL: server["PREFECT_API_URL"]}):
         before = run_coro_as_sync(read())
     second = setup()  # safe to run again: everything in place, nothing deleted
-    assert second["automations"] == {ZOMBIES: "unchanged", RECOVERY: "unchanged",
-                                     ALERTS: "unchanged"}
+    assert second["automations"] == dict.fromkeys(first["automations"], "unchanged")
+    assert second["inboxes"] == dict.fromkeys(inboxes, "exists")
 
     with temporary_settings({PREFECT_API_URL: server["PREFECT_API_URL"]}):
         deployments, zombies, alerts, recovery = run_coro_as_sync(read())
@@ -216,10 +246,17 @@ def test_setup_deploys_everything_and_a_worker_imports_an_inbox(
         try:
             run = run_deployment("import-batch/import-northwind",
                                  parameters={"source": str(inbox)}, timeout=300)
+            # the With Warnings starts a rerun of the batch, which finds only the files' own
+            # failures (not a PDF, ...): nothing another run may cure
+            rerun = _await_run(lambda r: r.parameters.get("flow_run_id") == f"prefect.flow-run."
+                               f"{run.id}", "rerun-failed", 240)
         finally:
             _stop(worker)
     assert run.state.name == "Completed With Warnings", run.state
-    assert run.name == f"import-northwind-{datetime.now(UTC):%Y-%m-%d}"
+    assert rerun.state.is_completed() and "nothing to rerun" in str(rerun.state.message)
+    assert rerun.name == f"rerun-{run.name}"
+    batch_id = f"b-{str(run.id).replace('-', '')[:16]}"
+    assert run.name == f"import-northwind-{datetime.now(UTC):%Y-%m-%d}-{batch_id[-8:]}"
     assert "bank:northwind" in run.tags
 
     from flows.config import Settings
@@ -230,6 +267,80 @@ def test_setup_deploys_everything_and_a_worker_imports_an_inbox(
     jobs = settings.ledger().jobs()
     assert len(jobs) == len(samples)
     assert sorted(j.status for j in jobs) == ["FAILED"] * 4 + ["SUCCEEDED"] * 3
+
+
+def test_a_scheduled_deployment_creates_and_runs_a_flow_run_unaided(
+        server: dict[str, str], tmp_path: Path) -> None:
+    """The server's scheduler, as installed from the lock, turns a deployment's schedule
+    into a flow run that a worker then runs to Completed: nothing calls run_deployment.
+    Under SQLAlchemy 2.1 the scheduler failed every loop and this run never came."""
+    from datetime import timedelta
+
+    from prefect import flow, get_client
+    from prefect.client.schemas.filters import DeploymentFilter, DeploymentFilterId
+    from prefect.utilities.asyncutils import run_coro_as_sync
+
+    from flows.server_health import service_problems
+
+    env = {**server, "STMTFLOW_HOME": str(tmp_path / "home"), "PWD": str(ROOT)}
+    with temporary_settings({PREFECT_API_URL: server["PREFECT_API_URL"]}):
+        subprocess.run([sys.executable, "-m", "prefect", "work-pool", "create", "scheduled",
+                        "--type", "process"], env=env, check=True, capture_output=True)
+        worker = subprocess.Popen([sys.executable, "-m", "prefect", "worker", "start",
+                                   "--pool", "scheduled"], env=env, cwd=ROOT,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deployment = flow.from_source(str(ROOT), "flows/reconcile_flow.py:reconcile").deploy(
+            name="every-20-seconds", work_pool_name="scheduled", interval=timedelta(seconds=20),
+            build=False, push=False, print_next_steps=False)
+        deployed = time.monotonic()
+
+        async def runs() -> list[Any]:
+            async with get_client() as client:
+                return await client.read_flow_runs(deployment_filter=DeploymentFilter(
+                    id=DeploymentFilterId(any_=[deployment])))
+
+        try:
+            while True:
+                found = run_coro_as_sync(runs())
+                if any(r.state and r.state.is_completed() for r in found):
+                    break
+                assert time.monotonic() < deployed + 120, [
+                    f"{r.name}: {r.state and r.state.name}" for r in found]
+                time.sleep(1)
+        finally:
+            _stop(worker)
+
+            async def delete() -> None:  # its runs would go on piling up for no worker
+                async with get_client() as client:
+                    await client.delete_deployment(deployment)
+
+            run_coro_as_sync(delete())
+        print(f"schedule to a completed run: {time.monotonic() - deployed:.1f} s")
+        assert all(r.auto_scheduled for r in found)
+        # the setup test's webhook is unreachable on purpose: its notifications fail (and
+        # the server logs it, as it should be told); the scheduler is not in error
+        problems = run_coro_as_sync(service_problems(Path(server["PREFECT_HOME"]) / "server.log"))
+        assert [p for p in problems if p.service.startswith("schedule")] == [], problems
+
+
+def _await_run(wanted: Any, deployment: str, seconds: float) -> Any:
+    """The first run of `deployment` that `wanted` picks, once it is final."""
+    from prefect import get_client
+    from prefect.client.schemas.filters import DeploymentFilter, DeploymentFilterName
+    from prefect.utilities.asyncutils import run_coro_as_sync
+
+    async def read() -> list[Any]:
+        async with get_client() as client:
+            return await client.read_flow_runs(deployment_filter=DeploymentFilter(
+                name=DeploymentFilterName(any_=[deployment])))
+
+    deadline = time.monotonic() + seconds
+    while True:
+        found = [r for r in run_coro_as_sync(read()) if wanted(r)]
+        if found and found[0].state and found[0].state.is_final():
+            return found[0]
+        assert time.monotonic() < deadline, [f"{r.name}: {r.state}" for r in found]
+        time.sleep(1)
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:

@@ -53,3 +53,28 @@ def test_an_import_ends_tagged_with_the_banks_of_its_files(
     assert sorted(_tags(str(unnamed.state_details.flow_run_id))) == [
         f"bank:{b}" for b in TEXT_BANKS[:2]]
     assert _tags(str(named.state_details.flow_run_id)) == [f"bank:{TEXT_BANKS[0]}"]
+
+
+def test_two_mixed_imports_of_one_day_have_names_that_tell_their_batches(
+        prefect_server: None, stmtflow_home: Path, tmp_path: Path) -> None:
+    """`import-<bank|mixed>-<date>-<short batch id>`: the same inbox imported twice, or two
+    inboxes of mixed banks, on one day, are two runs a person can tell apart."""
+    from datetime import UTC, datetime
+
+    from flows.import_flow import import_batch
+
+    generate(tmp_path / "mixed", TEXT_BANKS[:2], 1, seed=7)
+    runs = [import_batch(str(tmp_path / "mixed"), batch_id=batch_id, return_state=True)
+            for batch_id in ("b-20260102-0a1b2c3d", None)]
+
+    async def names() -> list[str]:
+        async with get_client() as client:
+            return [(await client.read_flow_run(r.state_details.flow_run_id)).name
+                    for r in runs]
+
+    first, second = run_coro_as_sync(names())
+    today = f"{datetime.now(UTC):%Y-%m-%d}"
+    assert first == f"import-mixed-{today}-0a1b2c3d"
+    flow_run_hex = str(runs[1].state_details.flow_run_id).replace("-", "")
+    assert second == f"import-mixed-{today}-{flow_run_hex[8:16]}"
+    assert runs[1].result() == f"b-{flow_run_hex[:16]}"  # the batch the name's id is of

@@ -127,7 +127,8 @@ def test_defining_scenario(stmtflow_home: Path, tmp_path: Path, receiver: Receiv
     assert final["counts"] == {
         "accepted": 4, "terminal": 4, "succeeded": 3, "failed": 0, "failed_deterministic": 0,
         "failed_exhausted": 0, "expired": 1, "duplicates": 0, "refused_at_acceptance": 0,
-        "retried": 1, "unresolved": 0, "needs_review": 1, "reruns": 0}
+        "retried": 1, "unresolved": 0, "needs_review": 1, "reruns": 0,
+        "abandoned": 0}
     consumer = final["consumer"]
     assert (consumer["imported"], consumer["held"], consumer["duplicates_suppressed"],
             consumer["quarantined"], consumer["reviews"]) == (2, 1, 1, 1, 1)

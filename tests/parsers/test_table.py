@@ -473,3 +473,23 @@ def test_any_of_a_templates_skip_or_end_patterns_skips_a_line_or_ends_the_table(
              (154, [(50, "3 Feb"), (95, "Y"), (-410, "1.00"), (-560, "994.50")]))
     assert [role for _, role, _ in r.log] == ["header", "row", "furniture", "end", "outside"]
     assert len(r.rows) == 1 and r.problems == []
+
+
+def test_a_legal_paragraph_across_the_table_is_furniture_and_the_table_goes_on(
+        teal: Template) -> None:
+    # text set over the date, description and figure columns alike, far under a row
+    legal = [(50, "In case of errors or questions about your electronic transfers"),
+             (330, "call us at once, write us at the address")]
+    r = read(teal, (115, [(50, "2 Feb"), (95, "COFFEE"), (-410, "4.50"), (-560, "995.50")]),
+             (160, legal),
+             (175, [(50, "Seite 1 von 20")]),
+             (200, [(50, "3 Feb"), (95, "SALARY"), (-480, "1,000.00"), (-560, "1,995.50")]))
+    assert r.problems == []
+    assert [row.desc for row in r.rows] == [["COFFEE"], ["SALARY"]]
+    assert [role for _, role, _ in r.log].count("furniture") == 2
+
+
+def test_a_word_with_a_digit_where_figures_stand_is_no_furniture(teal: Template) -> None:
+    r = read(teal, (115, [(50, "2 Feb"), (95, "COFFEE"), (-410, "4.50"), (-560, "995.50")]),
+             (128, [(95, "FEE"), (-410, "5,90EUR")]))
+    assert any("stands in no column" in p or "5,90EUR" in p for p in r.problems)

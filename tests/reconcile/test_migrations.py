@@ -229,3 +229,28 @@ def _upgrade(engine: Engine, revision: str) -> None:
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
+
+
+def test_processes_first_using_one_fresh_ledger_together_all_get_it_migrated(
+        database_url: str, tmp_path: Path) -> None:
+    """Two runs starting at once on a new home (an import and the rerun an automation
+    started) both migrate the empty ledger: neither fails because the other got there
+    first. Four processes, each ready (imported) before any of them starts."""
+    script = (
+        "import sys, time\n"
+        "from pathlib import Path\n"
+        "from reconcile.db import make_engine\n"
+        "Path(sys.argv[2]).touch()\n"
+        "while not Path(sys.argv[3]).exists():\n"
+        "    time.sleep(0.005)\n"
+        "make_engine(sys.argv[1]).dispose()\n")
+    go = tmp_path / "go"
+    ready = [tmp_path / f"ready-{n}" for n in range(4)]
+    procs = [subprocess.Popen([sys.executable, "-c", script, database_url, str(r), str(go)],
+                              stderr=subprocess.PIPE, text=True) for r in ready]
+    while not all(r.exists() for r in ready):
+        assert all(p.poll() is None for p in procs), [p.stderr.read() for p in procs]
+    go.touch()
+    errors = [p.communicate(timeout=120)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0] * 4, errors
+    assert db.revision(create_engine(database_url)) == db.HEAD
