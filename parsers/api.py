@@ -110,11 +110,13 @@ def parse_pdf(
     try:
         return _parse(read, bank, templates, damaged)
     except UnrecognisedLayout as refused:
-        if not isinstance(reader, PdfiumReader) or any(p.ocr for p in read.pages):
+        if not isinstance(reader, PdfiumReader) or any(p.ocr for p in read.pages) \
+                or not refused.details.get("missing"):
             raise
         # PDFium may place a file's characters where it does not draw them (a font whose
-        # widths disagree with its glyphs): pdfminer's reading of the same text is tried
-        # before the file is refused
+        # widths disagree with its glyphs), and then no table is found: pdfminer's reading
+        # of the same text is tried before the file is refused (not where a table was
+        # found and its figures disagree: the same text would disagree again)
         try:
             result = _parse(_read_pages(data, PdfplumberReader(ocr=ocr_page), limits), bank,
                             templates, damaged)
