@@ -111,11 +111,13 @@ def parse_pdf(
     try:
         return _parse(read, bank, templates, damaged)
     except UnrecognisedLayout as refused:
-        if not isinstance(reader, PdfiumReader) or any(p.ocr for p in read.pages):
+        if not isinstance(reader, PdfiumReader) or any(p.ocr for p in read.pages) \
+                or not refused.details.get("missing"):
             raise
         # PDFium may place a file's characters where it does not draw them (a font whose
-        # widths disagree with its glyphs): pdfminer's reading of the same text is tried
-        # before the file is refused
+        # widths disagree with its glyphs), and then no table is found: pdfminer's reading
+        # of the same text is tried before the file is refused (not where a table was
+        # found and its figures disagree: the same text would disagree again)
         try:
             result = _parse(_read_pages(data, PdfplumberReader(ocr=ocr_page), limits), bank,
                             templates, damaged)
@@ -128,20 +130,29 @@ def parse_pdf(
 
 @dataclass
 class _PagesRead:
-    """A file's pages as one reader read them, and what the other library made of them."""
+    """A file's pages as one reader read them, and what the PDF libraries lost."""
 
+    data: bytes
     reader: PageReader
+    limits: Limits
     pages: list[Page]
-    disagree: list[Disagreement]
     lost: list[str]
+
+    def disagreements(self) -> list[Disagreement]:
+        """Where the other library reads other digits (`crosscheck.py`): asked only of a
+        statement that would otherwise validate, the one verdict they can change (pdfminer
+        is the slow part of reading a damaged file; a file it cannot open is corrupt)."""
+        with data_loss() as lost:
+            found = disagreements(self.data, self.pages, _library(self.reader),
+                                  self.limits.seconds_per_file / 4)
+        self.lost += lost
+        return found
 
 
 def _read_pages(data: bytes, reader: PageReader, limits: Limits) -> _PagesRead:
     with data_loss() as lost:
         pages = reader.read(data, limits)
-        # read before any template: a file the second reader cannot open is corrupt
-        disagree = disagreements(data, pages, _library(reader), limits.seconds_per_file / 4)
-    return _PagesRead(reader, pages, disagree, lost)
+    return _PagesRead(data, reader, limits, pages, lost)
 
 
 def _parse(read: _PagesRead, bank: str | None, templates: list[Template], damaged: int
@@ -191,13 +202,6 @@ def _parse(read: _PagesRead, bank: str | None, templates: list[Template], damage
         unfaithful += [f"a description holds a glyph no reader maps: {t.description!r}"[:120]
                        for a in out.statement.accounts for t in a.transactions
                        if UNDECODABLE in t.description]
-    # (as many digits apart as glyphs the word reader could not map there: the other
-    # library read a digit where this one read none, which the descriptions' check covers)
-    unmapped = {p.number: sum(w.text.count(UNDECODABLE) for w in p.words) for p in pages}
-    unfaithful += [d.message for d in read.disagree if d.matters(out.pages) and not (
-        pinned and d.page is not None and d.digits <= unmapped.get(d.page, 0))]
-    unfaithful += [f"a PDF library lost data while reading: {w}"
-                   for w in dict.fromkeys(read.lost)]
     unfaithful += [f"a description holds a glyph placeholder: {t.description!r}"[:120]
                    for a in out.statement.accounts for t in a.transactions
                    if CID.search(t.description)]
@@ -211,6 +215,15 @@ def _parse(read: _PagesRead, bank: str | None, templates: list[Template], damage
     if damaged:
         unfaithful.append(f"{damaged} compressed stream(s) of the file are damaged: data was "
                           "lost while reading them")
+    if validation.ok and not unfaithful and not read.lost:
+        # (as many digits apart as glyphs the word reader could not map there: the other
+        # library read a digit where this one read none, which the descriptions' check
+        # covers)
+        unmapped = {p.number: sum(w.text.count(UNDECODABLE) for w in p.words) for p in pages}
+        unfaithful += [d.message for d in read.disagreements() if d.matters(out.pages) and not (
+            pinned and d.page is not None and d.digits <= unmapped.get(d.page, 0))]
+    unfaithful += [f"a PDF library lost data while reading: {w}"
+                   for w in dict.fromkeys(read.lost)]
     if unfaithful:
         validation.problems += unfaithful
         validation.ok = False
