@@ -59,9 +59,12 @@ def main() -> None:
     ap.add_argument("--scan-statements", type=int, default=200,
                     help="scans: statements scanned")
     ap.add_argument("--scan-dpi", type=int, default=None,
-                    help="scans: read only the scans of this resolution")
+                    help="scans: draw every scan at this resolution")
     ap.add_argument("--cost-pages", type=int, default=6,
                     help="scans: pages timed against bare tesseract on the same image")
+    ap.add_argument("--engines", default="both",
+                    help="scans: comma-separated OCR engine combinations read in turn (both, "
+                         "first: tesseract alone, second: the second engine alone)")
     ap.add_argument("--ocr-cache", type=Path, default=None,
                     help="scans: keep tesseract's answers here and reuse them (rules only)")
     ap.add_argument("--dir", type=Path, default=None,
@@ -89,7 +92,8 @@ def main() -> None:
         "generic": lambda: generic.run(args.varied, args.seed),
         "realworld": lambda: realworld.run(args.realworld, args.workers, args.verbose),
         "scans": lambda: scans.run(args.scan_statements, args.seed, args.workers, args.dir,
-                                   args.scan_dpi, args.cost_pages, args.ocr_cache),
+                                   args.scan_dpi, args.cost_pages, args.ocr_cache,
+                                   tuple(args.engines.split(","))),
         "speed": lambda: speed.run(args.statements, args.seed, args.varied, args.skip_flow),
         "overhead": lambda: overhead.run((args.files or [100])[0], args.seed, args.workers),
         "ledger": lambda: ledger.run(args.cycles),

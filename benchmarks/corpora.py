@@ -28,7 +28,8 @@ def varied(statements: int, seed: int) -> list[Sample]:
 
 
 @cache
-def scans(statements: int, seed: int) -> list[Sample]:
-    """Meridian's scans only, each of a drawn quality (150-300 dpi, skew, noise, blur, JPEG)."""
-    return generate(work() / f"scans-{statements}-{seed}", ("meridian",), statements, seed,
-                    varied=True)
+def scans(statements: int, seed: int, dpi: int | None = None) -> list[Sample]:
+    """Meridian's scans only, each of a drawn quality (150-300 dpi unless `dpi` is given,
+    skew, noise, blur, JPEG, photographs)."""
+    return generate(work() / f"scans-{statements}-{seed}-{dpi}", ("meridian",), statements,
+                    seed, varied=True, dpi=dpi)

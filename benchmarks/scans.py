@@ -7,16 +7,22 @@ the generator wrote: the count that must stay 0. The corpus is written once per 
 seed into `--dir` and reused by later runs, so a change is measured on the same scans;
 `--scan-dpi` reads only the scans of one resolution.
 
+`--engines` reads the same scans with each combination of OCR engines named (`ocr.ENGINES`:
+tesseract with the second engine as its witness, tesseract alone, the second engine alone on
+tesseract's words), one table each and a line per combination to compare them.
+
 The cost of OCR is measured against bare tesseract on the same rendered image, in the same
-run: a few pages are read both ways, one after the other, and the CPU time of this process
+run: a few pages are read each way, one after the other, and the CPU time of this process
 and its tesseract children compared (wall time on a shared machine says more about the
 neighbours than about the pages). Bare is one tesseract process per page with default
 settings; `ocr_page` keeps its tesseract processes for all pages, and their start is counted
-once over the pages measured.
+once over the pages measured; the second engine's model is loaded before (once per parse
+worker, counted apart).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import resource
@@ -37,18 +43,22 @@ from corpus import Sample, generate
 from parsers.api import parse_pdf
 from parsers.limits import Limits
 from parsers.ocr import TESSERACT_CONFIG, ocr_page, render_page, tesseract_env
+from parsers.pdfium_reader import PdfiumReader
 from parsers.pool import ParsePool
 from parsers.tesseract_stream import close_all, started
+from parsers.witness import _recogniser
 
 
-def samples(statements: int, seed: int, where: Path | None) -> list[Sample]:
-    """The scans, generated into `where` unless a run with the same size and seed did."""
+def samples(statements: int, seed: int, where: Path | None, dpi: int | None = None
+            ) -> list[Sample]:
+    """The scans (every one at `dpi` if given), generated into `where` unless a run with
+    the same size, seed and dpi did."""
     if where is None:
-        return corpora.scans(statements, seed)
-    out = where / f"scans-{statements}-{seed}"
+        return corpora.scans(statements, seed, dpi)
+    out = where / (f"scans-{statements}-{seed}" + (f"-{dpi}dpi" if dpi else ""))
     done = out / "complete"
     if not done.exists():
-        generate(out, ("meridian",), statements, seed, varied=True)
+        generate(out, ("meridian",), statements, seed, varied=True, dpi=dpi)
         done.write_text("")
     found = []
     for truth in sorted(out.glob("*.truth.json")):
@@ -60,11 +70,16 @@ def samples(statements: int, seed: int, where: Path | None) -> list[Sample]:
 
 
 def levels(r: Result) -> list[str]:
-    """The quality levels a scan belongs to: its dpi, noise, blur and skew."""
-    q = r.sample.variant.get("knobs", {}).get("scan") or {}
+    """The quality levels a scan belongs to: its dpi, noise, blur, skew and JPEG quality,
+    whether it is a photograph, a long statement or prints references."""
+    knobs = r.sample.variant.get("knobs", {})
+    q = knobs.get("scan") or {}
     skew = abs(q.get("skew", 0.0))
+    photo = bool(q.get("perspective") or q.get("light"))
     return [f"dpi {q.get('dpi')}", f"noise {q.get('noise')}", f"blur {q.get('blur')}",
-            f"skew {'>=1' if skew >= 1 else '<1'}", f"jpeg {q.get('jpeg')}"]
+            f"skew {'>=1' if skew >= 1 else '<1'}", f"jpeg {q.get('jpeg')}",
+            f"photo {'yes' if photo else 'no'}", f"pages {'>1' if r.pages > 1 else '1'}",
+            f"references {'yes' if knobs.get('references') else 'no'}"]
 
 
 def by_level(results: list[Result]) -> dict[str, Tally]:
@@ -118,13 +133,13 @@ def tesseract_start(times: int = 9) -> float:
     return 1000 * statistics.median(spent)
 
 
-def ocr_cost(found: list[Sample], pages: int, limits: Limits
+def ocr_cost(found: list[Sample], pages: int, limits: Limits, engines: str = "both"
              ) -> tuple[float, float, int]:
     """(bare, ours, starts): CPU ms per page of rendering plus `bare_tesseract`, and of
-    `ocr_page` (rendering, first and second readings, ink), on the first page of `pages`
-    scans. `ocr_page` keeps its tesseract processes from page to page: they are started
-    afresh for this measure and ended after it, so that all their CPU time, their start
-    included, is counted; `starts` is how many of them started."""
+    `ocr_page` with `engines` (rendering, first and second readings, the second engine,
+    ink), on the first page of `pages` scans. `ocr_page` keeps its tesseract processes from
+    page to page: they are started afresh for this measure and ended after it, so that all
+    their CPU time, their start included, is counted; `starts` is how many of them started."""
     close_all()
     processes = started()
     bare = ours = 0.0
@@ -133,7 +148,7 @@ def ocr_cost(found: list[Sample], pages: int, limits: Limits
         begun = cpu()
         bare_tesseract(render_page(page, 0, limits))
         middle = cpu()
-        ocr_page(page, 0, limits)
+        ocr_page(page, 0, limits, engines)
         bare, ours = bare + middle - begun, ours + cpu() - middle
     begun = cpu()
     close_all()
@@ -142,25 +157,55 @@ def ocr_cost(found: list[Sample], pages: int, limits: Limits
     return 1000 * bare / n, 1000 * ours / n, started() - processes
 
 
+def model_load() -> float:
+    """CPU ms of loading the second engine's model, once per process (before its use is
+    timed)."""
+    begun = cpu()
+    _recogniser()
+    return 1000 * (cpu() - begun)
+
+
+def target(engines: str, cache: Path | None) -> functools.partial:
+    """What a parse worker runs to read scans with `engines` (`ocr.ENGINES`), tesseract's
+    answers kept in `cache` if given."""
+    reader = PdfiumReader(ocr=functools.partial(ocr_page, engines=engines))
+    return functools.partial(ocr_cache.parser(cache) if cache else parse_pdf, reader=reader)
+
+
 def run(statements: int, seed: int, workers: int, where: Path | None = None,
-        dpi: int | None = None, cost_pages: int = 6, cache: Path | None = None
-        ) -> list[Result]:
-    """Measure and print; returns the results (one per scan)."""
-    found = samples(statements, seed, where)
-    if dpi is not None:
-        found = [s for s in found
-                 if (s.variant.get("knobs", {}).get("scan") or {}).get("dpi") == dpi]
+        dpi: int | None = None, cost_pages: int = 6, cache: Path | None = None,
+        engines: tuple[str, ...] = ("both",)) -> list[Result]:
+    """Measure and print each combination of `engines`; returns the results (one per scan)
+    of the first."""
+    found = samples(statements, seed, where, dpi)
     print(f"varied scans: {len(found)} statements in {found[0].pdf.parent}, "
           f"{workers} parse worker(s)\n")
+    read_by = {which: _run(found, which, workers, where if which == engines[0] else None,
+                           cost_pages, cache) for which in engines}
+    summary = {which: by_level(results)["all"] for which, results in read_by.items()}
+    if len(engines) > 1:
+        print("each combination of engines on the same scans (exact / flagged / refused / "
+              "wrong):")
+        for which, tally in summary.items():
+            print(f"  {which:>6}: " + " / ".join(
+                f"{tally.outcomes[o]}" for o in ("exact", "flagged", "refused", "wrong"))
+                  + f" of {tally.statements} ({100 * tally.share('exact'):.1f}% exact)")
+    return read_by[engines[0]]
+
+
+def _run(found: list[Sample], engines: str, workers: int, where: Path | None,
+         cost_pages: int, cache: Path | None) -> list[Result]:
+    """Read `found` with `engines`, print its tables, and return the results."""
+    print(f"--- engines: {engines}")
     started = time.perf_counter()
     limits = Limits()
-    target = ocr_cache.parser(cache) if cache else parse_pdf
+    parse = target(engines, cache)
     if workers:
-        with ParsePool(workers, limits, target=target) as pool, \
+        with ParsePool(workers, limits, target=parse) as pool, \
                 ThreadPoolExecutor(workers) as threads:
             results = list(threads.map(lambda s: read(s, limits, pool.parse), found))
     else:
-        results = [read(s, limits, lambda data: target(data, limits=limits)) for s in found]
+        results = [read(s, limits, lambda data: parse(data, limits=limits)) for s in found]
         ocr_cache.install(None)
     wall = time.perf_counter() - started
     if where is not None:
@@ -172,12 +217,16 @@ def run(statements: int, seed: int, workers: int, where: Path | None = None,
     print(f"\n{pages} pages in {wall:.0f} s wall ({1000 * wall / max(pages, 1):.0f} ms/page "
           f"with {workers} worker(s))")
     if cost_pages:
-        bare, ours, starts = ocr_cost(found, cost_pages, limits)
+        loaded = model_load() if engines != "first" else 0.0
+        bare, ours, starts = ocr_cost(found, cost_pages, limits, engines)
         print(f"OCR CPU per page on {min(cost_pages, len(found))} pages: {ours:.0f} ms against "
               f"{bare:.0f} ms for bare tesseract on the same image ({ours / bare:.2f}x)\n"
               f"  bare: render, then one `tesseract --psm 4` process per page with default "
-              f"settings;\n  ours: ocr_page (render, first and second readings in two "
-              f"tesseract processes kept for all pages, their start counted once, ink)")
+              f"settings;\n  ours: ocr_page, engines {engines} (render, first and second "
+              f"readings in two tesseract processes kept for all pages, their start counted "
+              f"once, the second engine, ink)"
+              + (f";\n  the second engine's model loaded once per worker: {loaded:.0f} ms"
+                 if loaded else ""))
         n, start = min(cost_pages, len(found)), tesseract_start()
         bare_alone, ours_alone = bare - start, ours - starts * start / n
         print(f"  without tesseract's starts ({start:.0f} ms each, a blank image read by a "

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +61,8 @@ def draw_for(index: int, rng: random.Random, scan: bool) -> Draw:
         count = 0
     elif index % 29 == 13 and not scan:
         count = rng.randint(600, 900)  # 15-30 pages
+    elif index % 17 == 9 and scan:
+        count = rng.randint(60, 140)  # a long scan: 2-5 pages
     else:
         count = rng.randint(3, 12 if scan else 45)
     return Draw(rng, count, large=index % 7 == 2, negative=index % 5 == 1)
@@ -88,7 +90,10 @@ def statement(bank: str, variant: Variant = PLAIN, index: int = 0, seed: int = 7
 
 
 def generate(out: Path, banks: tuple[str, ...] = BANKS, statements: int = 10, seed: int = 7,
-             bad: tuple[str, ...] = (), *, varied: bool = False) -> list[Sample]:
+             bad: tuple[str, ...] = (), *, varied: bool = False,
+             dpi: int | None = None) -> list[Sample]:
+    """`statements` of `banks` (and the `bad` inputs) written into `out`; with `dpi`, every
+    varied scan drawn at that resolution, its other qualities as drawn."""
     out.mkdir(parents=True, exist_ok=True)
     unknown = set(banks) - set(ALL_LAYOUTS)
     if unknown:
@@ -98,6 +103,8 @@ def generate(out: Path, banks: tuple[str, ...] = BANKS, statements: int = 10, se
     for i in range(statements):
         bank = banks[i % len(banks)]
         v = variant_for(bank, i, banks, seed, varied)
+        if dpi is not None and v.scan is not None:
+            v = replace(v, scan=replace(v.scan, dpi=dpi))
         drawn = statement(bank, v, i, seed)
         pdf = drawn.pdf
         good = good or pdf

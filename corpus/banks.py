@@ -28,7 +28,7 @@ from corpus.forms import (
     summary,
 )
 from corpus.render import FONTS, Col, Furniture, Sheet
-from corpus.truth import Draw, account, cents, german_purpose, period_for
+from corpus.truth import Draw, account, cents, german_purpose, period_for, with_references
 from corpus.variant import PLAIN, Variant
 from parsers.model import Account, Statement, Transaction
 from parsers.numbers import format_amount
@@ -339,6 +339,8 @@ def render_meridian_text(d: Draw, v: Variant = PLAIN) -> Rendered:
     accounts = [account(d, last4, "USD", start, end)]
     if v.structure == "two-accounts":
         accounts.append(_second(d, "USD", start, end))
+    if v.references:
+        accounts = [with_references(a) for a in accounts]
     font = rng.choice(FONTS[:2])
     size = rng.choice([10.0, 11.0])
 

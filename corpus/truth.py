@@ -103,6 +103,27 @@ def account(d: Draw, last4: str, currency: str, start: date, end: date,
 
 
 
+#: References a bank prints after a description, as held-out scans print them: a payment
+#: reference, a card's last digits, a transaction number with letters in it.
+REFERENCES = ("REF {n:013d}", "CARD ENDING {n4:04d}", "TXN {n:010d}-{L}", "ID {n6:06d}",
+              "ON {d:%m/%d}")
+
+
+def with_references(acct: Account) -> Account:
+    """The account with a reference printed in every description, drawn from the row's
+    own date and amount (no draw from the statement's stream, so its money stays the
+    same)."""
+    txs = []
+    for i, t in enumerate(acct.transactions):
+        n = int(abs(t.amount) * 100) * 7919 + t.date.toordinal() * 31 + i
+        form = REFERENCES[n % len(REFERENCES)]
+        ref = form.format(n=n, n4=n % 10_000, n6=n % 1_000_000, L="ABCDEFGHJK"[n % 10],
+                          d=t.date)
+        txs.append(Transaction(t.date, f"{t.description} {ref}", t.amount, t.balance))
+    return Account(acct.account_last4, acct.currency, acct.opening_balance,
+                   acct.closing_balance, txs)
+
+
 def day_end_balances(acct: Account) -> Account:
     """The account as printed when a balance stands only on a day's last row."""
     txs = acct.transactions

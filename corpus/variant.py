@@ -11,7 +11,7 @@ unambiguously. `Variant.kinds()` names what was applied, so results can be group
 from __future__ import annotations
 
 import random
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 FURNITURE = ("footer", "continued", "page-of", "repeated-header", "watermark")
@@ -62,7 +62,7 @@ APPLIES = {
     "harbor": {"sign", "currency", "narrow"},
     "alpenbank": {"sign", "currency", "two-accounts"},
     "meridian": {"day-end-balance", "date-once", "carry-rows", "missing-header", "narrow",
-                 "two-accounts", "derived-opening", "scan"},
+                 "two-accounts", "derived-opening", "scan", "references"},
 }
 
 
@@ -75,9 +75,16 @@ class ScanQuality:
     noise: float = 0.0005  # share of pixels speckled
     blur: float = 0.0  # Gaussian radius in pixels
     jpeg: int = 85  # JPEG quality of the embedded page images
+    #: A photograph of the sheet rather than a scan: how far (a share of the page's sides)
+    #: its corners stand off square on a darker ground, and how much of the light falls
+    #: off across it (0: even; 0.4: the dimmest corner at 60% of the brightest).
+    perspective: float = 0.0
+    light: float = 0.0
 
     def kinds(self) -> list[str]:
         out = [f"scan:{self.dpi}dpi"]
+        if self.perspective or self.light:
+            out.append("scan:photo")
         if abs(self.skew) >= 1.0:
             out.append("scan:skew")
         if self.noise >= 0.002:
@@ -118,6 +125,7 @@ class Variant:
     structure: str = ""  # one of STRUCTURES
     scan: ScanQuality | None = None
     isolated: bool = False  # the only variation besides a scan's quality
+    references: bool = False  # a reference number after every description (Meridian)
 
     def cased(self, label: str) -> str:
         return {"upper": label.upper(), "lower": label.lower(),
@@ -145,7 +153,7 @@ class Variant:
         if self.colon is not None:
             out.append("colon" if self.colon else "no-colon")
         for name in ("opening_label", "closing_label", "number_label", "day_end_balance",
-                     "date_once", "narrow", "missing_header", "value_below"):
+                     "date_once", "narrow", "missing_header", "value_below", "references"):
             if getattr(self, name):
                 out.append(name.replace("_", "-"))
         if self.structure:
@@ -167,7 +175,7 @@ GROUPS = [("producer", "embedded_font", "char_spacing", "word_gap", "by_column")
           ("colon",), ("period_form",), ("opening_label",), ("closing_label",),
           ("number_label",), ("currency",), ("sign",), ("furniture",), ("day_end_balance",),
           ("date_once",), ("narrow",), ("carry_rows",), ("header_align", "header_shift"),
-          ("missing_header",), ("value_below",), ("structure",)]
+          ("missing_header",), ("value_below",), ("structure",), ("references",)]
 
 
 def draw_variant(bank: str, ordinal: int, rng: random.Random) -> Variant:
@@ -221,6 +229,8 @@ def _mixed(bank: str, ordinal: int, rng: random.Random) -> Variant:
         value_below=rng.random() < 0.3,
         structure=structure,
         scan=draw_scan(rng) if "scan" in can else None,
+        # drawn last, so that every knob before it stays as it was drawn before
+        references="references" in can and rng.random() < 0.35,
     )
 
 def draw_scan(rng: random.Random) -> ScanQuality:
@@ -231,8 +241,14 @@ def draw_scan(rng: random.Random) -> ScanQuality:
     jpeg = rng.choice([50, 70, 85, 85])
     if dpi == 150:
         blur, jpeg = min(blur, 0.5), max(jpeg, 70)
-    return ScanQuality(dpi=dpi, skew=round(rng.uniform(-1.5, 1.5), 2),
-                       noise=rng.choice([0.0005, 0.001, 0.003]), blur=blur, jpeg=jpeg)
+    q = ScanQuality(dpi=dpi, skew=round(rng.uniform(-1.5, 1.5), 2),
+                    noise=rng.choice([0.0005, 0.001, 0.003]), blur=blur, jpeg=jpeg)
+    # drawn after the scanner's knobs, so that those stay as they were drawn before
+    if rng.random() < 0.25:  # a photograph: turned further, in perspective, unevenly lit
+        q = replace(q, skew=round(rng.uniform(-4.0, 4.0), 2),
+                    perspective=round(rng.uniform(0.01, 0.04), 3),
+                    light=round(rng.uniform(0.15, 0.45), 2))
+    return q
 
 
 __all__ = ["FURNITURE", "PLAIN", "STRUCTURES", "ScanQuality", "Variant", "draw_variant"]

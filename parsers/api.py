@@ -46,8 +46,9 @@ from parsers.reader import (
 )
 from parsers.table import TableReading
 from parsers.template import Template, load_templates
-from parsers.trust import weigh
+from parsers.trust import pinned, weigh
 from parsers.validate import Validation, repair_ends, repair_from_running_balance, validate
+from parsers.witness import disputes, unvouched
 
 
 @dataclass
@@ -205,8 +206,12 @@ def _parse(read: _PagesRead, bank: str | None, templates: list[Template], damage
                    for a in out.statement.accounts for t in a.transactions
                    if CID.search(t.description)]
     if layout == "generic" and ocr:
-        unfaithful.append("read by the generic reader from OCR text, whose dates and "
-                          "descriptions no confidence check covers: a person confirms them")
+        unfaithful += unvouched([ln for ln in lines if ln.ocr], _pinned_throughout(out))
+        if mismatch is not None:
+            # what the template could not find on a scan, the generic reader may have
+            # taken from elsewhere (a card number in a description for the account's)
+            unfaithful.append(f"recognised as {mismatch}, and read from OCR text by the "
+                              "generic reader instead: a person confirms its reading")
     if damaged:
         unfaithful.append(f"{damaged} compressed stream(s) of the file are damaged: data was "
                           "lost while reading them")
@@ -222,8 +227,26 @@ def _parse(read: _PagesRead, bank: str | None, templates: list[Template], damage
     if unfaithful:
         validation.problems += unfaithful
         validation.ok = False
+    if ocr and not validation.ok:
+        validation.problems += disputes([ln for ln in lines if ln.ocr])[:_DISPUTES_SHOWN]
     return ParseResult(out.statement, validation, layout, len(pages), sum(p.ocr for p in pages),
                        out.readings, notes, out.tables, out.how)
+
+
+#: The most words both engines read differently listed with a statement sent to review.
+_DISPUTES_SHOWN = 40
+
+
+def _pinned_throughout(out: ParseOutput) -> bool:
+    """Whether the printed balances pin every figure of every account: opening and closing
+    printed, a balance on every row, and the account reconciling (`trust.pinned`)."""
+    for acct, reading in zip(out.statement.accounts, out.readings, strict=True):
+        printed = not {"opening_balance", "closing_balance"} & set(reading.derived)
+        amounts, balances = pinned(acct, printed, printed)
+        if not printed or len(amounts) < len(acct.transactions) or len(balances) < len(
+                acct.transactions):
+            return False
+    return True
 
 
 @functools.cache

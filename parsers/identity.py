@@ -1,5 +1,5 @@
 """What a job pins of the parser: the chain revision (this package's code, the page reader,
-the templates) and the OCR engine's identity.
+the templates) and the OCR engines' identity.
 
 Apart from the parser on purpose: the process that accepts an import's jobs and hands their
 files to parse workers computes these for every run, and importing the parser itself
@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.metadata
+import importlib.util
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -60,9 +62,14 @@ def _source_digest() -> str:
     return h.hexdigest()
 
 
+#: The second engine's recognition model, in the folder of its package.
+SECOND_MODEL = "models/ch_PP-OCRv4_rec_infer.onnx"
+
+
 @functools.cache
 def engine_identity() -> str:
-    """Tesseract version plus the digest of the traineddata in use: what OCR output depends on."""
+    """What OCR output depends on: tesseract's version and the digest of its traineddata,
+    then the second engine's (`witness.py`) version, its runtime's and its model's digest."""
     try:
         version = tesseract_version()
     except OSError:
@@ -71,4 +78,25 @@ def engine_identity() -> str:
     data = traineddata_path("eng")
     if data is not None:
         digest = hashlib.sha256(data.read_bytes()).hexdigest()[:16]
-    return f"tesseract:{version}+eng:{digest}"
+    return f"tesseract:{version}+eng:{digest}+{second_engine_identity()}"
+
+
+def second_engine_identity() -> str:
+    """RapidOCR's version, onnxruntime's, and the digest of the recognition model."""
+    try:
+        model = second_model()
+        versions = (importlib.metadata.version("rapidocr-onnxruntime"),
+                    importlib.metadata.version("onnxruntime"))
+        digest = hashlib.sha256(model.read_bytes()).hexdigest()[:16]
+    except (OSError, importlib.metadata.PackageNotFoundError):
+        return "rapidocr:unavailable"
+    return f"rapidocr:{versions[0]}+onnxruntime:{versions[1]}+rec:{digest}"
+
+
+def second_model() -> Path:
+    """The second engine's recognition model, as its wheel ships it (found without importing
+    the package, whose import loads onnxruntime and OpenCV)."""
+    spec = importlib.util.find_spec("rapidocr_onnxruntime")
+    if spec is None or spec.origin is None:
+        raise OSError("rapidocr-onnxruntime is not installed")
+    return Path(spec.origin).parent / SECOND_MODEL

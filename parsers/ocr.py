@@ -5,7 +5,9 @@ from its output (PNG encoding alone cost more than the recognition). Tesseract r
 single-threaded (`OMP_THREAD_LIMIT=1`): its OpenMP default is several times slower on
 small machines and fights the task runner for cores. It is started once per process, not
 per page (`tesseract_stream.py`): its start costs about a sixth of a page's reading.
-Word boxes are returned in PDF points, so layouts see scans and text pages alike.
+Word boxes are returned in PDF points, so layouts see scans and text pages alike. A page is
+squared and evened out first where it needs it (`straighten.py`), and a second engine then
+reads the same image's words as an independent witness (`witness.py`).
 """
 
 from __future__ import annotations
@@ -27,8 +29,14 @@ from parsers.pdfium import LOCK
 from parsers.pixels import check_render
 from parsers.reader import Word
 from parsers.reread import Read, reread
+from parsers.straighten import straighten
 from parsers.tesseract_stream import TesseractStopped, TesseractStreams
 from parsers.trust import OCR_REVIEW_CONFIDENCE
+from parsers.witness import marked_numbers, substitute, witness
+
+#: Which engines read a page: tesseract with the second engine as its witness, or either
+#: alone (`second`: the second engine's readings of tesseract's words), to measure each.
+ENGINES = ("both", "first", "second")
 
 #: Page segmentation "single column of variable sizes": mode 6 merges ruled table rows.
 TESSERACT_CONFIG = "--psm 4"
@@ -38,13 +46,16 @@ FIRST = TesseractStreams(TESSERACT_CONFIG.split())
 NOISE_CONFIDENCE = 80.0
 
 
-def ocr_page(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
+def ocr_page(page: pdfium.PdfPage, index: int, limits: Limits,
+             engines: str = "both") -> list[Word]:
     """Words of a loaded page without a text layer, read by tesseract; the words it was
-    unsure of are read a second time (`reread.py`); each keeps the ink the page holds left
-    of it, level with it (`ink.py`). All its readings share the page's time: a reading
-    gets what the ones before it left, so a page never takes twice its budget."""
+    unsure of are read a second time (`reread.py`), and the second engine reads the same
+    image's words as a witness (`witness.py`; `engines` other than `both` measure each
+    engine alone: see ENGINES); each keeps the ink the page holds left of it, level with
+    it (`ink.py`). All tesseract's readings share the page's time: a reading gets what the
+    ones before it left, so a page never takes twice its budget."""
     deadline = time.monotonic() + limits.seconds_per_ocr_page
-    image = render_page(page, index, limits)
+    image = straighten(render_page(page, index, limits))
     reads = []
     for row in tesseract_tsv(image, index, limits, deadline):
         if len(row) < 12 or _is_speck(row[11], float(row[10])):
@@ -60,11 +71,15 @@ def ocr_page(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
                          f"included, took over {limits.seconds_per_ocr_page:.0f} s") from exc
     except TesseractStopped as exc:
         raise _ocr_failed(exc, f"the second OCR reading of page {index + 1}") from exc
+    if engines != "first":
+        weigh = witness if engines == "both" else substitute
+        reads = weigh(image, reads, OCR_REVIEW_CONFIDENCE, lexicon())
+    reads = marked_numbers(reads, OCR_REVIEW_CONFIDENCE)
     ink = ink_left(image, [(r.left, r.top, r.top + r.height) for r in reads], limits.ocr_dpi)
     to_pt = 72 / limits.ocr_dpi
     return [Word(r.text, r.left * to_pt, (r.left + r.width) * to_pt, r.top * to_pt,
                  (r.top + r.height) * to_pt, r.conf, r.line,
-                 ink[r.left, r.top, r.top + r.height], r.twice) for r in reads]
+                 ink[r.left, r.top, r.top + r.height], r.twice, r.second) for r in reads]
 
 
 def tesseract_tsv(image: Image.Image, index: int, limits: Limits,

@@ -28,6 +28,7 @@ import pypdfium2.raw as pdfium_c
 
 from parsers.boundary import library_errors
 from parsers.errors import CorruptPdf, ParseTimeout
+from parsers.layer import scanned_beneath, third_witness
 from parsers.limits import Limits
 from parsers.pdfium import LOCK, direct
 from parsers.preflight import open_document
@@ -110,15 +111,32 @@ class PdfiumReader:
             raise ParseTimeout(f"reading stopped after {limits.seconds_per_file:.0f} s at "
                                f"page {index + 1}")
         with LOCK:
-            width, height, words = _read_page(doc, index)
+            width, height, words, imaged = _read_page(doc, index)
         out = Page(index + 1, width, height, words)
         if not words:
             self._blank_or_scanned(doc, index, limits, out)
+        elif imaged and self._ocr is not None:
+            self._scanned_beneath(doc, index, limits, out)
         # (looked for in all the words' text at once: nearly every page has none)
         if UNDECODABLE in "".join(map(_TEXT, out.words)):
             out.problems.append(
                 undecodable_note(index, sum(UNDECODABLE in w.text for w in out.words)))
         return out
+
+    def _scanned_beneath(self, doc: pdfium.PdfDocument, index: int, limits: Limits,
+                         out: Page) -> None:
+        """A page whose text layer transcribes its own image: read by OCR from the image
+        alone, the layer a third witness (`layer.py`)."""
+        assert self._ocr is not None
+        with LOCK:
+            page = doc[index]
+        try:
+            if scanned_beneath(page, out.words):
+                out.words, out.ocr = third_witness(self._ocr(page, index, limits),
+                                                   out.words), True
+        finally:
+            with LOCK:
+                page.close()
 
     def _blank_or_scanned(self, doc: pdfium.PdfDocument, index: int, limits: Limits,
                           out: Page) -> None:
@@ -136,11 +154,13 @@ class PdfiumReader:
                 page.close()
 
 
-def _read_page(doc: pdfium.PdfDocument, index: int) -> tuple[float, float, list[Word]]:
-    """A page's width, height and words; the caller holds `LOCK`. The page and its text
-    page are loaded and closed through PDFium's own calls: pypdfium2's objects for them
-    (a finalizer and a place in their parent's list each) cost more than reading a short
-    page's words."""
+def _read_page(doc: pdfium.PdfDocument, index: int
+               ) -> tuple[float, float, list[Word], bool]:
+    """A page's width, height and words, and whether an image of its own drawn at its top
+    level covers most of it (a scan's page may); the caller holds `LOCK`. The page and its
+    text page are loaded and closed through PDFium's own calls: pypdfium2's objects for
+    them (a finalizer and a place in their parent's list each) cost more than reading a
+    short page's words."""
     page = _load_page(doc.raw, index)
     if not page:  # (pypdfium2's words, as when it loaded the page)
         raise CorruptPdf(f"page {index + 1} cannot be read (Failed to load page.)")
@@ -152,10 +172,11 @@ def _read_page(doc: pdfium.PdfDocument, index: int) -> tuple[float, float, list[
         textpage = ctypes.c_void_p(textpage)
         try:
             width, height = _page_width(page), _page_height(page)
+            imaged = _imaged(page, width * height)
             turns = _rotation(page)
             if turns:
-                return width, height, turned_page_words(textpage, turns, width, height)
-            return width, height, page_words(textpage, height)
+                return width, height, turned_page_words(textpage, turns, width, height), imaged
+            return width, height, page_words(textpage, height), imaged
         finally:
             _close_textpage(textpage)
     finally:
@@ -197,7 +218,7 @@ def page_words(textpage: pdfium_c.FPDF_TEXTPAGE | ctypes.c_void_p, height: float
         add((m.group(), left, right, top, bottom, last, top, end))
     # (the fields written out, not `Word(...)`: a call less per word; a text layer's word
     # has no OCR confidence, line, ink or second reading)
-    return [_new(Word, (r[0], r[1], r[2], r[3], r[4], None, None, None, False))
+    return [_new(Word, (r[0], r[1], r[2], r[3], r[4], None, None, None, False, None))
             for r in _join(tp, text, runs, height)]
 
 
@@ -238,7 +259,8 @@ def turned_page_words(textpage: pdfium_c.FPDF_TEXTPAGE | ctypes.c_void_p, turns:
         else:
             prev = [ch, left, right, top, bottom, left, top, i + 1]
             runs.append(prev)
-    return [_new(Word, (r[0], r[1], r[2], r[3], r[4], None, None, None, False)) for r in runs]
+    return [_new(Word, (r[0], r[1], r[2], r[3], r[4], None, None, None, False, None))
+            for r in runs]
 
 
 def _shown(box: pdfium_c.FS_RECTF, turns: int, file_w: float, file_h: float
@@ -251,6 +273,23 @@ def _shown(box: pdfium_c.FS_RECTF, turns: int, file_w: float, file_h: float
     if turns == 2:
         return file_w - x1, file_w - x0, y0, y1
     return file_h - y1, file_h - y0, file_w - x1, file_w - x0
+#: An image covering this share of a page may be the page's scan (`layer.py`).
+_COVER = 0.85
+
+
+def _imaged(raw: ctypes.c_void_p, area: float) -> bool:
+    """Whether an image drawn at the page's top level covers most of its `area`."""
+    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
+    page = ctypes.cast(raw, pdfium_c.FPDF_PAGE)
+    for i in range(pdfium_c.FPDFPage_CountObjects(page)):
+        obj = pdfium_c.FPDFPage_GetObject(page, i)
+        if pdfium_c.FPDFPageObj_GetType(obj) == pdfium_c.FPDF_PAGEOBJ_IMAGE and \
+                pdfium_c.FPDFPageObj_GetBounds(obj, left, bottom, right, top) and \
+                (right.value - left.value) * (top.value - bottom.value) >= _COVER * area:
+            return True
+    return False
+
+
 
 
 def _text(tp: ctypes.c_void_p, count: int) -> str:

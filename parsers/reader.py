@@ -55,8 +55,11 @@ class Word(NamedTuple):
     #: OCR: the stretches of ink (x0, x1) on the page left of the word, level with it
     #: (`ink.py`); None for words from a text layer.
     ink: tuple[tuple[float, float], ...] | None = None
-    #: OCR: whether a second, independent reading of the word agreed (`reread.py`).
+    #: OCR: whether a second, independent reading of the word agreed (`reread.py`,
+    #: `witness.py`).
     twice: bool = False
+    #: OCR: the second engine's reading of the word, where it read it (`witness.py`).
+    second: str | None = None
 
 
 @dataclass

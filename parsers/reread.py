@@ -115,6 +115,10 @@ class Read:
     line: int = 0
     #: Whether a second, independent reading agreed with this one.
     twice: bool = False
+    #: The second engine's reading of the word, where it read it (`witness.py`).
+    second: str | None = None
+    #: Tesseract's second reading of the word, where it read it otherwise than the first.
+    again: str | None = None
 
 
 def kind(text: str) -> str:
@@ -201,7 +205,7 @@ def judge(first: Read, second: tuple[str, float] | None, gate: float) -> list[Re
     if formed and len(parts) > 1 and apart \
             and _unmarked(text.replace(" ", "")) == _unmarked(first.text):
         return _split(first, parts, conf)  # words run together, or across a speck
-    return [_doubt(first, gate)]
+    return [replace(_doubt(first, gate), again=text)]  # the two readings disagree
 
 
 def date_value(text: str) -> str | None:

@@ -1,15 +1,16 @@
 """Which figures OCR read with little confidence the running balance still vouches for.
 
 A scanned figure read below the review confidence is not taken on OCR's word. It is trusted
-when the printed running balance pins it: the account reconciles (opening + amounts =
-closing, every printed balance equal to the running total), and the figure sits in an
-unbroken stretch of printed balances: an amount between two printed balances (the printed
-opening counts as the first), a balance followed by another printed balance or by the
-printed closing balance. Two independent readings then agree on it, and a misread digit
-would have broken the chain. Where a day-end balance sums several rows, the two printed
-balances around them pin the rows' sum: the one amount among them read with little confidence
-is pinned by the others, read confidently. A figure not pinned that way (two doubtful amounts
-in one sum, a derived opening or closing balance) goes to review, and says why.
+when the printed running balance pins it: the figure sits in an unbroken stretch of printed
+balances that agree with the amounts between them (the printed opening and closing count):
+an amount between two printed balances, a balance followed by another printed balance or by
+the printed closing balance. A break in the chain (a misread figure) costs the figures
+around it, not the rest of the account. Two independent readings then agree on it, and a
+misread digit would have broken the chain. Where a day-end balance sums several rows, the two
+printed balances around them pin the rows' sum: the one amount among them read with little
+confidence is pinned by the others, read confidently. A figure not pinned that way (two
+doubtful amounts in one sum, a derived opening or closing balance) goes to review, and says
+why.
 
 No arithmetic checks a date or a description, so other evidence must: a date read with
 little confidence stands when the confidently read dates around it are its own day (and the
@@ -20,8 +21,8 @@ that the statement prints confidently elsewhere or that is a word of the languag
 that reads as an ordinal or a number once its look-alike letters are digits (`STH` for
 `5TH`), a word the language does not know that is words it knows run together
 (`GYMMEMBERSHIP`: OCR lost the space), a word joined across a speck (`STORE.0912`) or two
-numbers side by side (`20251 10400193`: OCR may have read a space into one) are never
-taken, however confidently they were read (`reread.py` reads the first two again, and
+numbers side by side (`20251 10400193`, `00826821 42-C`: OCR may have read a space into
+one) are never taken, however confidently they were read (`reread.py` reads the first two again, and
 splits them where the readings show the space).
 """
 
@@ -81,19 +82,22 @@ def weigh(acct: Account, doubts: list[Doubt], opening_printed: bool, closing_pri
 
 def pinned(acct: Account, opening_printed: bool, closing_printed: bool
            ) -> tuple[set[int], set[int]]:
-    """(rows whose amount, rows whose balance) the printed running balance pins."""
-    txs = acct.transactions
-    if not _reconciles(acct):
-        return set(), set()
-    anchors = [t.balance is not None for t in txs]
-    # later[i]: a printed balance after row i, or the printed closing balance
-    later = [False] * len(txs)
-    after = closing_printed
-    for i in range(len(txs) - 1, -1, -1):
-        later[i] = after
-        after = after or anchors[i]
-    balances = {i for i in range(len(txs)) if anchors[i] and later[i]}
-    amounts = {i for i in balances if (anchors[i - 1] if i else opening_printed)}
+    """(rows whose amount, rows whose balance) the printed running balance pins. The chain
+    is weighed stretch by stretch (`_stretches`), so a misread figure costs the figures it
+    could have been traded with, not every row after it: a balance is pinned when the
+    stretches on both sides of it hold, an amount between two printed balances when its own
+    stretch holds and so do the ones before and after it (a misread amount hidden by a
+    misread balance next to it breaks the stretch beyond)."""
+    anchors, holds = _stretches(acct, opening_printed, closing_printed, set())
+    at = {row: k for k, (row, is_balance) in enumerate(anchors) if is_balance}
+    balances = {i for i, k in at.items()
+                if k + 1 < len(anchors) and holds[k] and (k == 0 or holds[k - 1])}
+    amounts = set()
+    for i in balances:
+        k = at[i]
+        before = k - 1  # the anchor just before row i: row i - 1's balance or the opening
+        if before >= 0 and anchors[before][0] == i - 1 and (before == 0 or holds[before - 1]):
+            amounts.add(i)
     return amounts, balances
 
 
@@ -101,26 +105,44 @@ def alone_in_sum(acct: Account, doubts: list[Doubt], opening_printed: bool,
                  closing_printed: bool) -> set[int]:
     """Rows whose amount is the one doubtful amount of the rows between two printed balances
     (the printed opening and closing count): the two pin the rows' sum, and the others were
-    read confidently, so they pin it too. A balance that is itself doubtful pins nothing. The
-    sum pins a value, not the row it belongs to, nor the reading of broken punctuation: an
-    amount whose row was put together unusually (`assembled`) or whose punctuation was
-    mended (`printed`) is not pinned by a sum."""
-    txs = acct.transactions
-    if not txs or not _reconciles(acct):
+    read confidently, so they pin it too, where that stretch holds and so do the ones on
+    either side of it. A balance that is itself doubtful pins nothing. The sum pins a value,
+    not the row it belongs to, nor the reading of broken punctuation: an amount whose row
+    was put together unusually (`assembled`) or whose punctuation was mended (`printed`) is
+    not pinned by a sum."""
+    if not acct.transactions:
         return set()
     unsure = {d.row for d in doubts if d.figure == "balance"}
-    anchors = sorted({*([-1] if opening_printed else []),
-                      *(i for i, t in enumerate(txs) if t.balance is not None and i not in unsure),
-                      *([len(txs) - 1] if closing_printed else [])})
+    anchors, holds = _stretches(acct, opening_printed, closing_printed, unsure)
     doubtful = {d.row for d in doubts if d.figure == "amount"}
     plain = {d.row for d in doubts if d.figure == "amount" and not d.assembled
              and not d.printed}
     found: set[int] = set()
-    for p, q in itertools.pairwise(anchors):
+    for k, ((p, _), (q, _)) in enumerate(itertools.pairwise(anchors)):
         rows = doubtful & set(range(p + 1, q + 1))
-        if len(rows) == 1:
+        sound = holds[k] and (k == 0 or holds[k - 1]) and (k + 1 >= len(holds) or holds[k + 1])
+        if len(rows) == 1 and sound:
             found |= rows & plain
     return found
+
+
+def _stretches(acct: Account, opening_printed: bool, closing_printed: bool,
+               unsure: set[int]) -> tuple[list[tuple[int, bool]], list[bool]]:
+    """The printed balances the chain runs through, as (row, whether it is a row's own
+    balance): the opening (row -1) and the closing (the last row) where printed, every row's
+    balance but those in `unsure`; and whether each stretch between two of them holds (the
+    balance before it plus the amounts of its rows is the balance after it)."""
+    txs = acct.transactions
+    points: list[tuple[int, bool, Decimal]] = []
+    if opening_printed:
+        points.append((-1, False, acct.opening_balance))
+    points += [(i, True, t.balance) for i, t in enumerate(txs)
+               if t.balance is not None and i not in unsure]
+    if closing_printed and txs:
+        points.append((len(txs) - 1, False, acct.closing_balance))
+    holds = [a + sum((t.amount for t in txs[p + 1:q + 1]), Decimal(0)) == b
+             for (p, _, a), (q, _, b) in itertools.pairwise(points)]
+    return [(row, own) for row, own, _ in points], holds
 
 
 def _reconciles(acct: Account) -> bool:
@@ -234,6 +256,7 @@ def word_vouched(word: str, conf: float, confident: frozenset[str], lexicon: fro
 
 
 def numbers_apart(first: str, second: str) -> bool:
-    """Whether two words side by side are both runs of digits: one number OCR may have
-    read a space into (`20251 10400193`), as likely as two numbers printed apart."""
-    return first.isdigit() and second.isdigit()
+    """Whether two words side by side meet in digits, the first ending in one and the
+    second starting with one: one number OCR may have read a space into (`20251 10400193`,
+    `00826821 42-C`), as likely as two numbers printed apart."""
+    return first[-1:].isdigit() and second[:1].isdigit()

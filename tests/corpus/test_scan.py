@@ -37,3 +37,16 @@ def test_same_quality_and_noise_seed_give_the_same_scan() -> None:
     q = ScanQuality(dpi=150, noise=0.003)
     assert scan_with(text_pdf, q, np.random.default_rng(7)) == \
         scan_with(text_pdf, q, np.random.default_rng(7))
+
+
+def test_a_photograph_shows_the_sheet_in_perspective_on_a_darker_ground() -> None:
+    text_pdf = render_meridian_text(draw_for(1, random.Random("s:1"), True)).pdf
+    q = ScanQuality(dpi=100, perspective=0.03, light=0.4)
+    photo = scan_with(text_pdf, q, np.random.default_rng(3))
+    assert page_image_width(photo) > round(595.27 * 100 / 72)  # the ground around the sheet
+    grey = np.asarray(pdfium.PdfDocument(photo)[0].render(scale=100 / 72, grayscale=True)
+                      .to_pil().convert("L"))
+    h, w = grey.shape
+    assert float(np.median(grey[:5, :5])) < 100 < float(np.median(grey[h // 3: h // 2,
+                                                                       w // 3: w // 2]))
+    assert q.kinds() == ["scan:100dpi", "scan:photo"]

@@ -1,4 +1,4 @@
-"""Whole scans read by the real tesseract once per page, their words then changed at will:
+"""Whole scans read by the real OCR engines once per page, their words then changed at will:
 what the scan tests share."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from parsers.limits import Limits
 from parsers.ocr import ocr_page
 from parsers.pdfium_reader import PdfiumReader
 from parsers.reader import Word
+from parsers.template import Template
 
 CLEAN = ScanQuality(dpi=300, noise=0.0005)
 Change = Callable[[list[Word]], list[Word]]
@@ -33,10 +34,12 @@ def derived_scan() -> Rendered:
                      seed=11)
 
 
-def parse(drawn: Rendered, change: Change = lambda words: words) -> ParseResult:
-    """Parse with tesseract's words (read once per page) passed through `change`."""
+def parse(drawn: Rendered, change: Change = lambda words: words,
+          templates: list[Template] | None = None) -> ParseResult:
+    """Parse with the OCR engines' words (read once per page) passed through `change`, with
+    `templates` (the built-in ones unless given)."""
     def ocr(page: pdfium.PdfPage, index: int, limits: Limits) -> list[Word]:
         if (drawn.pdf, index) not in _read:
             _read[drawn.pdf, index] = ocr_page(page, index, limits)
         return change(list(_read[drawn.pdf, index]))
-    return parse_pdf(drawn.pdf, reader=PdfiumReader(ocr=ocr))
+    return parse_pdf(drawn.pdf, reader=PdfiumReader(ocr=ocr), templates=templates)

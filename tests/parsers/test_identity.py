@@ -3,19 +3,28 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import importlib.metadata
 import subprocess
 import sys
 
 import pytest
 
 from parsers.api import READERS, page_reader
-from parsers.identity import READER_CLASSES, chain_revision, engine_identity
+from parsers.identity import READER_CLASSES, chain_revision, engine_identity, second_model
 from parsers.template import load_templates
 
 
 def test_engine_identity_pins_version_and_traineddata() -> None:
     identity = engine_identity()
     assert identity.startswith("tesseract:5.") and "+eng:" in identity
+
+
+def test_engine_identity_pins_the_second_engine_and_its_model() -> None:
+    """RapidOCR's version, onnxruntime's and the digest of the model file it reads."""
+    model = hashlib.sha256(second_model().read_bytes()).hexdigest()[:16]
+    assert f"+rapidocr:{importlib.metadata.version('rapidocr-onnxruntime')}+onnxruntime:" \
+        f"{importlib.metadata.version('onnxruntime')}+rec:{model}" in engine_identity()
 
 
 @pytest.mark.parametrize("name", sorted(READERS))
@@ -50,6 +59,7 @@ def test_the_identities_load_none_of_the_parsers_libraries() -> None:
          "import parsers.pool, parsers.rendered\n"
          "chain_revision(load_templates(), 'pdfium'); engine_identity()\n"
          "print(sorted({m.split('.')[0] for m in sys.modules} & {'numpy', 'pypdfium2', "
-         "'pdfminer', 'PIL', 'pyarrow', 'pandas'}))"],
+         "'pdfminer', 'PIL', 'pyarrow', 'pandas', 'onnxruntime', 'cv2', "
+         "'rapidocr_onnxruntime'}))"],
         capture_output=True, check=True).stdout.decode().strip()
     assert loaded == "[]"

@@ -50,9 +50,17 @@ def test_a_derived_opening_or_closing_pins_nothing_at_its_end() -> None:
     assert pinned(acct, False, False) == (set(), {0})
 
 
-def test_an_account_that_does_not_reconcile_pins_nothing() -> None:
+def test_a_break_in_the_chain_costs_the_figures_around_it_not_every_row() -> None:
+    # the closing does not follow the last balance: the last row's figures are not pinned
     acct = account(["-10.00", "5.50", "-1.00"], ["90.00", "95.50", "94.50"], closing="94.60")
-    assert pinned(acct, True, True) == (set(), set())
+    assert pinned(acct, True, True) == ({0, 1}, {0, 1})
+    # a misread balance in a long chain: the figures next to it lose their pins, the
+    # stretches beyond them keep theirs
+    amounts = ["-1.00"] * 8
+    balances = [f"{99 - i}.00" for i in range(8)]
+    balances[3] = "76.00"
+    acct = account(amounts, balances, closing="92.00")
+    assert pinned(acct, True, True) == ({0, 1, 6, 7}, {0, 1, 5, 6, 7})
 
 
 def test_weigh_trusts_pinned_doubts_and_says_why_others_go_to_review() -> None:
@@ -230,5 +238,6 @@ def test_words_joined_across_a_speck(word: str, joined: bool) -> None:
 
 
 def test_numbers_side_by_side_may_be_one() -> None:
-    assert numbers_apart("20251", "10400193")
+    assert numbers_apart("20251", "10400193") and numbers_apart("00826821", "42-C")
+    assert numbers_apart("#4471", "0912")
     assert not numbers_apart("BRANCH", "221") and not numbers_apart("4410", "PURCHASE")
