@@ -79,6 +79,8 @@ class AccountReading:
     #: Both balances are printed, labelled or as balance rows, at the ends of the rows: the
     #: rows' sum between them is proven (no row lost before or after those read).
     pinned: bool = False
+    #: The pages the labelled figures were read from.
+    pages: set[int] = field(default_factory=set)
 
     def to_dict(self) -> dict[str, Any]:
         return {"derived": self.derived, "rows": self.rows,
@@ -152,6 +154,7 @@ def run_template(t: Template, lines: list[Line], trace: list[TableReading] | Non
         out.statement.accounts.append(acct)
         out.readings.append(info)
         out.tables.append(reading)
+        out.pages |= info.pages | {ln.page for r in reading.rows for ln in r.lines}
         out.problems += reading.problems
         out.trusted += reading.trusted
     return out
@@ -327,6 +330,7 @@ def _account(t: Template, sec: _Section, preamble: list[Line], reading: TableRea
     info.balances_printed = sum(tx.balance is not None for tx in txs)
     opening = _signed(printed["opening"], t.balance_unsigned) if printed["opening"] else None
     closing = _signed(printed["closing"], t.balance_unsigned) if printed["closing"] else None
+    info.pinned = opening is not None and closing is not None
     if closing is None:
         if not txs or txs[-1].balance is None:
             raise TemplateMismatch(_not_found(t, "closing", closing_labels, space))
@@ -395,6 +399,7 @@ def _find(t: Template, name: str, f: Field, vocabulary: Sequence[str],
             if m:
                 text = m.group(name) if name in m.re.groupindex else m.group(1)
                 info.found[name] = f"regex on page {ln.page}"
+                info.pages.add(ln.page)
                 return convert(t, name, text or "", ln)
         return None
     found = find_labelled(lines, (*vocabulary, *f.labels), read, read_below=read_below,
@@ -403,6 +408,7 @@ def _find(t: Template, name: str, f: Field, vocabulary: Sequence[str],
         return None
     info.found[name] = f"after {found.label!r} on page {found.line.page}" + (
         " (on the line under it)" if found.below else "")
+    info.pages.add(found.line.page)
     # (a text layer's words carry no confidence: the value's words are looked for on OCR's)
     if found.line.ocr and any(w.conf is not None and w.conf < OCR_REVIEW_CONFIDENCE
                               for w in found.words(t.locale)):

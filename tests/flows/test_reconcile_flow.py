@@ -16,6 +16,7 @@ import pytest
 from faults import Faults, first_upload_fails
 from prefect.utilities.asyncutils import run_coro_as_sync
 from sqlalchemy import select
+from test_review_flow import misprint  # a statement that reads but does not reconcile
 
 from corpus import generate
 from flows.config import Settings
@@ -75,7 +76,7 @@ def receiver(monkeypatch: pytest.MonkeyPatch) -> Iterator[Receiver]:
 
 def test_defining_scenario(stmtflow_home: Path, tmp_path: Path, receiver: Receiver,
                            faults: Faults) -> None:
-    scan = generate(tmp_path / "a", ("meridian",), 2, seed=14)[1]  # reads, does not reconcile
+    scan = misprint(tmp_path / "a", seed=14)  # reads, does not reconcile
     plain = generate(tmp_path / "b", ("northwind",), 1, seed=6)[0]
     retried = generate(tmp_path / "c", ("bluebird",), 1, seed=7)[0]
     late = generate(tmp_path / "d", ("harbor",), 1, seed=8)[0]
@@ -94,7 +95,7 @@ def test_defining_scenario(stmtflow_home: Path, tmp_path: Path, receiver: Receiv
     assert state.is_completed()
     ledger = settings.ledger()
     jobs = {j.job_id: j for j in ledger.jobs()}
-    assert jobs[a.job_id].needs_review, "the scan of this seed must need review"
+    assert jobs[a.job_id].needs_review, "the misprinted statement must need review"
     assert (jobs[b.job_id].status, jobs[b.job_id].attempts) == (Status.SUCCEEDED, 1)
     assert (jobs[c.job_id].status, jobs[c.job_id].attempts) == (Status.SUCCEEDED, 2)
     assert jobs[c.job_id].identities == jobs[a.job_id].identities
