@@ -138,13 +138,14 @@ class _PagesRead:
     pages: list[Page]
     lost: list[str]
 
-    def disagreements(self) -> list[Disagreement]:
-        """Where the other library reads other digits (`crosscheck.py`): asked only of a
-        statement that would otherwise validate, the one verdict they can change (pdfminer
-        is the slow part of reading a damaged file; a file it cannot open is corrupt)."""
+    def disagreements(self, only: set[int] | None = None) -> list[Disagreement]:
+        """Where the other library reads other digits (`crosscheck.py`; with `only`, on those
+        pages): asked only of a statement that would otherwise validate, the one verdict
+        they can change (pdfminer is the slow part of reading a damaged file; a file it
+        cannot open is corrupt)."""
         with data_loss() as lost:
             found = disagreements(self.data, self.pages, _library(self.reader),
-                                  self.limits.seconds_per_file / 4)
+                                  self.limits.seconds_per_file / 4, only)
         self.lost += lost
         return found
 
@@ -220,7 +221,8 @@ def _parse(read: _PagesRead, bank: str | None, templates: list[Template], damage
         # library read a digit where this one read none, which the descriptions' check
         # covers)
         unmapped = {p.number: sum(w.text.count(UNDECODABLE) for w in p.words) for p in pages}
-        unfaithful += [d.message for d in read.disagreements() if d.matters(out.pages) and not (
+        found = read.disagreements(out.pages if pinned else None)
+        unfaithful += [d.message for d in found if d.matters(out.pages) and not (
             pinned and d.page is not None and d.digits <= unmapped.get(d.page, 0))]
     unfaithful += [f"a PDF library lost data while reading: {w}"
                    for w in dict.fromkeys(read.lost)]

@@ -122,13 +122,14 @@ class Disagreement:
                 or self.digits >= FIGURE_DIGITS)
 
 
-def disagreements(data: bytes, pages: list[Page], reader: str, seconds: float
-                  ) -> list[Disagreement]:
+def disagreements(data: bytes, pages: list[Page], reader: str, seconds: float,
+                  only: set[int] | None = None) -> list[Disagreement]:
     """Where the other library reads other digits than the words of `pages` (`reader`
-    names the library the words came from: `pdfium` or `pdfminer`). pdfminer gets `seconds`
-    (in a parse worker; a file it cannot read in time is not compared, and that is a
-    disagreement too)."""
-    text_pages = [p for p in pages if not p.ocr]
+    names the library the words came from: `pdfium` or `pdfminer`); with `only`, on those
+    pages alone (the pages a statement pinned at both ends was read from: no other can
+    hide a figure of it). pdfminer gets `seconds` (in a parse worker; a file it cannot read
+    in time is not compared, and that is a disagreement too)."""
+    text_pages = [p for p in pages if not p.ocr and (only is None or p.number in only)]
     if not text_pages or (reader != "pdfminer" and intact(data)):
         return []
     if reader == "pdfminer":
@@ -137,7 +138,7 @@ def disagreements(data: bytes, pages: list[Page], reader: str, seconds: float
         other = "pdfminer"
         try:
             with _deadline(seconds):
-                theirs = pdfminer_digits(data)
+                theirs = pdfminer_digits(data, only)
         except _Overrun:
             return [Disagreement(None, 0, f"pdfminer did not read the damaged file within "
                                  f"{seconds:.0f} s: the readers could not be compared")]
@@ -180,14 +181,19 @@ class _DigitCounter(PDFTextDevice):
         return font.char_width(cid) * fontsize * scaling
 
 
-def pdfminer_digits(data: bytes) -> list[Digits]:
-    """pdfminer's upright digits of every page, without layout analysis."""
+def pdfminer_digits(data: bytes, only: set[int] | None = None) -> list[Digits]:
+    """pdfminer's upright digits of every page (with `only`, of those pages, numbered from
+    1: the others' counts are left empty, unread), without layout analysis."""
     with library_errors("pdfminer"):
         rsrc = PDFResourceManager(caching=True)
         device = _DigitCounter(rsrc)
         interpreter = PDFPageInterpreter(rsrc, device)
-        for page in PDFPage.create_pages(PDFDocument(PDFParser(io.BytesIO(data)))):
-            interpreter.process_page(page)
+        for number, page in enumerate(
+                PDFPage.create_pages(PDFDocument(PDFParser(io.BytesIO(data)))), start=1):
+            if only is None or number in only:
+                interpreter.process_page(page)
+            else:
+                device.pages.append(Counter())
         return device.pages
 
 
