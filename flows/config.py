@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import sys
 import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -175,6 +176,8 @@ def _secrets_of_this_run() -> dict[str, Any]:
     API for the same answer. A block changed meanwhile is seen by the
     next run, as a worker's settings are (`import_flow._worker`); outside a flow run (a
     command), read each time."""
+    if "prefect" not in sys.modules:  # a command that started no flow run
+        return server_secrets()
     from prefect.runtime import flow_run
     from prefect.settings import PREFECT_API_URL
 
