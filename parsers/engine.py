@@ -86,7 +86,7 @@ class AccountReading:
         return {"derived": self.derived, "rows": self.rows,
                 "balances_printed": self.balances_printed,
                 "balance_rows_checked": self.balance_rows_checked,
-                "furniture": self.furniture, "unnamed": self.unnamed}
+                "found": self.found, "furniture": self.furniture, "unnamed": self.unnamed}
 
     def notes(self, where: str) -> list[str]:
         out = [f"{where}: {name} derived from {how}" for name, how in self.derived.items()]

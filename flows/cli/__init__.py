@@ -149,7 +149,12 @@ def parser(extra: Sequence[Commands] = ()) -> argparse.ArgumentParser:
     pa = sub.add_parser("parse", help="parse one file without orchestration")
     pa.add_argument("file", type=Path)
     pa.add_argument("--bank")
-    pa.add_argument("--json", action="store_true")
+    pa.add_argument("--json", action="store_true",
+                    help="the reading as JSON (a refusal's with what was found: `details`)")
+    pa.add_argument("--explain", action="store_true",
+                    help="say how the statement was read, or for a refused one what was "
+                         "found (period, accounts, balances, columns, rows) and what was "
+                         "missing")
     pa.set_defaults(func=cmd_parse)
 
     rc = sub.add_parser("recover", help="after a worker died: reclaim its jobs, resume batches")

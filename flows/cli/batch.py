@@ -238,6 +238,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
     from flows.config import Settings
     from flows.parser import Parser
     from parsers.errors import StatementError
+    from parsers.generic.explain import Explanation, reading_lines
 
     settings = Settings.from_env()
     _check_bank(settings, args.bank)
@@ -246,9 +247,15 @@ def cmd_parse(args: argparse.Namespace) -> int:
             args.file.read_bytes(), bank=args.bank, passwords=settings.passwords_for(args.bank))
     except StatementError as exc:
         if args.json:
-            print(json.dumps({"error": exc.reason, "message": exc.message}))
-        else:
-            print(f"{args.file}: {exc.reason}: {exc.message}", file=sys.stderr)
+            print(json.dumps({"error": exc.reason, "message": exc.message,
+                              "details": exc.details}))
+            return 1
+        print(f"{args.file}: {exc.reason}: {exc.message}", file=sys.stderr)
+        if args.explain:
+            found = Explanation.from_dict(exc.details).lines() if exc.details else [
+                "nothing was read: the file was refused before any table was looked for"]
+            for line in found:
+                print(f"  {line}", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(result.to_dict(), indent=1))
@@ -263,4 +270,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
               f"closing {a.closing_balance}, {len(a.transactions)} transactions")
     for note in v.problems + v.repairs + v.trusted:
         print(f"  - {note}")
+    if args.explain:
+        for line in reading_lines(result.reading()):
+            print(f"  {line}")
     return 0

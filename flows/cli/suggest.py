@@ -17,6 +17,7 @@ def cmd_templates_suggest(args: argparse.Namespace) -> int:
     from flows.parser import Parser
     from parsers.api import parse_pdf
     from parsers.errors import StatementError
+    from parsers.generic.explain import Explanation
     from parsers.generic.suggest import suggest
 
     parser = Parser.from_settings(Settings.from_env())
@@ -25,6 +26,10 @@ def cmd_templates_suggest(args: argparse.Namespace) -> int:
                            limits=parser.limits)
     except StatementError as exc:
         print(f"{exc.reason}: {exc.message}")
+        if exc.details:  # what the generic reader found, for a template to be written from
+            print("what the generic reader found:")
+            for line in Explanation.from_dict(exc.details).lines():
+                print(f"  {line}")
         return 1
     if not result.validation.ok:
         print("the generic reading does not validate, so it suggests no template:")

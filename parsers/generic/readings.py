@@ -46,7 +46,7 @@ from parsers.generic.model import Row, Table
 from parsers.generic.rows import column_of, end_figures
 from parsers.generic.words import DUES
 from parsers.lines import Line
-from parsers.model import Account, Statement, Transaction, mask_account, money
+from parsers.model import Account, Statement, Transaction, mask_account, mask_digits, money
 from parsers.numbers import Amount
 from parsers.validate import Validation, validate
 from parsers.vocabulary import Found, label_in
@@ -347,7 +347,7 @@ def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: Pars
             out.problems.append(f"{where}: a line between two rows on page {ln.page} prints a "
                                 f"figure where amounts stand and no row took it: {ln.text!r}")
         else:
-            info.furniture.append(f"page {ln.page}: {ln.text}")
+            info.furniture.append(f"page {ln.page}: {mask_digits(ln.text)}")
     days = _days(r, ctx, sec, end)
     if days is None:
         return f"a day of the daily balances is no date in the form {r.date_format}"
