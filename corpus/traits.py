@@ -6,7 +6,8 @@ first, no account number, balance-only rows among the rows (`SALDO DO DIA`, `B/F
 balances only in a summary box (labels over figures), yearless row dates or two-digit years
 with a time, a reversal printed as a negative withdrawal, legal text and repeated headers in
 the table area, pages set sideways with `/Rotate 90`, value-date and reference columns, a
-decoy table after `End of Statement`, and Dutch, Spanish and Portuguese words.
+decoy table after `End of Statement`, Dutch, Spanish and Portuguese words, and a card's
+statement (what is owed, `Total Dues`, credits marked `Cr`).
 `real_world(traits)` draws one such statement with its truth, for the generic reader
 (`parse_pdf(..., templates=[])`) to read; `contradicted` prints one balance off by ten
 cents while the rows stay, a statement no reader may validate.
@@ -34,7 +35,7 @@ from parsers.numbers import format_amount
 TRAITS = ("indian-grouping", "space-grouping", "narrow-space-grouping", "newest-first",
           "no-account-number", "balance-rows", "summary-box", "yearless-dates",
           "short-year-time", "reversal", "page-furniture", "rotated", "five-columns",
-          "end-decoy", "dutch", "spanish", "portuguese")
+          "end-decoy", "dutch", "spanish", "portuguese", "card")
 LANGUAGES = {"dutch": "nl", "spanish": "es", "portuguese": "pt"}
 #: How a statement is made to contradict itself: its closing balance, or one running
 #: balance in the middle of the rows, printed ten cents off.
@@ -46,7 +47,10 @@ SPACES = {"space-grouping": " ", "narrow-space-grouping": "\u202f"}
 #: Traits that print figures of a thousand and more (so that their grouping shows).
 LARGE = frozenset({"indian-grouping", *SPACES})
 #: Traits that print rows in an English layout only (their date forms).
-ENGLISH_ONLY = frozenset({"yearless-dates", "short-year-time", *LARGE})
+ENGLISH_ONLY = frozenset({"yearless-dates", "short-year-time", "card", *LARGE})
+#: What a card statement never prints: no running balance (so no balance rows, nothing
+#: newest first to tell by it, no running balance to contradict), one amount column.
+NOT_ON_A_CARD = frozenset({"balance-rows", "newest-first", "reversal", "five-columns"})
 
 
 @dataclass(frozen=True)
@@ -125,6 +129,8 @@ def real_world(traits: Iterable[str], index: int = 0, seed: int = 7,
     languages = [LANGUAGES[t] for t in chosen if t in LANGUAGES]
     if len(languages) > 1 or (languages and chosen & ENGLISH_ONLY):
         raise ValueError(f"traits that print different languages: {sorted(chosen)}")
+    if "card" in chosen and (chosen & NOT_ON_A_CARD or contradicted == "running"):
+        raise ValueError(f"a card statement prints no running balance: {sorted(chosen)}")
     rng = random.Random(f"{seed}:{index}:real-world")
     return _Drawing(rng, chosen, languages[0] if languages else "en", contradicted).draw()
 
@@ -143,7 +149,8 @@ class _Drawing:
         count = rng.randint(60, 70) if "page-furniture" in traits else rng.randint(5, 8)
         last4 = "" if "no-account-number" in traits else f"{rng.randint(0, 9999):04d}"
         acct = account(Draw(rng, count, traits & LARGE != set(), False), last4,
-                       "EUR" if self.words.currency else "USD", self.start, self.end)
+                       "EUR" if self.words.currency else "USD", self.start, self.end,
+                       card="card" in traits)
         if "reversal" in traits:
             acct = _with_reversal(acct)
         self.acct = acct
@@ -208,7 +215,8 @@ class _Drawing:
         s = Sheet("letter", font, size, header, footer=w.page, variant=v, furniture=furniture,
                   pen=pen)
         if acct.account_last4:
-            s.line((50, f"{w.account} {self._number()}"))
+            s.line((50, f"Card ending {acct.account_last4}" if self.has("card")
+                    else f"{w.account} {self._number()}"))
         if w.currency:
             s.line((50, w.currency))
         if self.has("yearless-dates") or self.has("short-year-time"):
@@ -216,8 +224,14 @@ class _Drawing:
         else:
             s.line((50, w.period.format(start=self.long_date(self.start),
                                         end=self.long_date(self.end))))
-        closing = acct.closing_balance + (OFF if self.contradicted == "closing" else 0)
-        if self.has("summary-box"):
+        closing = acct.closing_balance
+        if self.contradicted == "closing":
+            # (never onto whole units on a card: a due rounded so is what its rows prove)
+            whole = self.has("card") and (closing + OFF) % 1 == 0
+            closing += -OFF if whole else OFF
+        if self.has("card"):
+            self._card_box(s, closing)
+        elif self.has("summary-box"):
             self._box(s, closing)
         else:
             s.line((50, w.opening), (-330, self.signed(acct.opening_balance)))
@@ -258,8 +272,32 @@ class _Drawing:
         s.line(*zip(xs, labels, strict=True), bold=True)
         s.line(*zip(xs, (self.signed(f) for f in figures), strict=True))
 
+    def _card_box(self, s: Sheet, closing: Decimal) -> None:
+        """A card's summary: what was owed, paid, spent and is due, each label over its
+        figure (a balance in the holder's favour marked `Cr`), and the due date."""
+        txs = self.acct.transactions
+        paid = sum((t.amount for t in txs if t.amount > 0), Decimal(0))
+        spent = -sum((t.amount for t in txs if t.amount < 0), Decimal(0))
+        due = max(-closing, Decimal(0))
+        minimum = min(due, max(due * Decimal("0.05"), Decimal("200.00"))).quantize(OFF / 10)
+        xs = (50, 160, 270, 380, 490)
+        labels = ("Previous Balance", "Payments/Credits", "Purchases/Debits", "Total Dues",
+                  "Minimum Payment Due")
+        s.line(*zip(xs, labels, strict=True), bold=True)
+        s.line(*zip(xs, (self.owed(self.acct.opening_balance), self.figure(paid),
+                         self.figure(spent), self.owed(closing), self.figure(minimum)),
+                    strict=True))
+        s.line((50, f"Payment Due Date: {self.long_date(self.end + timedelta(days=20))}"))
+
+    def owed(self, balance: Decimal) -> str:
+        """A card's balance as its holder owes it: owed unsigned, in credit `Cr`."""
+        return self.figure(balance) + (" Cr" if balance > 0 else "")
+
     def _columns(self) -> list[Col]:
         c = self.words.columns
+        if self.has("card"):
+            return [Col(c[0], 50), Col("Transaction Description", 150, width=300),
+                    Col("Amount", 560, "right")]
         if self.has("five-columns"):
             return [Col(c[0], 36), Col(c[1], 92, width=150), Col("Chq./Ref.No.", 250),
                     Col("Value Dt", 330), Col(c[2], 450, "right"), Col(c[3], 515, "right"),
@@ -283,14 +321,17 @@ class _Drawing:
         if self.has("balance-rows"):
             out.append(self._balance_row(self.start, w.brought, acct.opening_balance, cols))
         for n, t in enumerate(txs):
-            assert t.balance is not None
-            balance = t.balance + (OFF if n == off else 0)
             desc, *more = lines(s, PLAIN, t.description, width)
             cells = [self.row_date(t.date), desc]
             if self.has("five-columns"):
                 reference = self.rng.randint(0, 10**12 - 1)
                 value_date = t.date + timedelta(days=self.rng.choice([0, 0, 1]))
                 cells += [f"{reference:012d}", value_date.strftime("%d/%m/%y")]
+            if self.has("card"):  # a purchase unsigned, a payment or a refund `Cr`
+                out.append(([*cells, self.owed(t.amount)], more, None))
+                continue
+            assert t.balance is not None
+            balance = t.balance + (OFF if n == off else 0)
             cells += [*self._money(t), self.signed(balance)]
             out.append((cells, more, t.balance))
             last_of_day = n + 1 == len(txs) or txs[n + 1].date != t.date
@@ -335,8 +376,11 @@ class _Drawing:
             balance -= amount
             cells = [""] * len(cols)
             cells[0], cells[1] = self.row_date(when), "STANDING ORDER RENT"
-            cells[-1] = self.signed(balance)
-            cells[-2 if self.one_amount else -3] = self.figure(amount)
+            if self.has("card"):
+                cells[-1] = self.figure(amount)
+            else:
+                cells[-1] = self.signed(balance)
+                cells[-2 if self.one_amount else -3] = self.figure(amount)
             s.row(cells)
         s.end_table()
 

@@ -11,6 +11,7 @@ import pytest
 
 from corpus.traits import CONTRADICTIONS, TRAITS, indian, real_world
 from parsers.model import Account
+from parsers.numbers import format_amount
 from parsers.pdfium import LOCK
 
 
@@ -29,11 +30,11 @@ def text(pdf: bytes) -> str:
 
 
 def holds(acct: Account) -> bool:
-    """opening + every amount = closing, and each balance is the running total."""
+    """opening + every amount = closing, and each balance printed is the running total."""
     balance = acct.opening_balance
     for t in acct.transactions:
         balance += t.amount
-        if t.balance != balance:
+        if t.balance is not None and t.balance != balance:
             return False
     return balance == acct.closing_balance
 
@@ -54,6 +55,8 @@ PRINTS = {
     "dutch": r"Eindsaldo [\s\S]*Datum Omschrijving Bedrag Saldo[\s\S]*Pagina 1",
     "spanish": r"Saldo al \d[\s\S]*Fecha Descripción Débito Crédito Saldo[\s\S]*Página 1",
     "portuguese": r"Saldo final [\s\S]*Data Histórico Valor Saldo[\s\S]*Página 1",
+    "card": r"Card ending \d{4}[\s\S]*Previous Balance Payments/Credits Purchases/Debits Total "
+            r"Dues[\s\S]*Date Transaction Description Amount\n[\s\S]* Cr\n",
 }
 
 
@@ -127,7 +130,7 @@ def test_a_reversal_is_money_in_printed_as_a_negative_withdrawal() -> None:
     (reversal,) = [t for t in drawn.truth.accounts[0].transactions
                    if t.description.startswith("REVERSAL ")]
     assert reversal.amount > 0
-    assert f"-{reversal.amount:,}" in text(drawn.pdf)
+    assert f"-{format_amount(reversal.amount)} " in text(drawn.pdf)
 
 
 def test_a_rotated_page_is_set_sideways_and_reads_upright() -> None:
@@ -168,8 +171,19 @@ def test_the_same_traits_and_seed_draw_the_same_file() -> None:
     assert real_world(traits, 3, 9).pdf != real_world(traits, 4, 9).pdf
 
 
+def test_a_card_prints_no_running_balance_and_owes_its_balances() -> None:
+    drawn = real_world(["card"])
+    acct = drawn.truth.accounts[0]
+    assert all(t.balance is None for t in acct.transactions)
+    assert acct.opening_balance <= 0  # what is owed, seen from the holder's side
+    owed = format_amount(acct.opening_balance)
+    assert re.search(rf"Previous Balance.*\n{re.escape(owed)} ", text(drawn.pdf))
+    assert "Balance\n" not in text(drawn.pdf)
+
+
 def test_unknown_traits_and_two_languages_are_refused() -> None:
     for traits, how in ((["sideways"], ""), (["dutch", "spanish"], ""),
-                        (["dutch", "indian-grouping"], ""), ([], "opening")):
+                        (["dutch", "indian-grouping"], ""), ([], "opening"),
+                        (["card", "balance-rows"], ""), (["card"], "running")):
         with pytest.raises(ValueError):
             real_world(traits, contradicted=how)
