@@ -44,7 +44,8 @@ OFF = Decimal("0.10")
 #: The space each grouping trait sets between thousands (a no-break space, U+00A0, is
 #: read back from a PDF as a plain one: the same figure as `space-grouping`).
 SPACES = {"space-grouping": " ", "narrow-space-grouping": "\u202f"}
-#: Traits that print figures of a thousand and more (so that their grouping shows).
+#: Traits that group figures (one at most), printing figures of a thousand and more so
+#: that their grouping shows.
 LARGE = frozenset({"indian-grouping", *SPACES})
 #: Traits that print rows in an English layout only (their date forms).
 ENGLISH_ONLY = frozenset({"yearless-dates", "short-year-time", "card", *LARGE})
@@ -129,6 +130,8 @@ def real_world(traits: Iterable[str], index: int = 0, seed: int = 7,
     languages = [LANGUAGES[t] for t in chosen if t in LANGUAGES]
     if len(languages) > 1 or (languages and chosen & ENGLISH_ONLY):
         raise ValueError(f"traits that print different languages: {sorted(chosen)}")
+    if len(chosen & LARGE) > 1:
+        raise ValueError(f"traits that group figures differently: {sorted(chosen & LARGE)}")
     if "card" in chosen and (chosen & NOT_ON_A_CARD or contradicted == "running"):
         raise ValueError(f"a card statement prints no running balance: {sorted(chosen)}")
     rng = random.Random(f"{seed}:{index}:real-world")

@@ -184,6 +184,7 @@ def test_a_card_prints_no_running_balance_and_owes_its_balances() -> None:
 def test_unknown_traits_and_two_languages_are_refused() -> None:
     for traits, how in ((["sideways"], ""), (["dutch", "spanish"], ""),
                         (["dutch", "indian-grouping"], ""), ([], "opening"),
-                        (["card", "balance-rows"], ""), (["card"], "running")):
+                        (["card", "balance-rows"], ""), (["card"], "running"),
+                        (["indian-grouping", "space-grouping"], "")):
         with pytest.raises(ValueError):
             real_world(traits, contradicted=how)
