@@ -3,13 +3,16 @@ and a contradicted copy differs from the statement in one printed balance only."
 
 from __future__ import annotations
 
+import random
 import re
 from decimal import Decimal
+from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
 
-from corpus.traits import CONTRADICTIONS, TRAITS, indian, real_world
+from corpus import generate
+from corpus.traits import CONTRADICTIONS, TRAITS, VARIED, draw_traits, indian, real_world
 from parsers.model import Account
 from parsers.numbers import format_amount
 from parsers.pdfium import LOCK
@@ -188,3 +191,20 @@ def test_unknown_traits_and_two_languages_are_refused() -> None:
                         (["indian-grouping", "space-grouping"], "")):
         with pytest.raises(ValueError):
             real_world(traits, contradicted=how)
+
+
+def test_a_varied_corpus_draws_the_unknown_bank_with_a_few_traits(tmp_path: Path) -> None:
+    samples = generate(tmp_path / "varied", ("cedar",), 6, seed=3, varied=True)
+    for s in samples:
+        traits = s.variant["knobs"]["traits"]
+        assert 1 <= len(traits) <= 3 and set(traits) <= set(VARIED)
+        assert s.variant["kinds"] == sorted(f"trait:{t}" for t in traits)
+    assert len({tuple(s.variant["knobs"]["traits"]) for s in samples}) > 1
+    assert all(s.variant == {} for s in generate(tmp_path / "plain", ("cedar",), 2, seed=3))
+
+
+def test_drawn_traits_always_make_a_statement() -> None:
+    rng = random.Random(5)
+    drawn = [draw_traits(rng) for _ in range(200)]
+    assert {t for ts in drawn for t in ts} == set(VARIED)
+    assert all(list(ts) == sorted(ts, key=TRAITS.index) for ts in drawn)

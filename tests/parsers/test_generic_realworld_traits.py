@@ -4,10 +4,14 @@ contradicts its rows never validated."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
+from corpus import generate
 from corpus.banks import Rendered
-from corpus.traits import CONTRADICTIONS, TRAITS, real_world
+from corpus.traits import CONTRADICTIONS, TRAITS, VARIED, real_world
 from parsers.api import ParseResult, parse_pdf
 from parsers.errors import StatementError
 
@@ -134,3 +138,11 @@ def test_a_reversal_in_the_withdrawal_column_is_money_in() -> None:
     (reversal,) = [t for t in result.statement.accounts[0].transactions
                    if t.description.startswith("REVERSAL ")]
     assert reversal.amount > 0
+
+
+def test_the_unknown_bank_of_a_varied_corpus_is_read_exactly(tmp_path: Path) -> None:
+    assert not {trait for trait, _ in NOT_YET} & set(VARIED)
+    for s in generate(tmp_path, ("cedar",), 12, seed=2026, varied=True):
+        result = parse_pdf(s.pdf.read_bytes(), templates=[])
+        assert result.validation.ok, (s.variant, result.validation.problems)
+        assert result.statement.to_dict() == json.loads(s.truth.read_text()), s.variant
