@@ -115,6 +115,27 @@ def test_a_description_naming_a_card_names_no_account() -> None:
     assert exact(drawn).statement.accounts[0].account_last4 == ""
 
 
+#: Statements under `Débito` / `Crédito` headers whose money only goes out (a reversal
+#: aside, printed in the same column): (traits, index, seed).
+ONE_WAY = [(("spanish",), 59, 1), (("portuguese", "reversal"), 36, 1)]
+
+
+@pytest.mark.parametrize(("traits", "index", "seed"), ONE_WAY)
+def test_the_one_way_statements_print_one_column_of_money(traits: tuple[str, ...],
+                                                          index: int, seed: int) -> None:
+    assert all(t.amount < 0 or t.description.startswith("REVERSAL ")
+               for t in real_world(traits, index, seed).truth.accounts[0].transactions)
+
+
+@pytest.mark.xfail(strict=True, reason="`Débito` / `Crédito` name no column to the reader: "
+                   "with money moving out only, the table has two figure columns, read as "
+                   "amount and balance, and is refused")
+@pytest.mark.parametrize(("traits", "index", "seed"), ONE_WAY)
+def test_money_moving_one_way_under_debito_and_credito(traits: tuple[str, ...], index: int,
+                                                       seed: int) -> None:
+    exact(real_world(traits, index, seed))
+
+
 def test_rows_newest_first_are_read_from_the_last() -> None:
     result = exact(real_world(["newest-first"]))
     assert "order" in result.reading()["accounts"][0]["derived"]
