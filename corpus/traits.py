@@ -3,11 +3,11 @@
 Real statements from eight countries print things the reference layouts never do: Indian
 digit grouping (`5,21,16,725.67`), a space between thousands (`2 795.35`), rows newest
 first, no account number, balance-only rows among the rows (`SALDO DO DIA`, `B/F`), the
-balances only in a summary box (labels over figures), yearless row dates or two-digit years
-with a time, a reversal printed as a negative withdrawal, legal text and repeated headers in
-the table area, pages set sideways with `/Rotate 90`, value-date and reference columns, a
-decoy table after `End of Statement`, Dutch, Spanish and Portuguese words, and a card's
-statement (what is owed, `Total Dues`, credits marked `Cr`).
+balances only in a summary box (labels over figures), yearless row dates or two-digit
+years (with a time or not), a reversal printed as a negative withdrawal, legal text and
+repeated headers in the table area, pages set sideways with `/Rotate 90`, value-date and
+reference columns, a decoy table after `End of Statement`, Dutch, Spanish and Portuguese
+words, and a card's statement (what is owed, `Total Dues`, credits marked `Cr`).
 `real_world(traits)` draws one such statement with its truth, for the generic reader
 (`parse_pdf(..., templates=[])`) to read; `contradicted` prints one balance off by ten
 cents while the rows stay, a statement no reader may validate.
@@ -34,7 +34,7 @@ from parsers.numbers import format_amount
 #: Every trait `real_world` draws; a language trait picks the words of the whole page.
 TRAITS = ("indian-grouping", "space-grouping", "narrow-space-grouping", "newest-first",
           "no-account-number", "balance-rows", "summary-box", "yearless-dates",
-          "short-year-time", "reversal", "page-furniture", "rotated", "five-columns",
+          "short-year", "short-year-time", "reversal", "page-furniture", "rotated", "five-columns",
           "end-decoy", "dutch", "spanish", "portuguese", "card")
 LANGUAGES = {"dutch": "nl", "spanish": "es", "portuguese": "pt"}
 #: How a statement is made to contradict itself: its closing balance, or one running
@@ -48,7 +48,10 @@ SPACES = {"space-grouping": " ", "narrow-space-grouping": "\u202f"}
 #: that their grouping shows.
 LARGE = frozenset({"indian-grouping", *SPACES})
 #: Traits that print rows in an English layout only (their date forms).
-ENGLISH_ONLY = frozenset({"yearless-dates", "short-year-time", "card", *LARGE})
+#: Traits that date rows other than in full (one at most); the year stands in the
+#: statement date only.
+DATES = frozenset({"yearless-dates", "short-year", "short-year-time"})
+ENGLISH_ONLY = frozenset({*DATES, "card", *LARGE})
 #: What a card statement never prints: no running balance (so no balance rows, nothing
 #: newest first to tell by it, no running balance to contradict), one amount column.
 NOT_ON_A_CARD = frozenset({"balance-rows", "newest-first", "reversal", "five-columns"})
@@ -141,6 +144,8 @@ def conflict(traits: frozenset[str], contradicted: str = "") -> str:
         return "traits that print different languages"
     if len(traits & LARGE) > 1:
         return "traits that group figures differently"
+    if len(traits & DATES) > 1:
+        return "traits that print dates differently"
     if "card" in traits and (traits & NOT_ON_A_CARD or contradicted == "running"):
         return "a card statement prints no running balance"
     return ""
@@ -152,7 +157,7 @@ def conflict(traits: frozenset[str], contradicted: str = "") -> str:
 #: whose `Débito` and `Crédito` name no column to it: a statement whose money moves one
 #: way only is refused).
 VARIED = ("indian-grouping", "space-grouping", "narrow-space-grouping", "newest-first",
-          "balance-rows", "summary-box", "yearless-dates", "reversal", "dutch",
+          "balance-rows", "summary-box", "yearless-dates", "short-year", "reversal", "dutch",
           "portuguese", "card")
 #: Traits a varied corpus never draws together: a reversal prints Portuguese `Débito` and
 #: `Crédito` columns (see `VARIED`).
@@ -214,6 +219,8 @@ class _Drawing:
     def row_date(self, d: date) -> str:
         if self.has("yearless-dates"):
             return f"{d:%d %b}"
+        if self.has("short-year"):
+            return f"{d:%d %b %y}"
         if self.has("short-year-time"):
             minutes = self.rng.randint(0, 24 * 60 - 1)
             return f"{d:%d %b %y} {minutes // 60:02d}:{minutes % 60:02d}"
@@ -251,7 +258,7 @@ class _Drawing:
                     else f"{w.account} {self._number()}"))
         if w.currency:
             s.line((50, w.currency))
-        if self.has("yearless-dates") or self.has("short-year-time"):
+        if self.traits & DATES:
             s.line((50, f"{w.statement_date}: {self.long_date(self.end)}"))
         else:
             s.line((50, w.period.format(start=self.long_date(self.start),
@@ -279,8 +286,8 @@ class _Drawing:
         s.end_table()
         if self.has("end-decoy"):
             self._decoy(s, cols)
-        truth = Statement("generic", [acct], None if self.has("yearless-dates")
-                          or self.has("short-year-time") else self.start, self.end)
+        truth = Statement("generic", [acct], None if self.traits & DATES else self.start,
+                          self.end)
         return Rendered(s.finish(), truth, frozenset(f"trait:{t}" for t in self.traits))
 
     def _number(self) -> str:

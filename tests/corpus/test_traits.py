@@ -50,6 +50,7 @@ PRINTS = {
     "balance-rows": r"\bB/F\b",
     "summary-box": r"Previous Balance Deposits Withdrawals Closing Balance",
     "yearless-dates": r"(?m)^\d\d [A-Z][a-z]{2} [A-Z]",
+    "short-year": r"(?m)^\d\d [A-Z][a-z]{2} \d\d [A-Z]",
     "short-year-time": r"(?m)^\d\d [A-Z][a-z]{2} \d\d \d\d:\d\d [A-Z]",
     "reversal": r"REVERSAL .* -\d",
     "page-furniture": r"Page 1 of [23][\s\S]*JUNIPER COAST BANK - Date Description",
@@ -188,7 +189,8 @@ def test_unknown_traits_and_two_languages_are_refused() -> None:
     for traits, how in ((["sideways"], ""), (["dutch", "spanish"], ""),
                         (["dutch", "indian-grouping"], ""), ([], "opening"),
                         (["card", "balance-rows"], ""), (["card"], "running"),
-                        (["indian-grouping", "space-grouping"], "")):
+                        (["indian-grouping", "space-grouping"], ""),
+                        (["yearless-dates", "short-year"], "")):
         with pytest.raises(ValueError):
             real_world(traits, contradicted=how)
 

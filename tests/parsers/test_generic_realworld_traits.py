@@ -41,6 +41,7 @@ MIXES = {
     "yearless-newest": ("yearless-dates", "newest-first", "balance-rows"),
     "narrow-spaces": ("narrow-space-grouping", "summary-box", "no-account-number"),
     "indian-card": ("card", "indian-grouping", "yearless-dates"),
+    "indian-card-short-years": ("card", "indian-grouping", "short-year"),
 }
 
 
