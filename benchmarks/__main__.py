@@ -2,8 +2,9 @@
 
 Each benchmark is a module with a `run(...)` of its own over the corpora of `corpora.py`
 (generated once per run) or a synthesised ledger: `accuracy.py`, `generic.py` (the generic
-reader alone), `scans.py`, `speed.py`, `overhead.py`, `ledger.py`, `reconcile.py`,
-`start.py`, `memory.py`, and `fuzz.py`, which runs only when asked. This entry point only
+reader alone), `realworld.py`, `stages.py` (parse time per stage), `scans.py`, `speed.py`,
+`overhead.py`, `ledger.py`, `reconcile.py`, `start.py`, `memory.py`, and `fuzz.py`, which
+runs only when asked. This entry point only
 parses the options and dispatches, so a new benchmark is a new module and a line here.
 """
 
@@ -23,11 +24,12 @@ from benchmarks import (
     reconcile,
     scans,
     speed,
+    stages,
     start,
 )
 
-EVERY = ["accuracy", "generic", "realworld", "scans", "speed", "overhead", "ledger",
-         "reconcile", "start", "memory"]
+EVERY = ["accuracy", "generic", "realworld", "stages", "scans", "speed", "overhead",
+         "ledger", "reconcile", "start", "memory"]
 
 
 def _sizes(text: str) -> list[int]:
@@ -91,6 +93,7 @@ def main() -> None:
         "accuracy": lambda: accuracy.run(args.statements, args.seed, args.varied, args.scans),
         "generic": lambda: generic.run(args.varied, args.seed),
         "realworld": lambda: realworld.run(args.realworld, args.workers, args.verbose),
+        "stages": lambda: stages.run(min(args.statements, 40), args.seed, args.realworld),
         "scans": lambda: scans.run(args.scan_statements, args.seed, args.workers, args.dir,
                                    args.scan_dpi, args.cost_pages, args.ocr_cache,
                                    tuple(args.engines.split(","))),

@@ -126,11 +126,11 @@ def compile_format(fmt: str) -> DateFormat:
                 parts.append("%")
             elif d in _DIRECTIVES:
                 group = _DIRECTIVES[d]
-                name = re.search(r"\?P<(\w)>", group)
-                assert name is not None
-                if name.group(1) in seen:
+                named = re.search(r"\?P<(\w)>", group)
+                name = named.group(1) if named else d
+                if name in seen:
                     raise ValueError(f"date format {fmt!r} repeats %{d}")
-                seen.add(name.group(1))
+                seen.add(name)
                 parts.append(group)
             else:
                 raise ValueError(f"date format {fmt!r}: %{d} is not supported "

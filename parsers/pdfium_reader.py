@@ -127,7 +127,8 @@ class PdfiumReader:
                          out: Page) -> None:
         """A page whose text layer transcribes its own image: read by OCR from the image
         alone, the layer a third witness (`layer.py`)."""
-        assert self._ocr is not None
+        if self._ocr is None:
+            raise RuntimeError("a scanned page to read, and no OCR engine configured")
         with LOCK:
             page = doc[index]
         try:

@@ -199,7 +199,8 @@ class _Worker:
         """Send one parse and wait for its answer (the target's result, or the error it
         raised), its death (`_Crash`, or a limit's error) or its deadline."""
         pid = self.process.pid
-        assert pid is not None
+        if pid is None:
+            raise RuntimeError("the parse process was never started")
         start = peak = _address_space(pid)
         try:
             self.conn.send((data, kwargs))

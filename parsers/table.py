@@ -77,6 +77,8 @@ _STRAY = " .,;:|_~»«'`\""
 #: Words joined into one amount at most this far apart (in word heights): `$ 12.00`, `- 5,00`.
 _JOIN_GAP = 1.2
 _MARK = re.compile(rf"(?:[-+\u2212()]|{CURRENCY_PATTERN}|CR\.?|DR\.?)+", re.IGNORECASE)
+#: a figure's decimal part, in any locale (`5,90`, `4.50`)
+_DECIMALS = re.compile(r"\d[.,]\d{2}(?!\d)")
 #: Two OCR words with digits at most this far apart (in word heights) may be one figure.
 _SPLIT_GAP = 0.5
 #: How far left of its label a text column's words may start (a label printed off its column).
@@ -455,6 +457,11 @@ class Geometry:
             else:
                 cells[role] = [tok]
         return cells, strays
+
+    def where_figures_stand(self, tok: Token) -> bool:
+        """Whether `tok` stands where an amount column's figures do (a phone number or a
+        postcode in a legal paragraph's line stands elsewhere)."""
+        return self._figure_column(tok.x0, tok.x1) is not None
 
     def _figure_role(self, x0: float, x1: float) -> str | None:
         """The column a figure standing from `x0` to `x1` is placed in: an amount column
@@ -882,13 +889,20 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             continue
         # a text line that prints no figure can change no number: unless it is a row's date
         # or more of its description, it is furniture (a legal paragraph in the table's area,
-        # `Seite 1 von 20`), never a problem, and it ends no table (a word with a digit where
-        # figures stand may be one, and OCR's words may be misread ones: neither is furniture)
+        # with its phone number and postcode, `Seite 1 von 20`), never a problem, and it ends
+        # no table (a word with a digit where figures stand may be one, and OCR's words may be
+        # misread ones: neither is furniture)
+        # (on a line without a row's date, such a word must also have a figure's decimals:
+        # `5,90EUR` may be an amount misprinted, `19850,` of an address is none)
+        dated_row = bool(date_text) and _reads_date(date_text, t.row_date_formats, period_end)
         figured = ocr or bool(figures) or any(
-            tok.amount is not None or any(map(str.isdigit, tok.text)) for tok in strays)
+            tok.amount is not None or (any(map(str.isdigit, tok.text))
+                                       and geometry.where_figures_stand(tok)
+                                       and (dated_row or _DECIMALS.search(tok.text)))
+            for tok in strays)
         near = last is not None and ln.top - last.bottom <= 1.5 * last.height
-        if not figured and (strays or (date_text and not _reads_date(
-                date_text, t.row_date_formats, period_end)) or (not date_text and not near)):
+        if not figured and (strays or (date_text and not dated_row)
+                            or (not date_text and not near)):
             note(ln, "furniture", "no figure where amounts stand")
             continue
         if figures or strays:

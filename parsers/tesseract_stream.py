@@ -30,6 +30,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import TypeVar
 
 from parsers.lifetime import dies_with_this_process
 
@@ -127,16 +128,15 @@ class TesseractStream:
         proc = self._running(env)
         first, end = self._pages + 1, self._pages + len(images) + 1
         self._pages = end
-        assert proc.stdin is not None
+        stdin = _opened(proc.stdin)
         blank = Path(f"{images[0]}.end.pgm")  # beside the batch, gone with it
         blank.write_bytes(_BLANK)
-        assert self._stderr is not None
-        os.ftruncate(self._stderr, 0)  # appended to: the process writes on at the start
+        os.ftruncate(_opened(self._stderr), 0)  # appended to: the process writes on at the start
         try:
             try:
-                proc.stdin.write("".join(f"{name}\n" for name in [*images, str(blank)])
+                stdin.write("".join(f"{name}\n" for name in [*images, str(blank)])
                                  .encode())
-                proc.stdin.flush()
+                stdin.flush()
             except OSError as exc:
                 raise self._stopped(proc) from exc
             return self._answers(proc, first, end, deadline, timeout)
@@ -169,9 +169,8 @@ class TesseractStream:
     def _answers(self, proc: subprocess.Popen[bytes], first: int, end: int,
                  deadline: float, timeout: float) -> list[list[list[str]]]:
         """Rows of pages `first`..`end - 1`, read until page `end` (the blank) begins."""
-        assert proc.stdout is not None
         out: list[list[list[str]]] = [[] for _ in range(end - first)]
-        fd = proc.stdout.fileno()
+        fd = _opened(proc.stdout).fileno()
         ready = select.poll()  # not select(): a busy process's descriptors may pass 1024
         ready.register(fd, select.POLLIN)
         while True:
@@ -196,9 +195,9 @@ class TesseractStream:
     def _stopped(self, proc: subprocess.Popen[bytes]) -> TesseractStopped:
         """The error of a process that ended, with the end of its standard error."""
         code = proc.wait()
-        assert self._stderr is not None
-        size = os.fstat(self._stderr).st_size
-        tail = os.pread(self._stderr, _STDERR_TAIL, max(0, size - _STDERR_TAIL))
+        stderr = _opened(self._stderr)
+        size = os.fstat(stderr).st_size
+        tail = os.pread(stderr, _STDERR_TAIL, max(0, size - _STDERR_TAIL))
         return TesseractStopped(code, tail.decode(errors="replace").strip())
 
     def _stop(self, kill: bool = False) -> None:
@@ -251,3 +250,13 @@ def close_all() -> None:
     finished child's)."""
     for streams in _ALL:
         streams.close()
+
+
+_Stream = TypeVar("_Stream")
+
+
+def _opened(stream: _Stream | None) -> _Stream:
+    """A pipe or file the process was started with (never absent once it runs)."""
+    if stream is None:
+        raise RuntimeError("the tesseract process was started without its pipes")
+    return stream

@@ -604,7 +604,8 @@ class Periods:
         if ranges is not None:
             return ranges
         ranges = self._ranges[id(ln)] = []
-        assert self.regex is not None
+        if self.regex is None:
+            return ranges
         for m in self.regex.finditer(ln.text):
             try:
                 end = parse_date(m["end"], self.days)

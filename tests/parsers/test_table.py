@@ -489,6 +489,24 @@ def test_a_legal_paragraph_across_the_table_is_furniture_and_the_table_goes_on(
     assert [role for _, role, _ in r.log].count("furniture") == 2
 
 
+def test_a_phone_number_and_postcode_of_a_legal_line_are_no_figures(teal: Template) -> None:
+    # a line under the rows that starts where dates stand and prints digits across the
+    # figure columns, none of them an amount: it can change no number
+    legal = [(50, "1-800-555-0199"), (120, "or write to us at P.O. Box 15284,"),
+             (-420, "DE"), (-470, "19850,"), (-560, "as soon as you can.")]
+    r = read(teal, (115, [(50, "2 Feb"), (95, "COFFEE"), (-410, "4.50"), (-560, "995.50")]),
+             (128, legal),
+             (141, [(50, "3 Feb"), (95, "SALARY"), (-480, "1,000.00"), (-560, "1,995.50")]))
+    assert r.problems == []
+    assert [row.desc for row in r.rows] == [["COFFEE"], ["SALARY"]]
+    # the same words with a figure's decimals where amounts stand may be an amount
+    legal[3] = (-470, "19850,00")
+    r = read(teal, (115, [(50, "2 Feb"), (95, "COFFEE"), (-410, "4.50"), (-560, "995.50")]),
+             (128, legal),
+             (141, [(50, "3 Feb"), (95, "SALARY"), (-480, "1,000.00"), (-560, "1,995.50")]))
+    assert r.problems
+
+
 def test_a_word_with_a_digit_where_figures_stand_is_no_furniture(teal: Template) -> None:
     r = read(teal, (115, [(50, "2 Feb"), (95, "COFFEE"), (-410, "4.50"), (-560, "995.50")]),
              (128, [(95, "FEE"), (-410, "5,90EUR")]))
