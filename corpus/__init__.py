@@ -5,7 +5,9 @@ statement; bad inputs get `<stem>.truth.json` holding the reason code they must 
 Variation is cycled by index so that every corpus of a few dozen files has each kind.
 With `varied=True` every reference layout is also drawn with a seeded `Variant` (label
 wording, currency and sign forms, page furniture, day-end balances, a second PDF producer,
-scan quality, other statement structures) recorded in `<stem>.variant.json`;
+scan quality, other statement structures) recorded in `<stem>.variant.json`, and the
+unknown bank is drawn with a seeded few of the traits real statements print
+(`traits.py`, which the generic reader reads);
 `statement(bank, Variant(...))` draws one statement with exactly the variations given.
 """
 
@@ -23,6 +25,7 @@ import numpy as np
 from corpus.bad import BAD_INPUTS, BASIC_BAD
 from corpus.banks import RENDERERS, Rendered
 from corpus.scan import scan_with, to_scan
+from corpus.traits import draw_traits, real_world
 from corpus.truth import Draw
 from corpus.variant import PLAIN, Variant, draw_variant
 from parsers.model import Account
@@ -105,13 +108,19 @@ def generate(out: Path, banks: tuple[str, ...] = BANKS, statements: int = 10, se
         v = variant_for(bank, i, banks, seed, varied)
         if dpi is not None and v.scan is not None:
             v = replace(v, scan=replace(v.scan, dpi=dpi))
-        drawn = statement(bank, v, i, seed)
+        described: dict[str, Any] = {}
+        if varied and bank == UNKNOWN_BANK:  # a bank no template knows, as real ones print
+            traits = draw_traits(random.Random(f"{seed}:{i}:traits"))
+            drawn = real_world(traits, i, seed)
+            described = {"kinds": sorted(drawn.drawn), "knobs": {"traits": list(traits)}}
+        else:
+            drawn = statement(bank, v, i, seed)
+        if varied and v is not PLAIN:
+            described = {"kinds": _shown(v, drawn), "knobs": v.to_dict()}
         pdf = drawn.pdf
         good = good or pdf
         stem = out / f"{bank}-{seed}-{i:03d}"
-        described: dict[str, Any] = {}
-        if varied and v is not PLAIN:
-            described = {"kinds": _shown(v, drawn), "knobs": v.to_dict()}
+        if described:
             stem.with_suffix(".variant.json").write_text(json.dumps(described, indent=1) + "\n")
         samples.append(_write(stem, pdf, json.dumps(drawn.truth.to_dict(), indent=1), bank,
                               variant=described))

@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Protocol
 
 import reportlab
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 #: Bitstream Vera ships with reportlab: an embedded TrueType font for the second producer.
@@ -43,10 +45,14 @@ class Pen(Protocol):
 
 
 class ReportlabPen:
-    """Standard Type 1 fonts, text in drawing order, spaces as glyphs."""
+    """Standard Type 1 fonts, text in drawing order, spaces as glyphs; the pages numbered
+    in `turned` (from 1) are set sideways with `/Rotate 90`, their text drawn turned back
+    so that each reads upright as displayed (as a scanner's software or a landscape
+    export writes them)."""
 
-    def __init__(self, font: tuple[str, str]) -> None:
+    def __init__(self, font: tuple[str, str], turned: frozenset[int] = frozenset()) -> None:
         self.font, self.bold = font
+        self.turned = turned
 
     def width(self, s: str, bold: bool, size: float) -> float:
         return stringWidth(s, self.bold if bold else self.font, size)
@@ -54,7 +60,16 @@ class ReportlabPen:
     def write(self, pages: list[list[Text]], size: tuple[float, float]) -> bytes:
         buf = io.BytesIO()
         c = Canvas(buf, pagesize=size, invariant=1)
-        for ops in pages:
+        for n, ops in enumerate(pages, start=1):
+            turned = n in self.turned
+            c.setPageSize((size[1], size[0]) if turned else size)
+            c.setPageRotation(90 if turned else 0)
+            if turned:
+                # the media box lies on its side; displayed turned 90 degrees clockwise,
+                # a point (x, y) of the upright page is (width of the box - y, x) in it
+                c.saveState()
+                c.translate(size[1], 0)
+                c.rotate(90)
             for t in ops:
                 c.setFont(self.bold if t.bold else self.font, t.size)
                 if t.angle or t.gray:
@@ -70,9 +85,27 @@ class ReportlabPen:
                     c.drawCentredString(t.x, t.y, t.s)
                 else:
                     c.drawString(t.x, t.y, t.s)
+            if turned:
+                c.restoreState()
             c.showPage()
         c.save()
         return buf.getvalue()
+
+
+def narrow_space_fonts() -> tuple[str, str]:
+    """Vera and Vera Bold, embedded, knowing U+202F (a narrow no-break space, which some
+    producers group thousands with) as a blank three fifths of a space wide: Vera itself
+    has no glyph for it, so the space's is lent."""
+    names = ("Vera-NNBSP", "VeraBd-NNBSP")
+    for name, file in zip(names, ("Vera.ttf", "VeraBd.ttf"), strict=True):
+        if name in pdfmetrics.getRegisteredFontNames():
+            continue
+        font = TTFont(name, str(VERA / file))
+        face = font.face
+        face.charToGlyph[0x202F] = face.charToGlyph[0x20]
+        face.charWidths[0x202F] = face.charWidths[0x20] * 0.6
+        pdfmetrics.registerFont(font)
+    return names
 
 
 #: reportlab's standard fonts by the core family fpdf2 knows them as

@@ -60,10 +60,11 @@ class Sheet:
 
     def __init__(self, page: str, font: tuple[str, str], size: float,
                  page_header: Callable[[Sheet, int], None], footer: str = "Page {n}",
-                 variant: Variant = PLAIN, furniture: Furniture | None = None) -> None:
+                 variant: Variant = PLAIN, furniture: Furniture | None = None,
+                 pen: Pen | None = None) -> None:
         self.width, self.height = PAGE_SIZES[page]
         self.variant = variant
-        self.pen = make_pen(variant, font)
+        self.pen = pen or make_pen(variant, font)
         self.furniture = furniture or Furniture()
         # Vera is about a tenth wider than the standard fonts: keep the same line lengths
         self.size = round(size * 0.9, 2) if variant.embedded_font else size
