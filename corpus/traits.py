@@ -152,23 +152,18 @@ def conflict(traits: frozenset[str], contradicted: str = "") -> str:
 
 
 #: The traits a varied corpus draws on the unknown bank: those the generic reader reads
-#: exactly on every draw with either page reader (not the ones its tests list as not read
-#: yet, nor a page set sideways, which the pdfplumber reader sends to review, nor Spanish,
-#: whose `Débito` and `Crédito` name no column to it: a statement whose money moves one
-#: way only is refused).
+#: exactly on every draw with either page reader (not a page set sideways, which the
+#: pdfplumber reader sends to review).
 VARIED = ("indian-grouping", "space-grouping", "narrow-space-grouping", "newest-first",
-          "balance-rows", "summary-box", "yearless-dates", "short-year", "reversal", "dutch",
-          "portuguese", "card")
-#: Traits a varied corpus never draws together: a reversal prints Portuguese `Débito` and
-#: `Crédito` columns (see `VARIED`).
-APART = (frozenset({"portuguese", "reversal"}),)
+          "balance-rows", "summary-box", "yearless-dates", "short-year", "short-year-time",
+          "reversal", "five-columns", "end-decoy", "dutch", "spanish", "portuguese", "card")
 
 
 def draw_traits(rng: random.Random) -> tuple[str, ...]:
     """One to three of `VARIED` that make a statement together, in `TRAITS` order."""
     while True:
         chosen = frozenset(rng.sample(VARIED, rng.randint(1, 3)))
-        if not conflict(chosen) and not any(pair <= chosen for pair in APART):
+        if not conflict(chosen):
             return tuple(t for t in TRAITS if t in chosen)
 
 

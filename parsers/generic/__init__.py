@@ -14,7 +14,7 @@ from parsers.generic.explain import Explanation
 from parsers.generic.mend import mend
 from parsers.generic.pages import clean
 from parsers.generic.readings import Validator, decide
-from parsers.generic.rows import find_table, lead_forms, starts_with_date
+from parsers.generic.rows import find_table, lead_forms, starts_with_date, until_end
 from parsers.lines import Line
 from parsers.vocabulary import furniture_folded, furniture_lines
 
@@ -25,7 +25,7 @@ def parse_generic(lines: list[Line], validator: Validator,
     (what was found and what was missing noted in `explain`).
 
     Raises `AmbiguousLayout` when readings validate with different results."""
-    lines = mend(lines, starts_with_date)
+    lines = until_end(mend(lines, starts_with_date))
     # (only the lines that print a furniture word are asked whether they are furniture)
     furniture = furniture_lines([ln.folded for ln in lines])
     visible = [ln for i, ln in enumerate(lines)

@@ -18,7 +18,10 @@ def clean(lines: list[Line], forms: dict[int, dict[str, int]]) -> list[Line]:
     if len({ln.page for ln in keep}) < 2:
         return keep
     #: each line's text without its figures, and its height: where a repeated line stands
-    keys = [(_digitless(ln.text), round(ln.top / 3)) for ln in keep]
+    #: (a line that starts with a date and prints an amount is a row wherever it stands: a
+    #: header or footer prints no dated amount, two pages may print one payment alike)
+    keys = [(_digitless(ln.text), round(ln.top / 3)) if not (forms[id(ln)] and _MONEY.search(
+        ln.text)) else (ln.text, -id(ln)) for ln in keep]
     seen: dict[tuple[str, int], set[int]] = {}
     for ln, key in zip(keep, keys, strict=True):
         seen.setdefault(key, set()).add(ln.page)
@@ -41,6 +44,10 @@ def clean(lines: list[Line], forms: dict[int, dict[str, int]]) -> list[Line]:
     return [ln for ln, key in zip(keep, keys, strict=True)
             if len(seen[key]) < repeated
             or _within(band.get(ln.page), ln.top) or starts_with_label(ln.text, BALANCE_ROWS)]
+
+
+#: a figure's decimal part, in any locale (`250.49`, `1.234,56`)
+_MONEY = re.compile(r"\d[.,]\d{2}(?!\d)")
 
 
 def _within(band: tuple[float, float] | None, top: float) -> bool:

@@ -100,8 +100,9 @@ class Context:
 
     @functools.cached_property
     def last4(self) -> str | None:
-        """`account_last4` of the lines."""
-        return account_last4(self.lines)
+        """`account_last4` of the lines outside the table's rows (a row's `CARD ENDING
+        4410` names the card a payment was made with, not the statement's account)."""
+        return account_last4([ln for ln in self.lines if id(ln) not in self.table.used])
 
     @functools.cached_property
     def signs(self) -> list[int]:

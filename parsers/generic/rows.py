@@ -19,6 +19,7 @@ from dataclasses import replace
 from datetime import date
 
 from parsers.dates import compile_format, fold, parse_date
+from parsers.generic.apart import set_apart
 from parsers.generic.model import Marker, Row, Table
 from parsers.generic.words import DAILY_HEADINGS, HEADER_WORDS, SIGN_HEADINGS
 from parsers.lines import Line
@@ -44,7 +45,15 @@ NUMBER_LOCALES = ("en", "de", "fr", "space")
 #: A `CR` or `DR` word.
 _SIDE = re.compile(r"(?i:cr|dr)\.?")
 #: A line that says the statement ends here (folded).
-_ENDS = re.compile(r"^\W*end of (?:the )?statement\W*$")
+#: The time of day printed after a row's date.
+_TIME = re.compile(r"(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:[AaPp][Mm])?")
+_TIME_GLUED = re.compile(r"(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?=[A-Za-z]{2})(?![AaPp][Mm]\b)")
+#: The line a statement ends with (folded): English, German, French, Spanish, Portuguese,
+#: Dutch.
+_ENDS = re.compile(r"^\W*(?:end of (?:the )?statement|ende (?:des|der) (?:kontoauszug|"
+                   r"auszug|ubersicht)s?|fin (?:du releve|del extracto|de(?:l)? estado de "
+                   r"cuenta)|fim do extrato|einde (?:van (?:het|dit) )?(?:afschrift|"
+                   r"overzicht))\W*$")
 #: A figure grouped by a space before a decimal point (`2 795.35`).
 _SPACED = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+\.\d\d(?!\d)")
 #: Right edges closer than this (points) are one column.
@@ -141,6 +150,18 @@ def end_figures(ln: Line, locale: str) -> list[Token]:
     return trailing(tokens(ln, locale))[1]
 
 
+def until_end(lines: list[Line]) -> list[Line]:
+    """The lines before `**** End of Statement ****` (after a row was dated): what follows
+    it (a table of what is to come, an advertisement's figures) is no part of the
+    statement, neither rows nor balances."""
+    dated = False
+    for i, ln in enumerate(lines):
+        if dated and _ENDS.match(ln.folded):
+            return lines[:i]
+        dated = dated or starts_with_date(ln)
+    return lines
+
+
 def find_table(lines: list[Line], kept: list[Line], forms: dict[int, dict[str, int]]
                ) -> Table | None:
     """The table the `kept` lines (`clean`) print: locale, date forms and figure columns by
@@ -191,6 +212,7 @@ def find_table(lines: list[Line], kept: list[Line], forms: dict[int, dict[str, i
                                 len(dated))
     table = Table(locale, tuple(formats), columns, anchors=anchors)
     _rows(everything, leads, table)
+    set_apart(everything, table)
     return table if table.rows else None
 
 
@@ -323,9 +345,6 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
             table.rows[-1].desc.extend(w.text for w in ln.words)
             table.used.add(id(ln))
             last, wrapped = ln, True
-            continue
-        if _ENDS.match(ln.folded):  # `**** End of Statement ****`: no part of a row
-            last = None
             continue
         sign = next((s for s, labels, found in signs
                      if found.printed_in(ln.folded) and is_heading(ln.text, labels)), None)
@@ -548,11 +567,19 @@ def _only_dates(ln: Line, fmt: str) -> bool:
 
 
 def _drop_second_date(words: list[Token], fmt: str) -> list[Token]:
-    """The words after a row's date, a second date (posting or value date) left out."""
+    """The words after a row's date, a second date (posting or value date) and the time
+    of day (`13 Apr 26 03:49`, `10:15 PM`) left out."""
     regex = compile_format(fmt).regex
     i = 0
     while i < len(words) and i < 2 and regex.fullmatch(words[i].text):
         i += 1
+    if i < len(words) and _TIME.fullmatch(words[i].text):
+        i += 1
+        if i < len(words) and words[i].text.upper() in ("AM", "PM"):
+            i += 1
+    elif i < len(words) and (glued := _TIME_GLUED.match(words[i].text)):
+        # the time run into the description's first word (`02:35FUEL`): no gap was drawn
+        return [words[i]._replace(text=words[i].text[glued.end():]), *words[i + 1:]]
     return words[i:]
 
 

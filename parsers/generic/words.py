@@ -1,6 +1,7 @@
 """The words an unknown statement's layout is recognised by, beside the shared vocabulary
 (`parsers/vocabulary.py`): column headers, the headings that sign a part of a table, and
-the words only a card statement prints; English, German, French, Spanish and Dutch."""
+the words only a card statement prints; English, German, French, Spanish, Portuguese and
+Dutch."""
 
 from __future__ import annotations
 
@@ -9,16 +10,18 @@ CARD_WORDS = ("Minimum Payment Due", "Minimum Payment", "Credit Limit", "Availab
               "Payment Due Date", "Mindestbetrag", "Kreditrahmen", "Paiement minimum",
               "Pago mínimo")
 #: A column header word (folded) -> the role it names, in English, German, French,
-#: Spanish and Dutch; `ignore` for a column of figures that move no money.
+#: Spanish, Portuguese and Dutch; `ignore` for a column of figures that move no money.
 COLUMN_WORDS = {
     **dict.fromkeys(("debit", "debits", "withdrawal", "withdrawals", "out", "soll",
                      "lastschrift", "lastschriften", "belastung", "ausgang", "ausgange",
-                     "cargo", "cargos", "retiros", "af", "debet", "payments"), "debit"),
+                     "cargo", "cargos", "retiros", "debito", "debitos", "saida", "saidas",
+                     "af", "debet", "payments"), "debit"),
     **dict.fromkeys(("credit", "credits", "deposit", "deposits", "in", "haben", "gutschrift",
                      "gutschriften", "eingang", "eingange", "abono", "abonos", "depositos",
-                     "bij", "receipts"), "credit"),
-    **dict.fromkeys(("amount", "betrag", "umsatz", "montant", "importe", "bedrag",
-                     "transaction amount"), "amount"),
+                     "credito", "creditos", "entrada", "entradas", "bij", "receipts"),
+                   "credit"),
+    **dict.fromkeys(("amount", "betrag", "umsatz", "montant", "importe", "monto", "valor",
+                     "bedrag", "transaction amount"), "amount"),
     **dict.fromkeys(("balance", "saldo", "kontostand", "solde", "running"), "balance"),
     # figures that move no money: points and cashback earned, a foreign currency's amount
     **dict.fromkeys(("cashback", "reward", "rewards", "points", "foreign", "fx", "forex",

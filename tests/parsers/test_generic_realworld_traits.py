@@ -11,24 +11,10 @@ import pytest
 
 from corpus import generate
 from corpus.banks import Rendered
-from corpus.traits import CONTRADICTIONS, TRAITS, VARIED, real_world
+from corpus.traits import CONTRADICTIONS, TRAITS, real_world
 from parsers.api import ParseResult, parse_pdf
 from parsers.errors import StatementError
 
-#: Traits (and seeds) the generic reader does not read yet, with what it reads instead.
-NOT_YET = {
-    ("short-year-time", 7): "the time after a row's date (`13 Apr 26 03:49`) is read as the "
-                            "start of its description",
-    ("short-year-time", 8): "the time after a row's date is read into its description",
-    ("five-columns", 7): "the reference number and value date columns are read into the "
-                         "description",
-    ("five-columns", 8): "the reference number and value date are read into the "
-                         "description, between its wrapped lines",
-    ("end-decoy", 7): "the table after `End of Statement` is read as rows: refused",
-    ("end-decoy", 8): "the table after `End of Statement` is read as rows: refused",
-    ("page-furniture", 8): "page 2's last two rows, at the height of rows of page 1 with "
-                           "the same words, are dropped as a repeated footer: refused",
-}
 #: Traits together as real banks print them (an Indian savings account, a Brazilian one,
 #: a South African, a Dutch, an Argentine one, a long statement turned sideways).
 MIXES = {
@@ -67,17 +53,8 @@ def never_validated(drawn: Rendered) -> None:
     assert not result.validation.ok
 
 
-def cases() -> list[object]:
-    out = []
-    for trait in TRAITS:
-        for seed in (7, 8):
-            why = NOT_YET.get((trait, seed))
-            marks = [pytest.mark.xfail(strict=True, reason=why)] if why else []
-            out.append(pytest.param(trait, seed, marks=marks, id=f"{trait}-{seed}"))
-    return out
-
-
-@pytest.mark.parametrize(("trait", "seed"), cases())
+@pytest.mark.parametrize("seed", [7, 8])
+@pytest.mark.parametrize("trait", TRAITS)
 def test_each_trait_is_read_exactly(trait: str, seed: int) -> None:
     exact(real_world([trait], seed=seed))
 
@@ -107,8 +84,6 @@ def test_an_account_without_a_printed_number_is_read_unnamed() -> None:
     assert exact(real_world([])).reading()["accounts"][0]["unnamed"] is False
 
 
-@pytest.mark.xfail(strict=True, reason="a row's `CARD ENDING 4410` is read as the account "
-                   "number where none is printed: validated as ****4410")
 def test_a_description_naming_a_card_names_no_account() -> None:
     drawn = real_world(["no-account-number"], seed=13)
     assert any("CARD ENDING 4410" in t.description
@@ -128,9 +103,6 @@ def test_the_one_way_statements_print_one_column_of_money(traits: tuple[str, ...
                for t in real_world(traits, index, seed).truth.accounts[0].transactions)
 
 
-@pytest.mark.xfail(strict=True, reason="`Débito` / `Crédito` name no column to the reader: "
-                   "with money moving out only, the table has two figure columns, read as "
-                   "amount and balance, and is refused")
 @pytest.mark.parametrize(("traits", "index", "seed"), ONE_WAY)
 def test_money_moving_one_way_under_debito_and_credito(traits: tuple[str, ...], index: int,
                                                        seed: int) -> None:
@@ -163,7 +135,6 @@ def test_a_reversal_in_the_withdrawal_column_is_money_in() -> None:
 
 
 def test_the_unknown_bank_of_a_varied_corpus_is_read_exactly(tmp_path: Path) -> None:
-    assert not {trait for trait, _ in NOT_YET} & set(VARIED)
     for s in generate(tmp_path, ("cedar",), 12, seed=2026, varied=True):
         result = parse_pdf(s.pdf.read_bytes(), templates=[])
         assert result.validation.ok, (s.variant, result.validation.problems)
