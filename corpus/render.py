@@ -180,14 +180,36 @@ class Sheet:
         if self.table is None:
             raise RuntimeError("a row outside a table")
         extra = wrapped or []
-        self.ensure(1 + len(extra) + self._reserve())
-        self._cells(cells)
-        desc = next(c for c in self.table if c.width)
-        for s in extra:
-            self.text(desc.x, s)
-            self.y -= self.leading
+        if self.variant.centred:
+            self._centred(cells, extra)
+        else:
+            self.ensure(1 + len(extra) + self._reserve())
+            self._cells(cells)
+            desc = next(c for c in self.table if c.width)
+            for s in extra:
+                self.text(desc.x, s)
+                self.y -= self.leading
         if running is not None:
             self.running = running
+
+    def _centred(self, cells: list[str], wrapped: list[str]) -> None:
+        """A row as a web page's table prints it: its cells centred down the row, so that
+        the date and figures stand beside the middle line of a description of several
+        lines, with padding between rows wider than the space between a cell's lines."""
+        table = self.table or []
+        desc = next(c for c in table if c.width)
+        text = [cells[table.index(desc)], *wrapped]
+        middle = (len(text) - 1) // 2
+        self.ensure(len(text) + 1 + self._reserve())
+        self.y -= 0.3 * self.leading  # the cell's top padding
+        for k, line in enumerate(text):
+            if k == middle:
+                for c, cell in zip(table, cells, strict=True):
+                    if c is not desc and cell:
+                        self.text(c.x, cell, align=c.align)
+            self.text(desc.x, line)
+            self.y -= self.size * 1.15
+        self.y -= 0.3 * self.leading  # the cell's bottom padding
 
     def _reserve(self) -> int:
         """Lines kept free under a row for what a page break inside the table prints."""

@@ -35,7 +35,7 @@ from parsers.numbers import format_amount
 TRAITS = ("indian-grouping", "space-grouping", "narrow-space-grouping", "newest-first",
           "no-account-number", "balance-rows", "summary-box", "yearless-dates",
           "short-year", "short-year-time", "reversal", "page-furniture", "rotated", "five-columns",
-          "end-decoy", "dutch", "spanish", "portuguese", "card")
+          "end-decoy", "dutch", "spanish", "portuguese", "card", "centred-cells")
 LANGUAGES = {"dutch": "nl", "spanish": "es", "portuguese": "pt"}
 #: How a statement is made to contradict itself: its closing balance, or one running
 #: balance in the middle of the rows, printed ten cents off.
@@ -236,7 +236,8 @@ class _Drawing:
         # a page of rows newest first carries nothing forward)
         carry = self.has("balance-rows") and self.lang == "en" and not self.has("newest-first")
         v = Variant(furniture=("footer", "page-of", "repeated-header")
-                    if self.has("page-furniture") else (), carry_rows=carry)
+                    if self.has("page-furniture") else (), carry_rows=carry,
+                    centred=self.has("centred-cells"))
         furniture = Furniture(footer=w.legal.split(". ")[0] + ".",
                               page_of=w.page_of,
                               repeated=f"{w.bank} - {w.columns[0]} {w.columns[1]}")
@@ -355,7 +356,10 @@ class _Drawing:
         if self.has("balance-rows"):
             out.append(self._balance_row(self.start, w.brought, acct.opening_balance, cols))
         for n, t in enumerate(txs):
-            desc, *more = lines(s, PLAIN, t.description, width)
+            # (a web page's cell wraps sooner, and after a hyphen: `7781-` over `ALPHA`)
+            desc, *more = (_web_wrapped(s, t.description, width * 0.6)
+                           if self.has("centred-cells") else
+                           lines(s, PLAIN, t.description, width))
             cells = [self.row_date(t.date), desc]
             if self.has("five-columns"):
                 reference = self.rng.randint(0, 10**12 - 1)
@@ -454,3 +458,21 @@ def is_reversal(t: Transaction) -> bool:
 
 __all__ = ["CONTRADICTIONS", "TRAITS", "VARIED", "conflict", "draw_traits", "indian",
            "real_world"]
+
+
+def _web_wrapped(s: Sheet, text: str, width: float) -> list[str]:
+    """A description wrapped as a browser wraps a table cell: at spaces, and after a
+    hyphen inside a word."""
+    parts = text.replace("-", "- ").split()
+    out, current = [], ""
+    for part in parts:
+        glue = "" if current.endswith("-") else " "
+        trial = f"{current}{glue}{part}" if current else part
+        if s.pen.width(trial, False, s.size) <= width or not current:
+            current = trial
+        else:
+            out.append(current)
+            current = part
+    out.append(current)
+    return [line.replace("- ", "-") for line in out]
+

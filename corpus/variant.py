@@ -53,14 +53,16 @@ CURRENCIES = {"northwind": ["standard", "before", "after", "none"],
               "alpenbank": ["standard", "before", "none"]}
 
 #: Which variations each reference layout can show (a card has no running balance; the
-#: German statement's purpose lines are already its wrapping; Alpenbank prints two dates).
+#: German statement's purpose lines are already its wrapping; Alpenbank prints two dates;
+#: a scan's rows are drawn as a printer's, not a web page's).
 APPLIES = {
     "northwind": {"day-end-balance", "date-once", "carry-rows", "missing-header", "sign",
-                  "currency", "narrow", "two-accounts", "derived-opening", "split-sections"},
+                  "currency", "narrow", "two-accounts", "derived-opening", "split-sections",
+                  "centred"},
     "bluebird": {"day-end-balance", "date-once", "carry-rows", "missing-header", "sign",
-                 "currency", "narrow", "derived-opening"},
-    "harbor": {"sign", "currency", "narrow"},
-    "alpenbank": {"sign", "currency", "two-accounts"},
+                 "currency", "narrow", "derived-opening", "centred"},
+    "harbor": {"sign", "currency", "narrow", "centred"},
+    "alpenbank": {"sign", "currency", "two-accounts", "centred"},
     "meridian": {"day-end-balance", "date-once", "carry-rows", "missing-header", "narrow",
                  "two-accounts", "derived-opening", "scan", "references"},
 }
@@ -126,6 +128,8 @@ class Variant:
     scan: ScanQuality | None = None
     isolated: bool = False  # the only variation besides a scan's quality
     references: bool = False  # a reference number after every description (Meridian)
+    #: rows as a web page's table prints them: cells centred down the row, padded apart
+    centred: bool = False
 
     def cased(self, label: str) -> str:
         return {"upper": label.upper(), "lower": label.lower(),
@@ -153,7 +157,8 @@ class Variant:
         if self.colon is not None:
             out.append("colon" if self.colon else "no-colon")
         for name in ("opening_label", "closing_label", "number_label", "day_end_balance",
-                     "date_once", "narrow", "missing_header", "value_below", "references"):
+                     "date_once", "narrow", "missing_header", "value_below", "references",
+                     "centred"):
             if getattr(self, name):
                 out.append(name.replace("_", "-"))
         if self.structure:
@@ -175,7 +180,8 @@ GROUPS = [("producer", "embedded_font", "char_spacing", "word_gap", "by_column")
           ("colon",), ("period_form",), ("opening_label",), ("closing_label",),
           ("number_label",), ("currency",), ("sign",), ("furniture",), ("day_end_balance",),
           ("date_once",), ("narrow",), ("carry_rows",), ("header_align", "header_shift"),
-          ("missing_header",), ("value_below",), ("structure",), ("references",)]
+          ("missing_header",), ("value_below",), ("structure",), ("references",),
+          ("centred",)]
 
 
 def draw_variant(bank: str, ordinal: int, rng: random.Random) -> Variant:
@@ -231,6 +237,7 @@ def _mixed(bank: str, ordinal: int, rng: random.Random) -> Variant:
         scan=draw_scan(rng) if "scan" in can else None,
         # drawn last, so that every knob before it stays as it was drawn before
         references="references" in can and rng.random() < 0.35,
+        centred="centred" in can and rng.random() < 0.25,
     )
 
 def draw_scan(rng: random.Random) -> ScanQuality:

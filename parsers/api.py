@@ -19,6 +19,7 @@ from parsers.crosscheck import Disagreement, disagreements
 from parsers.detect import detect, verify_hint
 from parsers.engine import AccountReading, ParseOutput, TemplateMismatch, run_template
 from parsers.errors import (
+    AmbiguousLayout,
     EmptyStatement,
     StatementError,
     UnknownBank,
@@ -175,6 +176,18 @@ def _parse(read: _PagesRead, bank: str | None, templates: list[Template], damage
         mismatch = None
     except TemplateMismatch as exc:
         result, mismatch = None, exc
+    if result is not None and not result[1].ok and not ocr and result[0].unread \
+            and not any(r.totals for r in result[0].tables):
+        # the template's table left rows unread (a page without the header it looks for,
+        # say): a generic reading the statement's own balances prove is taken instead, and
+        # the template's stands where none does, or where it checks section totals (which
+        # the generic reader does not)
+        generic = _generic(lines, ocr)
+        if generic is not None:
+            generic[0].statement.bank = template.bank
+            generic[0].notes.append(f"recognised as {template.bank}: its template's reading "
+                                    "does not reconcile, the generic reader's does")
+            result = generic
     if result is None:
         explain = Explanation()
         out = parse_generic(lines, lambda o: _validate(o, None, ocr), explain)
@@ -265,6 +278,19 @@ def page_reader(name: str = "pdfium") -> PageReader:
     """The page reader called `name` (PDFium's text page, or pdfplumber), with OCR."""
     reader_class(name)  # an unknown name is refused as the identity refuses it
     return READERS[name](ocr=ocr_page)
+
+
+def _generic(lines: list[Line], ocr: bool) -> tuple[ParseOutput, Validation, str] | None:
+    """The generic reading, where it validates (never on two that prove different
+    statements: `AmbiguousLayout` is not raised over a template's reading)."""
+    try:
+        out = parse_generic(lines, lambda o: _validate(o, None, ocr))
+    except AmbiguousLayout:
+        return None
+    if out is None:
+        return None
+    validation = _validate(out, None, ocr)
+    return (out, validation, "generic") if validation.ok else None
 
 
 def _telling(explain: Explanation) -> str:

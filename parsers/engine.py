@@ -113,6 +113,8 @@ class ParseOutput:
     how: dict[str, Any] = field(default_factory=dict)
     #: The pages rows and labelled figures were read from (empty: not known, every page).
     pages: set[int] = field(default_factory=set)
+    #: Lines that print a dated amount, as a row does, that no table of a template read.
+    unread: int = 0
 
     @property
     def notes(self) -> list[str]:
@@ -138,7 +140,9 @@ def run_template(t: Template, lines: list[Line], trace: list[TableReading] | Non
         raise TemplateMismatch(f"{t.bank}: statement period not found")
     preamble, sections = _split_sections(t, lines)
     out = ParseOutput(Statement(t.bank, [], period[0], period[1]))
-    out.problems += _table_before_sections(t, preamble, period)
+    before = _table_before_sections(t, preamble, period)
+    out.problems += before
+    out.unread += len(before)
     for sec in sections:
         # a statement of one section is not read for its period a second time
         own = labelled if sec.lines is lines else _labelled_period(t, sec.lines, finder)
@@ -146,7 +150,9 @@ def run_template(t: Template, lines: list[Line], trace: list[TableReading] | Non
         reading = read_table(t, sec.lines, end, start)
         if trace is not None:
             trace.append(reading)
-        out.problems += _rows_no_table_took(t, sec.lines, reading, end)
+        unread = _rows_no_table_took(t, sec.lines, reading, end)
+        out.problems += unread
+        out.unread += len(unread)
         acct, info = _account(t, sec, preamble, reading, out.problems,
                               len(out.statement.accounts) + 1)
         if own:

@@ -792,12 +792,39 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         pages.setdefault(o.page, []).append(o)
 
     roles, log = out.roles, out.log
+    #: lines of description held for the row of the dated line under them (that line's
+    #: id, the lines, their description cells, the rows read before them)
+    held: list[tuple[int, list[Line], list[dict[str, list[Token]]], int]] = []
 
     def note(ln: Line, role: str, detail: str = "") -> None:
         roles[id(ln)] = role
         log.append((ln, role, detail))
 
+    def settle() -> None:
+        """Held lines begin the row their dated line made, or (it made none) continue the
+        row above them after all."""
+        for opener, above, cells, before in held:
+            made = len(out.rows) > before and id(out.rows[before].lines[0]) == opener
+            if not made and before == 0:  # no row above to continue either
+                for a in above:
+                    note(a, "furniture", "no figure where amounts stand")
+                continue
+            row = out.rows[before] if made else out.rows[before - 1]
+            words = [tok.text for c in cells for tok in c.get("description", [])]
+            row.desc = [*words, *row.desc] if made else [*row.desc, *words]
+            row.desc_confs = ([None] * len(words) + row.desc_confs if made
+                              else row.desc_confs + [None] * len(words))
+            row.lines = [*above, *row.lines] if made else [*row.lines, *above]
+            for a in above:
+                note(a, "continuation", "the first line of the row under it"
+                     if made else "more of the row above")
+        held.clear()
+
+    #: the header line right above, until a line of the table is read under it
+    under: Line | None = None
     for i, ln in enumerate(lines):
+        if held and id(lines[i - 1]) == held[-1][0]:  # the row the held lines begin
+            settle()
         if taken and id(ln) in taken:  # (mostly none is)
             note(ln, *taken.pop(id(ln)))
             continue
@@ -814,7 +841,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             continue
         header = match_header(lines, i, t) if i in headers else None
         if header is not None:
-            geometry, top, last = header.geometry, header.top, None
+            geometry, top, last, under = header.geometry, header.top, None, ln
             taken.update({id(o): ("header", "(stacked header line)")
                           for o in lines[i + 1:i + header.lines]})
             out.headers += 1
@@ -901,6 +928,14 @@ def read_table(t: Template, lines: list[Line], period_end: date,
                                        and (dated_row or _DECIMALS.search(tok.text)))
             for tok in strays)
         near = last is not None and ln.top - last.bottom <= 1.5 * last.height
+        if not figured and not date_text and last is None and under is not None \
+                and not ocr and (opener := _opens_row(lines, i, under, geometry, t,
+                                                      period_end, cells)):
+            # right under the header, closer to the dated line under it: the first line of
+            # the first row's description (a web page's centred cell), no furniture
+            held.append((id(opener), [ln], [cells], len(out.rows)))
+            last = ln
+            continue
         if not figured and (strays or (date_text and not dated_row)
                             or (not date_text and not near)):
             note(ln, "furniture", "no figure where amounts stand")
@@ -974,6 +1009,19 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             out.problems.append(f"page {ln.page}: a table row without a date: "
                                 f"{_row_text(ln)!r}")
             note(ln, "problem", "figures without a date")
+        elif desc and held and last is held[-1][1][-1]:
+            held[-1][1].append(ln)  # the next line of a description held for the row under
+            held[-1][2].append(cells)
+            last = ln
+            continue
+        elif desc and out.rows and last is not None and not ocr and (
+                opener := _opens_row(lines, i, last, geometry, t, period_end, cells)):
+            # closer to the dated line under it than to the row above: the first line of a
+            # description whose date and figures stand by its middle (a web page's
+            # centred table cell), not more of the row above
+            held.append((id(opener), [ln], [cells], len(out.rows)))
+            last = ln
+            continue
         elif desc and out.rows and last is not None:
             row = out.rows[-1]
             _add_words(row, cells)
@@ -984,9 +1032,39 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         else:
             note(ln, "outside", "text in the table area that belongs to no row")
             continue
-        last = ln
+        last, under = ln, None
+    settle()
     _check_large_print(lines, out)
     return out
+
+
+def _opens_row(lines: list[Line], i: int, last: Line, geometry: Geometry, t: Template,
+               period_end: date, cells: dict[str, list[Token]]) -> Line | None:
+    """The row's line under `lines[i]` (description only) whose row it begins: where its
+    description starts where that line's does, and it (and any line between) stands closer
+    to that line than to `last`, the line above. None where the lines are evenly spaced
+    (more of the row above)."""
+    ln = lines[i]
+    if last.page != ln.page or not cells.get("description"):
+        return None
+    above, prev = ln.top - last.bottom, ln
+    for nx in lines[i + 1:i + 4]:
+        if nx.page != ln.page or nx.top - prev.bottom > above - 1.0:
+            return None
+        below, _ = geometry.line_cells(nx, t.locale)
+        dated = below.get("date")
+        # a row's line: dated, or (dates printed once per day) its figures without one
+        row = (_reads_date(" ".join(tok.text for tok in dated), t.row_date_formats,
+                           period_end) if dated else
+               t.carry_date and any(role in below for role in NUMBER_ROLES))
+        if row:
+            starts = below.get("description")
+            first = cells["description"][0]
+            return nx if starts and abs(starts[0].x0 - first.x0) <= 4 else None
+        if any(role in below for role in ("date", *NUMBER_ROLES)):
+            return None
+        prev = nx
+    return None
 
 
 def _searcher(t: Template, patterns: tuple[str, ...]) -> Callable[[str], object] | None:
@@ -1165,9 +1243,17 @@ def _unspecked_ends(toks: list[Token]) -> list[Token]:
 
 
 def _add_words(row: Row, cells: dict[str, list[Token]]) -> None:
-    """The description words of another line of `row`, with their confidences."""
-    row.desc += [tok.text for tok in cells.get("description", [])]
-    row.desc_confs += _desc_confs(cells)
+    """The description words of another line of `row`, with their confidences: a word
+    broken after its hyphen at the line's end (`7781-` over `ALPHA`) is one word again."""
+    words, confs = [tok.text for tok in cells.get("description", [])], _desc_confs(cells)
+    if row.desc and words and len(row.desc[-1]) > 1 and row.desc[-1].endswith("-") \
+            and row.desc[-1][-2].isalnum():
+        row.desc[-1] += words.pop(0)
+        first = confs.pop(0)
+        if first is not None and row.desc_confs[-1] is not None:
+            row.desc_confs[-1] = min(row.desc_confs[-1], first)
+    row.desc += words
+    row.desc_confs += confs
 
 
 def _desc_confs(cells: dict[str, list[Token]]) -> list[float | None]:

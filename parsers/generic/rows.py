@@ -12,6 +12,7 @@ repeated on every page, regulatory footers and watermarks never become rows.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import statistics
 from collections import Counter
@@ -332,17 +333,29 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
     signs, daily_set, balance_set = _label_sets()
     #: lines already read as part of a row whose figures stand on its last line
     consumed: set[int] = set()
+    #: id of a dated line -> the lines above it that begin its description
+    ahead: dict[int, list[Line]] = {}
+    row_gap = _row_gap(lines, leads)
     for i, ln in enumerate(lines):
         if id(ln) in consumed:
             continue
         near = last is not None and _follows(last, ln)
         # until a row is read on a page, a line of more description at its top continues
         # the last row of the page before
+        if not near and (not table.rows or ln.page > table.rows[-1].line.page) \
+                and id(ln) in leads and not leads[id(ln)] and not _is_header(ln) \
+                and not end_figures(ln, table.locale) \
+                and not starts_with_label(ln.text, (*TOTALS, *BALANCE_ROWS)) \
+                and (opens := _opens_next(lines, i, leads, None, row_gap)) is not None:
+            # at the top of the table or of a page, the row under it begins on it
+            ahead.setdefault(id(opens), []).append(ln)
+            last = ln
+            continue
         if not near and table.rows and ln.page > table.rows[-1].line.page \
                 and id(ln) in leads and not leads[id(ln)] \
                 and _runs_on(lines, i, leads, table, desc_x0):
             # a description that runs on over the page break, under the next page's header
-            table.rows[-1].desc.extend(w.text for w in ln.words)
+            _run_on(table.rows[-1].desc, [w.text for w in ln.words])
             table.used.add(id(ln))
             last, wrapped = ln, True
             continue
@@ -386,8 +399,13 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
         elif n and fits:
             date_text = carry = " ".join(w.text for w in ln.words[:n])
             text = _drop_second_date(words, fmt)
-            table.rows.append(Row(date_text, [t.text for t in text], placed, ln,
-                                  heading=heading, text_x1=_x1(text)))
+            above = ahead.pop(id(ln), [])
+            desc: list[str] = []
+            for part in [*([w.text for w in a.words] for a in above), [t.text for t in text]]:
+                _run_on(desc, part)
+            table.rows.append(Row(date_text, desc, placed, ln, heading=heading,
+                                  text_x1=_x1(text)))
+            table.used.update(id(a) for a in above)
             desc_x0 = text[0].x0 if text else ln.words[n].x0
             last, wrapped = ln, False
         elif fits and not n and (paid := _paid_date(words, fmt)) is not None:
@@ -429,12 +447,21 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
             last = ln  # the row's value date, on a line of its own
         elif near and table.rows and not figures and n and _left_of_figures(ln, table):
             more = _drop_second_date(words, fmt)
-            table.rows[-1].desc.extend(t.text for t in more)
+            _run_on(table.rows[-1].desc, [t.text for t in more])
             _wraps(table.rows[-1], more[0].x1 - more[0].x0 if more else None)
             last, wrapped = ln, True  # a value date, then more description
+        elif near and not n and not figures and ln.words[0].x0 >= desc_x0 - 4 \
+                and _left_of_figures(ln, table) \
+                and (opens := _opens_next(lines, i, leads, last, row_gap)) is not None:
+            # closer to the dated line under it than to the row above: the first line of a
+            # description its date and figures stand beside the middle of (a table cell
+            # centred as a web page's is), not more of the row above
+            ahead.setdefault(id(opens), []).append(ln)
+            last = ln
+            continue
         elif near and table.rows and not n and not figures and ln.words[0].x0 >= desc_x0 - 4 \
                 and _left_of_figures(ln, table):
-            table.rows[-1].desc.extend(w.text for w in ln.words)
+            _run_on(table.rows[-1].desc, [w.text for w in ln.words])
             _wraps(table.rows[-1], ln.words[0].x1 - ln.words[0].x0)
             last, wrapped = ln, True
         else:
@@ -446,11 +473,60 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
             last = None
             continue
         table.used.add(id(ln))
+    # lines read as the start of a row under them that did not come (a balance row)
+    table.strays += [(a, next(k for k, r in enumerate(table.rows) if r.line.top > a.top
+                              or r.line.page > a.page), True)
+                     for held in ahead.values() for a in held if id(a) not in table.used] \
+        if table.rows else []
     _doubt(table, doubtful)
     # a page of other text between two pages of the table (terms, a form to fill in) is
     # no part of it: only a line right under a row there may be a lost part of one
     paged = {r.line.page for r in table.rows}
     table.strays = [s for s in table.strays if s[2] or s[0].page in paged]
+
+
+def _opens_next(lines: list[Line], i: int, leads: dict[int, int], last: Line | None,
+                row_gap: float | None) -> Line | None:
+    """The dated line under `lines[i]` (a line of description only) whose row it begins:
+    where it starts where that line's description does, and it and the lines between stand
+    closer to that line than `lines[i]` stands to `last`, the line above it (at the top of
+    a page or the table: than two adjacent rows stand apart, `row_gap`). None where the
+    lines are evenly spaced (a wrapped description of the row above)."""
+    ln = lines[i]
+    if last is not None and last.page == ln.page:
+        above = ln.top - last.bottom
+    elif row_gap is not None:
+        above = row_gap
+    else:
+        return None
+    prev = ln
+    for nx in lines[i + 1:]:
+        if nx.page != ln.page or id(nx) not in leads or nx.top - prev.bottom > above - 1.0:
+            return None
+        if leads[id(nx)]:  # and where that line's description starts
+            n = leads[id(nx)]
+            starts = nx.words[n].x0 if len(nx.words) > n else None
+            return nx if starts is not None and abs(ln.words[0].x0 - starts) <= 4 else None
+        prev = nx
+    return None
+
+
+def _run_on(desc: list[str], words: list[str]) -> None:
+    """Add a line's words to a description: a word broken after its hyphen at the line's
+    end (`7781-` over `ALPHA`) is one word again."""
+    if desc and words and len(desc[-1]) > 1 and desc[-1].endswith("-") \
+            and desc[-1][-2].isalnum():
+        desc[-1] += words[0]
+        words = words[1:]
+    desc.extend(words)
+
+
+def _row_gap(lines: list[Line], leads: dict[int, int]) -> float | None:
+    """How far apart two dated lines that follow each other on a page stand (the median):
+    the space between two rows of one line each."""
+    gaps = sorted(b.top - a.bottom for a, b in itertools.pairwise(lines)
+                  if a.page == b.page and leads.get(id(a)) and leads.get(id(b)))
+    return gaps[len(gaps) // 2] if gaps else None
 
 
 def _range(words: list[Token], fmt: str) -> bool:
