@@ -52,12 +52,12 @@ from flows.taxonomy import classify
 from parsers.api import page_reader, parse_pdf
 from parsers.codes import Reason
 from parsers.errors import ParseTimeout
+from parsers.layout.template import Template, load_templates
 from parsers.limits import Limits
 from parsers.numbers import format_amount
-from parsers.pdfium import LOCK
-from parsers.pool import ParsePool
-from parsers.reader import PageReader
-from parsers.template import Template, load_templates
+from parsers.pdf.page import PageReader
+from parsers.pdf.pdfium import LOCK
+from parsers.worker.pool import ParsePool
 
 #: The fuzzer's per-file budget: a parse of a generated statement takes well under a second.
 LIMITS = Limits(seconds_per_file=20.0, max_memory=768 * 1024 * 1024)

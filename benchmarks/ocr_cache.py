@@ -21,7 +21,7 @@ from typing import Any
 
 from parsers.api import ParseResult, parse_pdf
 from parsers.identity import engine_identity
-from parsers.tesseract_stream import TesseractStreams
+from parsers.ocr.tesseract_stream import TesseractStreams
 
 Read = Callable[[TesseractStreams, list[str], float, dict[str, str]], list[list[list[str]]]]
 _real_read: Read = TesseractStreams.read

@@ -31,10 +31,10 @@ import pypdfium2 as pdfium
 from benchmarks import corpora
 from parsers.api import parse_pdf
 from parsers.limits import Limits
-from parsers.ocr import TESSERACT_CONFIG, ocr_page, render_page
-from parsers.pdfium_reader import PdfiumReader
-from parsers.pool import ParsePool
-from parsers.reader import PdfplumberReader
+from parsers.ocr.tesseract import TESSERACT_CONFIG, ocr_page, render_page
+from parsers.pdf.pdfium_reader import PdfiumReader
+from parsers.pdf.pdfplumber_reader import PdfplumberReader
+from parsers.worker.pool import ParsePool
 
 
 def best(runs: dict[str, Callable[[], object]], rounds: int = 3) -> dict[str, float]:

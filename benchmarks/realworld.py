@@ -37,7 +37,7 @@ from typing import Any
 from parsers.api import ParseResult
 from parsers.errors import StatementError
 from parsers.limits import Limits
-from parsers.pool import ParsePool, _parse_pdf
+from parsers.worker.pool import ParsePool, _parse_pdf
 
 DEFAULT_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "realworld"
 #: One file's parse may take this long before its worker is stopped (`too_slow`).

@@ -42,11 +42,11 @@ from benchmarks.accuracy import Result, Tally, read, table
 from corpus import Sample, generate
 from parsers.api import parse_pdf
 from parsers.limits import Limits
-from parsers.ocr import TESSERACT_CONFIG, ocr_page, render_page, tesseract_env
-from parsers.pdfium_reader import PdfiumReader
-from parsers.pool import ParsePool
-from parsers.tesseract_stream import close_all, started
-from parsers.witness import _recogniser
+from parsers.ocr.tesseract import TESSERACT_CONFIG, ocr_page, render_page, tesseract_env
+from parsers.ocr.tesseract_stream import close_all, started
+from parsers.ocr.witness import _recogniser
+from parsers.pdf.pdfium_reader import PdfiumReader
+from parsers.worker.pool import ParsePool
 
 
 def samples(statements: int, seed: int, where: Path | None, dpi: int | None = None

@@ -34,8 +34,8 @@ def page_reading(samples: list[Sample]) -> dict[str, float]:
     """ms per page of each reader on the same text pages; pypdfium2 plain text is the floor."""
     import pypdfium2 as pdfium
 
-    from parsers.pdfium_reader import PdfiumReader
-    from parsers.reader import PdfplumberReader
+    from parsers.pdf.pdfium_reader import PdfiumReader
+    from parsers.pdf.pdfplumber_reader import PdfplumberReader
 
     text = [s.pdf.read_bytes() for s in samples if s.bank not in SCANNED][:60]
     pages = sum(len(pdfium.PdfDocument(d)) for d in text)

@@ -11,7 +11,7 @@ import pypdfium2 as pdfium
 from PIL import Image, ImageFilter
 
 from corpus.variant import ScanQuality
-from parsers.pdfium import LOCK
+from parsers.pdf.pdfium import LOCK
 
 #: PIL stamps the time of saving into a PDF; a fixed one keeps the corpus reproducible.
 FIXED = time.gmtime(1767225600)  # 2026-01-01

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from parsers.template import Template
+from parsers.layout.template import Template
 from reconcile.book import Book
 from reconcile.exports import AccountNames, BookExport, render
 

@@ -32,7 +32,7 @@ from flows.taxonomy import (
 )
 from parsers.codes import ErrorClass, Reason, Status
 from parsers.model import mask_account, mask_digits
-from parsers.rendered import Rendered
+from parsers.worker.rendered import Rendered
 from reconcile.acceptance import (
     KEEP,
     MOVE,

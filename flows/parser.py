@@ -4,8 +4,8 @@ Built once at the edge and handed down, so that what a job pins (`identities`) i
 from the very templates and reader object that parse it, and every list of banks (the CLI,
 the deployments, the tests) is the templates' banks. Templates are parsed once per process
 (again only when a file changes), and an import's parses run in this process's parse
-workers (`parsers.pool`), each under the file's hard limits, which also render and hash the
-job's output objects (`parsers.rendered`). The parser itself is imported only where a parse
+workers (`parsers.worker.pool`), each under the file's hard limits, which also render and hash the
+job's output objects (`parsers.worker.rendered`). The parser itself is imported only where a parse
 runs in this process (`Parser.reader`, `Parser.parse`): an import's process, whose parses
 run in the workers, does without it.
 """
@@ -25,16 +25,16 @@ from typing import TYPE_CHECKING
 from flows.config import Settings
 from parsers.errors import EncryptedPdf
 from parsers.identity import chain_revision, engine_identity, reader_class
+from parsers.layout.template import Template, load_templates, template_dirs
 from parsers.limits import Limits
-from parsers.pool import ParsePool
-from parsers.rendered import WORKER_MODULES, Rendered, parse_and_render
-from parsers.template import Template, load_templates, template_dirs
 from parsers.validate import POLICY_REVISION
+from parsers.worker.pool import ParsePool
+from parsers.worker.rendered import WORKER_MODULES, Rendered, parse_and_render
 from reconcile.records import Identities, Job
 
 if TYPE_CHECKING:
     from parsers.api import ParseResult
-    from parsers.reader import PageReader
+    from parsers.pdf.page import PageReader
 
 #: parse(data, job) -> the job's output objects, rendered from what its statement says, or a
 #: `StatementError`

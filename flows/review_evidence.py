@@ -19,11 +19,11 @@ from PIL import ImageDraw
 
 from parsers.errors import TooLarge
 from parsers.limits import Limits
-from parsers.lines import Line, page_lines
 from parsers.model import mask_digits, masked_spans
-from parsers.pdfium import LOCK
-from parsers.pixels import check_render
-from parsers.reader import PageReader
+from parsers.pdf.lines import Line, page_lines
+from parsers.pdf.page import PageReader
+from parsers.pdf.pdfium import LOCK
+from parsers.pdf.pixels import check_render
 from reconcile.corrections import RowEvidence
 
 log = logging.getLogger("stmtflow")

@@ -14,10 +14,6 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from parsers.boundary import data_loss
-from parsers.crosscheck import Disagreement, disagreements
-from parsers.detect import detect, verify_hint
-from parsers.engine import AccountReading, ParseOutput, TemplateMismatch, run_template
 from parsers.errors import (
     AmbiguousLayout,
     EmptyStatement,
@@ -28,28 +24,26 @@ from parsers.errors import (
 )
 from parsers.generic import Explanation, parse_generic
 from parsers.generic.mend import lift_suffixes
-from parsers.hooks import HOOKS
 from parsers.identity import reader_class
+from parsers.layout.detect import detect, verify_hint
+from parsers.layout.engine import AccountReading, ParseOutput, TemplateMismatch, run_template
+from parsers.layout.hooks import HOOKS
+from parsers.layout.ocr_labels import snap_lines
+from parsers.layout.table import TableReading
+from parsers.layout.template import Template, load_templates
 from parsers.limits import Limits
-from parsers.lines import Line, page_lines
 from parsers.model import Account, Statement, mask_account
-from parsers.ocr import ocr_page
-from parsers.ocr_labels import snap_lines
-from parsers.pdfium_reader import PdfiumReader
-from parsers.preflight import check_bytes, inspect_streams, unlock
-from parsers.reader import (
-    CID,
-    UNDECODABLE,
-    UNDECODABLE_NOTE,
-    Page,
-    PageReader,
-    PdfplumberReader,
-)
-from parsers.table import TableReading
-from parsers.template import Template, load_templates
-from parsers.trust import pinned, weigh
+from parsers.ocr.tesseract import ocr_page
+from parsers.ocr.trust import pinned, weigh
+from parsers.ocr.witness import disputes, unvouched
+from parsers.pdf.boundary import data_loss
+from parsers.pdf.crosscheck import Disagreement, disagreements
+from parsers.pdf.lines import Line, page_lines
+from parsers.pdf.page import CID, UNDECODABLE, UNDECODABLE_NOTE, Page, PageReader
+from parsers.pdf.pdfium_reader import PdfiumReader
+from parsers.pdf.pdfplumber_reader import PdfplumberReader
+from parsers.pdf.preflight import check_bytes, inspect_streams, unlock
 from parsers.validate import Validation, repair_ends, repair_from_running_balance, validate
-from parsers.witness import disputes, unvouched
 
 
 @dataclass

@@ -17,15 +17,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from parsers.lexicon import traineddata_path
-from parsers.tesseract_version import tesseract_version
+from parsers.ocr.lexicon import traineddata_path
+from parsers.ocr.tesseract_version import tesseract_version
 
 if TYPE_CHECKING:
-    from parsers.template import Template
+    from parsers.layout.template import Template
 
 #: each page reader's name (`STMTFLOW_READER`) -> its class, which names it in the revision
-READER_CLASSES = {"pdfium": "parsers.pdfium_reader.PdfiumReader",
-                  "pdfplumber": "parsers.reader.PdfplumberReader"}
+READER_CLASSES = {"pdfium": "parsers.pdf.pdfium_reader.PdfiumReader",
+                  "pdfplumber": "parsers.pdf.pdfplumber_reader.PdfplumberReader"}
 
 
 def reader_class(name: str) -> str:

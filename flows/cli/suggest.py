@@ -46,7 +46,7 @@ def cmd_templates_suggest(args: argparse.Namespace) -> int:
 
 def first_line(data: bytes, parser: Any) -> str:
     """The first words of the first page (usually the bank's name): the identity to edit."""
-    from parsers.lines import page_lines
+    from parsers.pdf.lines import page_lines
 
     pages = parser.reader.read(data, parser.limits)
     first = next((ln for p in pages for ln in page_lines(p)), None)

@@ -34,10 +34,10 @@ def cmd_templates_check(args: argparse.Namespace) -> int:
     from flows.config import Settings
     from flows.parser import Parser
     from parsers.api import parse_pdf
-    from parsers.detect import DETECT_PAGES, identified, score
     from parsers.errors import StatementError
-    from parsers.lines import page_lines
-    from parsers.template import load_template
+    from parsers.layout.detect import DETECT_PAGES, identified, score
+    from parsers.layout.template import load_template
+    from parsers.pdf.lines import page_lines
 
     t = load_template(args.template)
     parser = dataclasses.replace(Parser.from_settings(Settings.from_env()), templates=[t])
@@ -83,8 +83,8 @@ class _Pages:
 
 def _diagnose(t: Any, lines: list) -> list:
     """The table readings of a template that stopped part-way, as far as it got."""
-    from parsers.engine import TemplateMismatch, run_template
     from parsers.errors import StatementError
+    from parsers.layout.engine import TemplateMismatch, run_template
 
     trace: list = []
     with contextlib.suppress(TemplateMismatch, StatementError):

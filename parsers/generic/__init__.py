@@ -8,15 +8,15 @@ that prove different statements are refused (`ambiguous_layout`) rather than gue
 
 from __future__ import annotations
 
-from parsers.engine import ParseOutput
 from parsers.generic.empty import read_empty
 from parsers.generic.explain import Explanation
 from parsers.generic.mend import mend
 from parsers.generic.pages import clean
 from parsers.generic.readings import Validator, decide
 from parsers.generic.rows import find_table, lead_forms, starts_with_date, until_end
-from parsers.lines import Line
-from parsers.vocabulary import furniture_folded, furniture_lines
+from parsers.layout.engine import ParseOutput
+from parsers.layout.vocabulary import furniture_folded, furniture_lines
+from parsers.pdf.lines import Line
 
 
 def parse_generic(lines: list[Line], validator: Validator,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from parsers.dates import fold
 from parsers.generic.model import Table
-from parsers.lines import Line
+from parsers.pdf.lines import Line
 
 #: Header words (folded, the first of a label) of a column of references or value dates.
 APART = frozenset(("ref", "ref.", "ref.no", "ref.no.", "refno", "reference", "chq", "chq.",

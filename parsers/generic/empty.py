@@ -8,16 +8,13 @@ every account's opening and closing balance are then printed and equal.
 
 from __future__ import annotations
 
-from parsers.engine import AccountReading, ParseOutput
 from parsers.generic.figures import currency, is_card, line_last4
 from parsers.generic.readings import signed
 from parsers.generic.rows import NUMBER_LOCALES, trailing
 from parsers.generic.words import CARD_WORDS
-from parsers.lines import Line
-from parsers.model import Account, Statement
-from parsers.numbers import find_amounts
-from parsers.table import tokens
-from parsers.vocabulary import (
+from parsers.layout.engine import AccountReading, ParseOutput
+from parsers.layout.table import tokens
+from parsers.layout.vocabulary import (
     CLOSING,
     OPENING,
     amount_reader,
@@ -26,6 +23,9 @@ from parsers.vocabulary import (
     label_set,
     match_label,
 )
+from parsers.model import Account, Statement
+from parsers.numbers import find_amounts
+from parsers.pdf.lines import Line
 
 
 def read_empty(lines: list[Line], forms: dict[int, dict[str, int]]) -> ParseOutput | None:

@@ -1,7 +1,7 @@
 """The figures printed around an unknown table: its period, its account sections, their
 account numbers and balances, the currency, and what the table's header calls each column.
 
-Each is looked for with the shared vocabulary (`parsers/vocabulary.py`); the header only
+Each is looked for with the shared vocabulary (`parsers/layout/vocabulary.py`); the header only
 orders the readings tried (the balance equation decides), so a header in words the
 vocabulary does not know costs nothing but a few readings more.
 """
@@ -16,13 +16,11 @@ from datetime import date
 from decimal import Decimal
 from typing import NamedTuple
 
-from parsers.boxes import Boxed
 from parsers.dates import compile_format, fold
 from parsers.generic.model import Marker, Row, Table
 from parsers.generic.words import CARD_WORDS, COLUMN_WORDS, SUMMARY_IN, SUMMARY_OUT
-from parsers.lines import Line
-from parsers.numbers import Amount, read_slipped_amount
-from parsers.vocabulary import (
+from parsers.layout.boxes import Boxed
+from parsers.layout.vocabulary import (
     ACCOUNT,
     CLOSING,
     OPENING,
@@ -41,6 +39,8 @@ from parsers.vocabulary import (
     periods,
     read_last4,
 )
+from parsers.numbers import Amount, read_slipped_amount
+from parsers.pdf.lines import Line
 
 _MASKED = re.compile(r"(?<![\w*])[*Xx•]{2,}[\s*Xx•-]*(\d{4})\b")
 _CURRENCY = re.compile(r"\b(EUR|USD|GBP|AUD|NZD|CAD|SGD|CHF|HKD)\b|(€)|(£)")

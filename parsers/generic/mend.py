@@ -14,7 +14,7 @@ import itertools
 import re
 from collections.abc import Callable
 
-from parsers.lines import Line
+from parsers.pdf.lines import Line
 
 #: A figure with two decimals, in any grouping (`1,234.56`, `1.234,56`, `2 795.35`).
 _FIGURE = re.compile(r"\d[.,]\d\d(?!\d)")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from parsers.lines import Line
-from parsers.table import Token
+from parsers.layout.table import Token
+from parsers.pdf.lines import Line
 
 
 @dataclass

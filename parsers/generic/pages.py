@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from parsers.dates import fold
-from parsers.lines import Line
-from parsers.vocabulary import BALANCE_ROWS, starts_with_label
+from parsers.layout.vocabulary import BALANCE_ROWS, starts_with_label
+from parsers.pdf.lines import Line
 
 
 def clean(lines: list[Line], forms: dict[int, dict[str, int]]) -> list[Line]:

@@ -24,9 +24,7 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from parsers.boxes import Boxed, boxed_figures
 from parsers.dates import compile_format, fold, parse_date
-from parsers.engine import AccountReading, ParseOutput
 from parsers.errors import AmbiguousLayout
 from parsers.generic.explain import Explanation
 from parsers.generic.figures import (
@@ -45,11 +43,13 @@ from parsers.generic.figures import (
 from parsers.generic.model import Row, Table
 from parsers.generic.rows import column_of, end_figures
 from parsers.generic.words import DUES
-from parsers.lines import Line
+from parsers.layout.boxes import Boxed, boxed_figures
+from parsers.layout.engine import AccountReading, ParseOutput
+from parsers.layout.vocabulary import Found, label_in
 from parsers.model import Account, Statement, Transaction, mask_account, mask_digits, money
 from parsers.numbers import Amount
+from parsers.pdf.lines import Line
 from parsers.validate import Validation, validate
-from parsers.vocabulary import Found, label_in
 
 Validator = Callable[[ParseOutput], Validation]
 #: Column roles tried for a table of that many figure columns, before the header's own.

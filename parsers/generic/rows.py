@@ -23,10 +23,8 @@ from parsers.dates import compile_format, fold, parse_date
 from parsers.generic.apart import set_apart
 from parsers.generic.model import Marker, Row, Table
 from parsers.generic.words import DAILY_HEADINGS, HEADER_WORDS, SIGN_HEADINGS
-from parsers.lines import Line
-from parsers.numbers import may_end_in_amount
-from parsers.table import Token, figures_at_end, tokens
-from parsers.vocabulary import (
+from parsers.layout.table import Token, figures_at_end, tokens
+from parsers.layout.vocabulary import (
     BALANCE_ROWS,
     PERIOD_TO,
     TOTALS,
@@ -35,6 +33,8 @@ from parsers.vocabulary import (
     label_set,
     starts_with_label,
 )
+from parsers.numbers import may_end_in_amount
+from parsers.pdf.lines import Line
 
 #: Row date forms tried, years first (a form with a year wins a tie with its yearless one).
 DATE_FORMATS = ("%d.%m.%Y", "%d.%m.%y", "%Y-%m-%d", "%d-%b-%Y", "%d %b %Y", "%d. %b %Y",

@@ -1,5 +1,5 @@
 """The words an unknown statement's layout is recognised by, beside the shared vocabulary
-(`parsers/vocabulary.py`): column headers, the headings that sign a part of a table, and
+(`parsers/layout/vocabulary.py`): column headers, the headings that sign a part of a table, and
 the words only a card statement prints; English, German, French, Spanish, Portuguese and
 Dutch."""
 

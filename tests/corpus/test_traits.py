@@ -15,7 +15,7 @@ from corpus import generate
 from corpus.traits import CONTRADICTIONS, TRAITS, VARIED, draw_traits, indian, real_world
 from parsers.model import Account
 from parsers.numbers import format_amount
-from parsers.pdfium import LOCK
+from parsers.pdf.pdfium import LOCK
 
 
 def pages(pdf: bytes) -> list[str]:

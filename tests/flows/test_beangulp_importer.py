@@ -16,8 +16,8 @@ from beancount.parser import parser, printer
 from corpus import BAD_INPUTS, statement
 from flows.beangulp_importer import StatementImporter
 from flows.exports import account_names
+from parsers.layout.template import BUILTIN_DIR, load_templates
 from parsers.model import Statement, transaction_ids
-from parsers.template import BUILTIN_DIR, load_templates
 from reconcile.book_records import AccountKey
 from reconcile.exports import AccountNames
 

@@ -6,7 +6,7 @@ import pytest
 
 from flows.cli import parser
 from flows.exports import card_banks
-from parsers.template import load_templates
+from parsers.layout.template import load_templates
 from reconcile.exports import FORMATS
 
 

@@ -15,7 +15,7 @@ from flows.taxonomy import ChainMismatch, JobExcluded, LeaseLost, TransientError
 from parsers.api import parse_pdf
 from parsers.codes import Reason, Status
 from parsers.errors import CorruptPdf, OcrFailed, OcrKilled, OcrTimeout, TemplateFault, UnknownBank
-from parsers.template import Field, load_templates
+from parsers.layout.template import Field, load_templates
 from reconcile.storage import InputCorrupt, OutputUnverified
 
 

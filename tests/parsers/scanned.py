@@ -10,11 +10,11 @@ import pypdfium2 as pdfium
 from corpus import Rendered, statement
 from corpus.variant import ScanQuality, Variant
 from parsers.api import ParseResult, parse_pdf
+from parsers.layout.template import Template
 from parsers.limits import Limits
-from parsers.ocr import ocr_page
-from parsers.pdfium_reader import PdfiumReader
-from parsers.reader import Word
-from parsers.template import Template
+from parsers.ocr.tesseract import ocr_page
+from parsers.pdf.page import Word
+from parsers.pdf.pdfium_reader import PdfiumReader
 
 CLEAN = ScanQuality(dpi=300, noise=0.0005)
 Change = Callable[[list[Word]], list[Word]]

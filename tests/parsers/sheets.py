@@ -16,9 +16,9 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from parsers.lines import Line
-from parsers.reader import Word
-from parsers.template import Template, load_template
+from parsers.layout.template import Template, load_template
+from parsers.pdf.lines import Line
+from parsers.pdf.page import Word
 
 FONT, SIZE = "Helvetica", 9.0
 Cell = tuple[float, str]

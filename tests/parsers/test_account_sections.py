@@ -19,13 +19,13 @@ import pytest
 from corpus import draw_for
 from corpus.banks import render_meridian_text
 from corpus.variant import Variant
-from parsers.engine import ParseOutput, run_template
 from parsers.generic import parse_generic
+from parsers.layout.engine import ParseOutput, run_template
+from parsers.layout.template import Template, load_templates
 from parsers.limits import Limits
-from parsers.lines import Line, page_lines
 from parsers.model import Statement, mask_account
-from parsers.pdfium_reader import PdfiumReader
-from parsers.template import Template, load_templates
+from parsers.pdf.lines import Line, page_lines
+from parsers.pdf.pdfium_reader import PdfiumReader
 from parsers.validate import validate
 from tests.parsers.sheets import HEAD, HEADER, TEAL, lines, template
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from corpus import generate
 from parsers.api import parse_pdf
-from parsers.template import load_template
+from parsers.layout.template import load_template
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "parsers" / "templates"
 

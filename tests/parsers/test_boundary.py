@@ -18,13 +18,13 @@ from hostile_pdfs import (
 
 from corpus import statement
 from parsers.api import page_reader, parse_pdf
-from parsers.boundary import data_loss, library_errors, raised_in_library
 from parsers.codes import Reason
-from parsers.crosscheck import pdfminer_digits
 from parsers.errors import StatementError
 from parsers.limits import Limits
-from parsers.pdfium_reader import PdfiumReader
-from parsers.reader import PdfplumberReader
+from parsers.pdf.boundary import data_loss, library_errors, raised_in_library
+from parsers.pdf.crosscheck import pdfminer_digits
+from parsers.pdf.pdfium_reader import PdfiumReader
+from parsers.pdf.pdfplumber_reader import PdfplumberReader
 
 
 def plumber(data: bytes) -> object:

@@ -8,11 +8,18 @@ from decimal import Decimal
 
 import pytest
 
-from parsers.lines import Line
+from parsers.layout.table import (
+    Geometry,
+    Placed,
+    Token,
+    _printing_header_words,
+    match_header,
+    tokens,
+)
+from parsers.layout.template import Column, folded_header_words
 from parsers.numbers import Amount
-from parsers.reader import Word
-from parsers.table import Geometry, Placed, Token, _printing_header_words, match_header, tokens
-from parsers.template import Column, folded_header_words
+from parsers.pdf.lines import Line
+from parsers.pdf.page import Word
 from tests.parsers.sheets import HEADER, TEAL, line, lines, template
 
 

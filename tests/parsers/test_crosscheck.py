@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from parsers.crosscheck import _object_numbers
+from parsers.pdf.crosscheck import _object_numbers
 
 
 def test_object_numbers_are_those_of_definitions_only() -> None:

@@ -6,12 +6,13 @@ import pytest
 
 from corpus import Sample
 from parsers.api import parse_pdf
-from parsers.detect import detect
 from parsers.errors import StatementError
+from parsers.layout.detect import detect
+from parsers.layout.template import load_templates
 from parsers.limits import Limits
-from parsers.lines import page_lines
-from parsers.reader import Page, PdfplumberReader
-from parsers.template import load_templates
+from parsers.pdf.lines import page_lines
+from parsers.pdf.page import Page
+from parsers.pdf.pdfplumber_reader import PdfplumberReader
 
 
 def pdf_lines(data: bytes):
@@ -56,7 +57,7 @@ def test_recognised_layout_missing_a_figure_is_unreadable_not_unrecognised(
         corpus: list[Sample]) -> None:
     from dataclasses import replace
 
-    from parsers.template import Field
+    from parsers.layout.template import Field
 
     sample = next(s for s in corpus if s.bank == "harbor")
     harbor = next(t for t in load_templates() if t.bank == "harbor")

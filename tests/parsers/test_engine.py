@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from parsers.api import parse_pdf
-from parsers.engine import TemplateMismatch, run_template
 from parsers.errors import StatementError
-from parsers.lines import Line
-from parsers.template import Field, Template
+from parsers.layout.engine import TemplateMismatch, run_template
+from parsers.layout.template import Field, Template
+from parsers.pdf.lines import Line
 from parsers.validate import validate
 from tests.parsers.sheets import HEAD, HEADER, TEAL, lines, pdf, template
 
@@ -169,7 +169,7 @@ def test_an_account_whose_table_lists_nothing_opens_at_its_closing_balance(
 def test_parse_result_shows_how_it_read_beside_the_normalised_statement(
         tmp_path: Path) -> None:
     (tmp_path / "teal.toml").write_text(TEAL.replace("\n    ", "\n"))
-    from parsers.template import load_templates
+    from parsers.layout.template import load_templates
 
     data = pdf([[*HEAD, *SUMMARY[1:], (100, HEADER), *ROWS]])
     result = parse_pdf(data, templates=load_templates([tmp_path]))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from parsers.fuzzy import distance, key, near
+from parsers.layout.fuzzy import distance, key, near
 
 
 @pytest.mark.parametrize("read", ["CLOSING BALANCE:", "Cl0sing Ba1ance", "closing balanse",

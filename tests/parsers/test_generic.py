@@ -13,9 +13,9 @@ from corpus.banks import Rendered
 from corpus.lookalikes import LOOKALIKES
 from corpus.truth import Draw
 from parsers.api import parse_pdf
-from parsers.engine import ParseOutput
 from parsers.errors import AmbiguousLayout, StatementError
 from parsers.generic import parse_generic
+from parsers.layout.engine import ParseOutput
 from parsers.model import Statement
 from parsers.numbers import format_amount
 from parsers.validate import Validation, validate

@@ -15,9 +15,9 @@ from parsers.dates import compile_format, fold, parse_date
 from parsers.generic.figures import line_last4
 from parsers.generic.rows import DATE_FORMATS, _label_sets, lead_forms
 from parsers.generic.words import DAILY_HEADINGS, SIGN_HEADINGS
-from parsers.lines import Line
-from parsers.reader import Word
-from parsers.vocabulary import ACCOUNT, BALANCE_ROWS, is_heading, starts_with_label
+from parsers.layout.vocabulary import ACCOUNT, BALANCE_ROWS, is_heading, starts_with_label
+from parsers.pdf.lines import Line
+from parsers.pdf.page import Word
 
 FAR = date(2400, 12, 31)
 

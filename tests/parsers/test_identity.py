@@ -12,7 +12,7 @@ import pytest
 
 from parsers.api import READERS, page_reader
 from parsers.identity import READER_CLASSES, chain_revision, engine_identity, second_model
-from parsers.template import load_templates
+from parsers.layout.template import load_templates
 
 
 def test_engine_identity_pins_version_and_traineddata() -> None:
@@ -55,8 +55,8 @@ def test_the_identities_load_none_of_the_parsers_libraries() -> None:
     loaded = subprocess.run(
         [sys.executable, "-c", "import sys\n"
          "from parsers.identity import chain_revision, engine_identity\n"
-         "from parsers.template import load_templates\n"
-         "import parsers.pool, parsers.rendered\n"
+         "from parsers.layout.template import load_templates\n"
+         "import parsers.worker.pool, parsers.worker.rendered\n"
          "chain_revision(load_templates(), 'pdfium'); engine_identity()\n"
          "print(sorted({m.split('.')[0] for m in sys.modules} & {'numpy', 'pypdfium2', "
          "'pdfminer', 'PIL', 'pyarrow', 'pandas', 'onnxruntime', 'cv2', "

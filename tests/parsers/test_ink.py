@@ -9,9 +9,9 @@ import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image, ImageDraw, ImageFont
 
-from parsers.ink import ink_left
 from parsers.limits import Limits
-from parsers.ocr import ocr_page
+from parsers.ocr.ink import ink_left
+from parsers.ocr.tesseract import ocr_page
 
 DPI = 200
 FONT = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 30)

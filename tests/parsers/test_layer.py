@@ -9,9 +9,9 @@ import pypdfium2 as pdfium
 
 from corpus.banks import Rendered
 from parsers.api import parse_pdf
-from parsers.layer import third_witness
-from parsers.reader import Word
-from parsers.trust import OCR_REVIEW_CONFIDENCE
+from parsers.ocr.layer import third_witness
+from parsers.ocr.trust import OCR_REVIEW_CONFIDENCE
+from parsers.pdf.page import Word
 
 
 def with_text_layer(scan: bytes, folder: Path) -> bytes:

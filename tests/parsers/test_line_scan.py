@@ -5,10 +5,8 @@ from __future__ import annotations
 import pytest
 
 from parsers.dates import fold
-from parsers.lines import Line
-from parsers.reader import Word
-from parsers.scan import lines_holding
-from parsers.vocabulary import (
+from parsers.layout.line_scan import lines_holding
+from parsers.layout.vocabulary import (
     ACCOUNT,
     BALANCE_ROWS,
     CLOSING,
@@ -20,6 +18,8 @@ from parsers.vocabulary import (
     furniture_lines,
     label_set,
 )
+from parsers.pdf.lines import Line
+from parsers.pdf.page import Word
 
 TEXTS = [
     "Date Description Amount Balance", "", "01/02 RENT PAYMENT 1,200.00", "Balance:",

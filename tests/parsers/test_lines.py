@@ -5,10 +5,10 @@ import statistics
 import pytest
 
 from parsers.dates import fold
-from parsers.lines import Line, page_lines
+from parsers.layout.table import tokens
 from parsers.numbers import LOCALES
-from parsers.reader import Page, Word
-from parsers.table import tokens
+from parsers.pdf.lines import Line, page_lines
+from parsers.pdf.page import Page, Word
 from tests.parsers.sheets import line
 
 

@@ -13,8 +13,8 @@ from corpus.banks import Rendered
 from corpus.lookalikes import LOOKALIKES
 from corpus.truth import Draw
 from parsers.api import parse_pdf
+from parsers.layout.template import load_templates
 from parsers.numbers import format_amount
-from parsers.template import load_templates
 from tests.parsers.sheets import misprinted
 
 #: Transactions per statement: none, a few, a page, several pages (page breaks, headers

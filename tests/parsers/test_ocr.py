@@ -18,12 +18,11 @@ from PIL import Image, ImageDraw, ImageFont
 
 from corpus import Sample, generate, statement
 from corpus.variant import ScanQuality, Variant
-from parsers import lexicon
 from parsers.api import parse_pdf
 from parsers.errors import OcrFailed, OcrKilled, OcrTimeout, ParseTimeout
 from parsers.limits import Limits
-from parsers.ocr import FIRST, ocr_page, render_page, tesseract_env, tesseract_tsv
-from parsers.reread import (
+from parsers.ocr import lexicon
+from parsers.ocr.reread import (
     READER,
     Read,
     date_value,
@@ -36,7 +35,8 @@ from parsers.reread import (
     unspeck,
     well_formed,
 )
-from parsers.tesseract_stream import TesseractStreams
+from parsers.ocr.tesseract import FIRST, ocr_page, render_page, tesseract_env, tesseract_tsv
+from parsers.ocr.tesseract_stream import TesseractStreams
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from parsers.lines import Line
-from parsers.ocr_labels import snap_lines
-from parsers.reader import Word
-from parsers.template import load_templates
+from parsers.layout.ocr_labels import snap_lines
+from parsers.layout.template import load_templates
+from parsers.pdf.lines import Line
+from parsers.pdf.page import Word
 
 
 def line(*texts: str, conf: float | None = 88.0) -> Line:

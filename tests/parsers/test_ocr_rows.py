@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from corpus.banks import Rendered
-from parsers.lines import Line, page_lines
+from parsers.layout.table import TableReading, doubts, read_table, tokens
+from parsers.layout.template import Template
 from parsers.model import money
-from parsers.reader import Page, Word
-from parsers.table import TableReading, doubts, read_table, tokens
-from parsers.template import Template
+from parsers.pdf.lines import Line, page_lines
+from parsers.pdf.page import Page, Word
 from tests.parsers.scanned import Change, parse
 from tests.parsers.sheets import HEADER, TEAL, Cell, template, words
 

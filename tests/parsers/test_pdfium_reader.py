@@ -15,9 +15,10 @@ from corpus import ALL_LAYOUTS, Sample, generate
 from parsers.api import page_reader, parse_pdf
 from parsers.errors import StatementError
 from parsers.limits import Limits
-from parsers.lines import page_lines
-from parsers.pdfium_reader import PdfiumReader
-from parsers.reader import UNDECODABLE, Page, PdfplumberReader
+from parsers.pdf.lines import page_lines
+from parsers.pdf.page import UNDECODABLE, Page
+from parsers.pdf.pdfium_reader import PdfiumReader
+from parsers.pdf.pdfplumber_reader import PdfplumberReader
 
 PLUMBER, PDFIUM = PdfplumberReader(), PdfiumReader()
 

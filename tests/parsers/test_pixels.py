@@ -8,8 +8,8 @@ from hostile_pdfs import image_by_reference_in_annotation, jpeg2000, jpeg2000_be
 from parsers.api import parse_pdf
 from parsers.errors import CorruptPdf, StatementError
 from parsers.limits import Limits
-from parsers.pixels import check_render, jpx_size
-from parsers.preflight import inspect_streams
+from parsers.pdf.pixels import check_render, jpx_size
+from parsers.pdf.preflight import inspect_streams
 
 
 def reason_and_message(data: bytes) -> tuple[str, str]:
@@ -57,7 +57,7 @@ def test_page_larger_than_the_pixel_limit_at_the_scale_is_too_large() -> None:
     import pypdfium2 as pdfium
 
     from parsers.errors import TooLarge
-    from parsers.pdfium import LOCK
+    from parsers.pdf.pdfium import LOCK
 
     with LOCK:
         doc = pdfium.PdfDocument(one_page(b"/MediaBox [0 0 7000 7000]"))
@@ -73,8 +73,8 @@ def test_a_page_of_more_objects_than_are_looked_at_is_too_large() -> None:
     import pypdfium2 as pdfium
 
     from parsers.errors import TooLarge
-    from parsers.pdfium import LOCK
-    from parsers.pixels import _MOST_OBJECTS
+    from parsers.pdf.pdfium import LOCK
+    from parsers.pdf.pixels import _MOST_OBJECTS
 
     with LOCK:
         doc = pdfium.PdfDocument(one_page(content=b"0 0 m 1 1 l S\n" * (_MOST_OBJECTS + 1)))

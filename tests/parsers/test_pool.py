@@ -17,7 +17,7 @@ from corpus import Sample
 from parsers.api import page_reader, parse_pdf
 from parsers.errors import StatementError
 from parsers.limits import Limits
-from parsers.pool import ParsePool, RemoteTraceback
+from parsers.worker.pool import ParsePool, RemoteTraceback
 
 QUICK = Limits(seconds_per_file=2, max_memory=128 * 1024 * 1024)
 

@@ -9,7 +9,7 @@ import pytest
 from corpus import BAD_INPUTS, Sample
 from parsers.api import parse_pdf
 from parsers.errors import StatementError
-from parsers.preflight import _ascii85
+from parsers.pdf.preflight import _ascii85
 
 
 @pytest.mark.parametrize("name", sorted(BAD_INPUTS))

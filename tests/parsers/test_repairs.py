@@ -6,9 +6,9 @@ from datetime import date
 from decimal import Decimal
 
 from parsers.api import _validate
-from parsers.engine import AccountReading, ParseOutput
+from parsers.layout.engine import AccountReading, ParseOutput
 from parsers.model import Account, Statement, Transaction
-from parsers.trust import Doubt
+from parsers.ocr.trust import Doubt
 
 D = Decimal
 

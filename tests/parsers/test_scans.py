@@ -14,10 +14,10 @@ from corpus.banks import Rendered
 from parsers.api import parse_pdf
 from parsers.limits import Limits
 from parsers.model import money
-from parsers.ocr import ocr_page, render_page, tesseract_tsv
-from parsers.pdfium_reader import PdfiumReader
-from parsers.reader import Word
-from parsers.reread import Read
+from parsers.ocr.reread import Read
+from parsers.ocr.tesseract import ocr_page, render_page, tesseract_tsv
+from parsers.pdf.page import Word
+from parsers.pdf.pdfium_reader import PdfiumReader
 from tests.parsers.scanned import Change, parse
 
 

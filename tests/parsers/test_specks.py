@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from parsers.ink import _components, despeckled, holds_ink, speck_mark
-from parsers.ocr import tesseract_env
-from parsers.reread import Read, apart, reread
+from parsers.ocr.ink import _components, despeckled, holds_ink, speck_mark
+from parsers.ocr.reread import Read, apart, reread
+from parsers.ocr.tesseract import tesseract_env
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 

@@ -11,8 +11,8 @@ from corpus.banks import Rendered
 from corpus.variant import ScanQuality, Variant
 from parsers.api import parse_pdf
 from parsers.limits import Limits
-from parsers.ocr import render_page
-from parsers.straighten import straighten
+from parsers.ocr.straighten import straighten
+from parsers.ocr.tesseract import render_page
 
 
 def test_a_plain_scan_is_left_as_it_is(plain: Rendered) -> None:

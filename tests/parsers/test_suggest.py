@@ -9,7 +9,7 @@ import pytest
 from corpus import statement
 from parsers.api import parse_pdf
 from parsers.generic.suggest import suggest
-from parsers.template import load_template
+from parsers.layout.template import load_template
 
 
 @pytest.mark.parametrize("bank", ["northwind", "alpenbank"])

@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from parsers.lines import Line
-from parsers.reader import Word
-from parsers.table import (
+from parsers.layout.table import (
     TableReading,
     doubts,
     figures_at_end,
@@ -19,7 +17,9 @@ from parsers.table import (
     tokens,
     weigh_ocr,
 )
-from parsers.template import Template
+from parsers.layout.template import Template
+from parsers.pdf.lines import Line
+from parsers.pdf.page import Word
 from tests.parsers.sheets import HEADER, TEAL, line, lines, template
 
 END = date(2026, 2, 28)

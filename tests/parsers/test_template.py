@@ -9,7 +9,7 @@ import pytest
 
 from corpus import Sample
 from parsers.api import parse_pdf
-from parsers.template import (
+from parsers.layout.template import (
     TemplateError,
     header_words,
     load_template,

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from parsers.ocr import tesseract_env
-from parsers.reread import CONFIG
-from parsers.tesseract_stream import TesseractStopped, TesseractStreams
+from parsers.ocr.reread import CONFIG
+from parsers.ocr.tesseract import tesseract_env
+from parsers.ocr.tesseract_stream import TesseractStopped, TesseractStreams
 from tests.pids import alive, ended_within
 
 FONT = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 28)
@@ -161,9 +161,9 @@ def test_close_ends_the_processes(streams: TesseractStreams, images: list[str]) 
 
 CHILD = """
 import sys, time
-from parsers.ocr import tesseract_env
-from parsers.reread import CONFIG
-from parsers.tesseract_stream import TesseractStreams
+from parsers.ocr.tesseract import tesseract_env
+from parsers.ocr.reread import CONFIG
+from parsers.ocr.tesseract_stream import TesseractStreams
 streams = TesseractStreams(CONFIG)
 streams.read([sys.argv[1]], 60, tesseract_env())
 print(streams._all[0]._proc.pid, flush=True)

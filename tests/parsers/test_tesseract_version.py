@@ -11,7 +11,7 @@ import pytesseract
 import pytest
 
 from corpus import generate
-from parsers.tesseract_version import tesseract_version
+from parsers.ocr.tesseract_version import tesseract_version
 
 #: a text statement parsed as a parse worker parses it, its jobs' OCR identity asked for;
 #: then the modules of OCR and of the other reader it loaded

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pypdfium2 as pdfium
 
 from parsers.limits import Limits
-from parsers.pdfium_reader import PdfiumReader
-from parsers.reader import PdfplumberReader
-from parsers.textmaps import repair_text_maps
+from parsers.pdf.pdfium_reader import PdfiumReader
+from parsers.pdf.pdfplumber_reader import PdfplumberReader
+from parsers.pdf.textmaps import repair_text_maps
 
 TEXT = "Postbank Kontoauszug 1.234,56"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from parsers.layout.table import tokens
 from parsers.numbers import Amount, amount_or_none
-from parsers.table import tokens
 from tests.parsers.sheets import line
 
 CELLS = [(20, "03.01.2026"), (90, "RENT 12 MAIN ST"), (-300, "1.234,56"), (-380, "1,234.56")]

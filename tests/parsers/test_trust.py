@@ -7,11 +7,11 @@ from decimal import Decimal
 
 import pytest
 
-from parsers import lexicon
-from parsers.lexicon import run_together
 from parsers.model import Account, Transaction
-from parsers.reread import across_a_speck
-from parsers.trust import (
+from parsers.ocr import lexicon
+from parsers.ocr.lexicon import run_together
+from parsers.ocr.reread import across_a_speck
+from parsers.ocr.trust import (
     Doubt,
     alone_in_sum,
     dates_in_order,

@@ -3,7 +3,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from parsers.hooks import card_summary
+from parsers.layout.hooks import card_summary
 from parsers.model import Account, Statement, Transaction
 from parsers.validate import repair_ends, repair_from_running_balance, validate
 

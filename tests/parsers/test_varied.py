@@ -9,8 +9,8 @@ import pytest
 from corpus import Sample, generate
 from parsers.api import parse_pdf
 from parsers.errors import StatementError
-from parsers.ocr import ocr_page
-from parsers.pdfium_reader import PdfiumReader
+from parsers.ocr.tesseract import ocr_page
+from parsers.pdf.pdfium_reader import PdfiumReader
 
 TEXT_BANKS = ("northwind", "bluebird", "harbor", "alpenbank")
 

@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from parsers.vocabulary import (
+from parsers.layout.vocabulary import (
     ACCOUNT,
     CLOSING,
     OPENING,
@@ -240,8 +240,8 @@ def test_a_heading_is_the_whole_line_without_a_colon() -> None:
 
 
 def test_a_watermark_between_a_label_and_its_value_is_passed_over() -> None:
-    from parsers.lines import Line
-    from parsers.reader import Word
+    from parsers.pdf.lines import Line
+    from parsers.pdf.page import Word
 
     watermark = Line(1, [Word("P", 264, 308, 14, 120)], large=True)
     ls = [line(10, (60, "Statement Balance")), watermark, line(23, (72, "$2,417.84"))]

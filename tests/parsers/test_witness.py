@@ -10,10 +10,10 @@ import pytest
 
 from corpus.banks import Rendered
 from parsers.limits import Limits
-from parsers.ocr import ocr_page, render_page
-from parsers.reread import Read, kind
-from parsers.trust import OCR_REVIEW_CONFIDENCE
-from parsers.witness import asked, marked_numbers, same, second_readings, weigh
+from parsers.ocr.reread import Read, kind
+from parsers.ocr.tesseract import ocr_page, render_page
+from parsers.ocr.trust import OCR_REVIEW_CONFIDENCE
+from parsers.ocr.witness import asked, marked_numbers, same, second_readings, weigh
 
 GATE = OCR_REVIEW_CONFIDENCE
 

@@ -34,7 +34,7 @@ _MOST_OBJECTS = 100_000
 
 def check_render(page: pdfium.PdfPage, index: int, scale: float, limits: Limits) -> None:
     """Refuse (`too_large`) a page whose bitmap at `scale`, or any image it draws, is over
-    the pixel limit; the caller holds `parsers.pdfium.LOCK`."""
+    the pixel limit; the caller holds `parsers.pdf.pdfium.LOCK`."""
     width_pt, height_pt = page.get_size()
     if width_pt * scale * height_pt * scale > limits.max_pixels:
         raise TooLarge(f"page {index + 1} would render over {limits.max_pixels} pixels")

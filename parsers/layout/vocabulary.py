@@ -19,10 +19,10 @@ from datetime import date
 from typing import Generic, TypeVar
 
 from parsers.dates import date_pattern, fold, is_month, parse_date, parse_month
-from parsers.lines import Line
+from parsers.layout.line_scan import lines_holding
 from parsers.numbers import Amount, find_amounts, read_amount
-from parsers.reader import Word
-from parsers.scan import lines_holding
+from parsers.pdf.lines import Line
+from parsers.pdf.page import Word
 
 OPENING = (
     "Opening Balance", "Beginning Balance", "Previous Balance", "Previous Statement Balance",

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from parsers.dates import fold
 from parsers.errors import BankMismatch
-from parsers.lines import Line
-from parsers.template import Template
-from parsers.vocabulary import label_in
+from parsers.layout.template import Template
+from parsers.layout.vocabulary import label_in
+from parsers.pdf.lines import Line
 
 #: Pages whose text detection reads: markers sit in the header of page one or two.
 DETECT_PAGES = 2

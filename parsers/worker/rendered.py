@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from parsers.template import Template
+    from parsers.layout.template import Template
 
 #: what a parse worker imports before its first file: the parser, the rendering, and
 #: pandas, which pyarrow imports as it builds its first array
-WORKER_MODULES = ("parsers.api", "parsers.outputs", "pandas")
+WORKER_MODULES = ("parsers.api", "parsers.worker.outputs", "pandas")
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ def parse_and_render(data: bytes, *, templates: Sequence[Template], reader: str,
     runs for an import (bound with `functools.partial`, it pickles as a reference to this
     function and its arguments)."""
     from parsers.api import page_reader, parse_pdf  # in the worker: see the module's note
-    from parsers.outputs import render
+    from parsers.worker.outputs import render
 
     result = parse_pdf(data, templates=list(templates), reader=page_reader(reader), **kwargs)
     return render(result, input_sha256, pinned)

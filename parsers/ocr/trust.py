@@ -35,7 +35,7 @@ from datetime import date
 from decimal import Decimal
 
 from parsers.model import Account, money
-from parsers.reread import PLAIN, number_like
+from parsers.ocr.reread import PLAIN, number_like
 
 #: A value OCR read below this confidence is not taken on its word: a row's date or
 #: description then goes to review (only confidence speaks for them); a figure goes to

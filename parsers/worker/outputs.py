@@ -25,7 +25,7 @@ import pyarrow.parquet as pq
 
 from parsers.api import ParseResult
 from parsers.model import Statement, transaction_ids
-from parsers.rendered import Rendered
+from parsers.worker.rendered import Rendered
 
 #: Version of the `statement.json` layout; raised only when a field is removed, renamed or
 #: changes meaning (docs/output-schema.md). Documents without it predate versioning.

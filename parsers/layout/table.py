@@ -36,15 +36,8 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from parsers.dates import parse_date
-from parsers.lexicon import run_together
-from parsers.lexicon import words as lexicon
-from parsers.lines import Line, skew
-from parsers.model import mask_digits
-from parsers.numbers import CURRENCY_PATTERN, LOCALES, Amount, amount_or_none
-from parsers.reader import Word
-from parsers.reread import across_a_speck
-from parsers.scan import lines_holding
-from parsers.template import (
+from parsers.layout.line_scan import lines_holding
+from parsers.layout.template import (
     NUMBER_ROLES,
     Column,
     Template,
@@ -52,16 +45,7 @@ from parsers.template import (
     header_words,
     unmarked,
 )
-from parsers.trust import (
-    OCR_REVIEW_CONFIDENCE,
-    Doubt,
-    dates_in_order,
-    dates_pinned,
-    numbers_apart,
-    ordinal_look_alike,
-    word_vouched,
-)
-from parsers.vocabulary import (
+from parsers.layout.vocabulary import (
     BALANCE_ROWS,
     CLOSING,
     TOTALS,
@@ -72,6 +56,22 @@ from parsers.vocabulary import (
     label_set,
     match_label,
 )
+from parsers.model import mask_digits
+from parsers.numbers import CURRENCY_PATTERN, LOCALES, Amount, amount_or_none
+from parsers.ocr.lexicon import run_together
+from parsers.ocr.lexicon import words as lexicon
+from parsers.ocr.reread import across_a_speck
+from parsers.ocr.trust import (
+    OCR_REVIEW_CONFIDENCE,
+    Doubt,
+    dates_in_order,
+    dates_pinned,
+    numbers_apart,
+    ordinal_look_alike,
+    word_vouched,
+)
+from parsers.pdf.lines import Line, skew
+from parsers.pdf.page import Word
 
 _STRAY = " .,;:|_~»«'`\""
 #: Words joined into one amount at most this far apart (in word heights): `$ 12.00`, `- 5,00`.

@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from parsers.lines import Line
+from parsers.layout.table import Token, tokens
 from parsers.numbers import Amount
-from parsers.table import Token, tokens
+from parsers.pdf.lines import Line
 
 #: Words that join the figures of a box's sum, or mark its currency: never a label.
 _OPERATORS = frozenset({"+", "-", "=", "−", "–", "|", "/", "rs", "rs.", "inr", "r", "₹"})

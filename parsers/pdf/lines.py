@@ -10,7 +10,7 @@ from operator import attrgetter, itemgetter, le, sub
 from typing import Any, Generic, TypeVar
 
 from parsers.dates import fold
-from parsers.reader import Page, Word
+from parsers.pdf.page import Page, Word
 
 #: Words whose tops differ by less than this (points) share a line on a text page.
 LINE_TOLERANCE = 3.0

@@ -23,13 +23,9 @@ from typing import Any, TypeVar
 
 from parsers.dates import parse_date
 from parsers.errors import TemplateFault
-from parsers.lines import Line
-from parsers.model import Account, Statement, Transaction, mask_account, mask_digits, money
-from parsers.numbers import Amount, currency_agrees, read_amount
-from parsers.table import Row, TableReading, Token, doubts, read_table, tokens, weigh_ocr
-from parsers.template import Field, Template
-from parsers.trust import OCR_REVIEW_CONFIDENCE, Doubt
-from parsers.vocabulary import (
+from parsers.layout.table import Row, TableReading, Token, doubts, read_table, tokens, weigh_ocr
+from parsers.layout.template import Field, Template
+from parsers.layout.vocabulary import (
     ACCOUNT,
     CLOSING,
     OPENING,
@@ -43,6 +39,10 @@ from parsers.vocabulary import (
     label_without_value,
     read_last4,
 )
+from parsers.model import Account, Statement, Transaction, mask_account, mask_digits, money
+from parsers.numbers import Amount, currency_agrees, read_amount
+from parsers.ocr.trust import OCR_REVIEW_CONFIDENCE, Doubt
+from parsers.pdf.lines import Line
 
 T = TypeVar("T")
 _DIGIT = re.compile(r"\d")

@@ -43,9 +43,9 @@ from pathlib import Path
 from PIL import Image
 
 from parsers.dates import fold, month_names
-from parsers.ink import despeckled, holds_ink, speck_mark
-from parsers.lexicon import run_together
-from parsers.tesseract_stream import TesseractStreams
+from parsers.ocr.ink import despeckled, holds_ink, speck_mark
+from parsers.ocr.lexicon import run_together
+from parsers.ocr.tesseract_stream import TesseractStreams
 
 #: Second readings: one line per image, no dictionary to pull a glyph run towards a word.
 CONFIG = ["--psm", "7", "-c", "load_system_dawg=0", "-c", "load_freq_dawg=0"]

@@ -39,9 +39,9 @@ from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
 from pdfminer.pdfpage import PDFPage
 from pdfminer.pdfparser import PDFParser
 
-from parsers.boundary import library_errors
-from parsers.pdfium import LOCK
-from parsers.reader import TURNED, Page
+from parsers.pdf.boundary import library_errors
+from parsers.pdf.page import TURNED, Page
+from parsers.pdf.pdfium import LOCK
 
 Digits = Counter[str]
 _STARTXREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")

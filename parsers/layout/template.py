@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from parsers.dates import compile_format, date_pattern, fold, is_month, parse_date
-from parsers.hooks import HOOKS
+from parsers.layout.hooks import HOOKS
 from parsers.numbers import LOCALES, amount_pattern
 
-BUILTIN_DIR = Path(__file__).parent / "templates"
+BUILTIN_DIR = Path(__file__).parent.parent / "templates"
 TEXT_ROLES = {"date", "description", "ignore"}
 NUMBER_ROLES = {"debit", "credit", "amount", "balance"}
 SIGNS = ("credit", "debit")

@@ -22,17 +22,17 @@ import pypdfium2.raw as pdfium_c
 from PIL import Image
 
 from parsers.errors import CorruptPdf, OcrFailed, OcrKilled, OcrTimeout, UnreadableScan
-from parsers.ink import ink_left
-from parsers.lexicon import words as lexicon
 from parsers.limits import Limits
-from parsers.pdfium import LOCK
-from parsers.pixels import check_render
-from parsers.reader import Word
-from parsers.reread import Read, reread
-from parsers.straighten import straighten
-from parsers.tesseract_stream import TesseractStopped, TesseractStreams
-from parsers.trust import OCR_REVIEW_CONFIDENCE
-from parsers.witness import marked_numbers, substitute, witness
+from parsers.ocr.ink import ink_left
+from parsers.ocr.lexicon import words as lexicon
+from parsers.ocr.reread import Read, reread
+from parsers.ocr.straighten import straighten
+from parsers.ocr.tesseract_stream import TesseractStopped, TesseractStreams
+from parsers.ocr.trust import OCR_REVIEW_CONFIDENCE
+from parsers.ocr.witness import marked_numbers, substitute, witness
+from parsers.pdf.page import Word
+from parsers.pdf.pdfium import LOCK
+from parsers.pdf.pixels import check_render
 
 #: Which engines read a page: tesseract with the second engine as its witness, or either
 #: alone (`second`: the second engine's readings of tesseract's words), to measure each.

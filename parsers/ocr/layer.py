@@ -15,10 +15,10 @@ import numpy as np
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from parsers.pdfium import LOCK
-from parsers.reader import Word
-from parsers.trust import OCR_REVIEW_CONFIDENCE
-from parsers.witness import same
+from parsers.ocr.trust import OCR_REVIEW_CONFIDENCE
+from parsers.ocr.witness import same
+from parsers.pdf.page import Word
+from parsers.pdf.pdfium import LOCK
 
 #: The page is a scan when the image alone shows ink under this share of the layer's words.
 _INKED = 0.8

@@ -33,11 +33,11 @@ from PIL import Image
 
 from parsers.dates import fold, month_names
 from parsers.identity import second_model
-from parsers.reread import MARKS, SPECK_MARKS, Read, crop_box, date_value, kind, well_formed
+from parsers.ocr.reread import MARKS, SPECK_MARKS, Read, crop_box, date_value, kind, well_formed
 
 if TYPE_CHECKING:
-    from parsers.lines import Line
-    from parsers.reader import Word
+    from parsers.pdf.lines import Line
+    from parsers.pdf.page import Word
 
 #: Letters whose capital and small forms differ only in size: the PP-OCR recogniser, which
 #: sees a word without its line, often reads one case for the other (`XXXXxX1167`).

@@ -23,11 +23,9 @@ import re
 from collections.abc import Iterable, Sequence
 
 from parsers.dates import compile_format, fold, month_names, parse_date
-from parsers.fuzzy import distance, edits_allowed, key, letters, near
-from parsers.lines import Line
-from parsers.reader import Word
-from parsers.template import Template
-from parsers.vocabulary import (
+from parsers.layout.fuzzy import distance, edits_allowed, key, letters, near
+from parsers.layout.template import Template
+from parsers.layout.vocabulary import (
     ACCOUNT,
     BALANCE_ROWS,
     PERIOD,
@@ -39,6 +37,8 @@ from parsers.vocabulary import (
     find_period,
     match_label,
 )
+from parsers.pdf.lines import Line
+from parsers.pdf.page import Word
 
 #: Words of a table header that must be column labels for the line to be read as one.
 HEADER_WORDS = 3

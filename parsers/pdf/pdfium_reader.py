@@ -26,13 +26,11 @@ from typing import Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from parsers.boundary import library_errors
 from parsers.errors import CorruptPdf, ParseTimeout
-from parsers.layer import scanned_beneath, third_witness
 from parsers.limits import Limits
-from parsers.pdfium import LOCK, direct
-from parsers.preflight import open_document
-from parsers.reader import (
+from parsers.ocr.layer import scanned_beneath, third_witness
+from parsers.pdf.boundary import library_errors
+from parsers.pdf.page import (
     TURNED,
     UNDECODABLE,
     UNMAPPED,
@@ -43,7 +41,9 @@ from parsers.reader import (
     draws_nothing,
     undecodable_note,
 )
-from parsers.textmaps import repair_text_maps
+from parsers.pdf.pdfium import LOCK, direct
+from parsers.pdf.preflight import open_document
+from parsers.pdf.textmaps import repair_text_maps
 
 #: pdfplumber's `x_tolerance`: a wider gap between two characters starts a new word.
 WORD_GAP = 1.5

@@ -26,7 +26,7 @@ import pypdfium2.raw as pdfium_c
 
 from parsers.errors import CorruptPdf, EmptyFile, EncryptedPdf, NotPdf, TooLarge, TruncatedPdf
 from parsers.limits import Limits
-from parsers.pdfium import LOCK
+from parsers.pdf.pdfium import LOCK
 
 _STREAM = re.compile(rb">>\s*stream(?:\r\n|\n|\r)")
 _LENGTH = re.compile(rb"/Length\s+(\d+)(?!\s+\d+\s+R)")
