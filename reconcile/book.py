@@ -62,7 +62,7 @@ from reconcile.db import (
 )
 from reconcile.ledger import Ledger
 from reconcile.outputs import Found, OutputPass, Wanted
-from reconcile.records import Clock, utc_now
+from reconcile.records import Clock, Job, utc_now
 from reconcile.review import open_review
 from reconcile.storage import Storage
 
@@ -436,11 +436,14 @@ def _balance_rows(decision_id: str, statement: dict[str, Any]) -> list[dict[str,
     return rows
 
 
-def sync(book: Book, ledger: Ledger, storage: Storage) -> Counter[str]:
-    """Poll the ledger for succeeded jobs and consume each output object not yet delivered."""
+def sync(book: Book, ledger: Ledger, storage: Storage,
+         jobs: list[Job] | None = None) -> Counter[str]:
+    """Poll the ledger for succeeded jobs (or take those of `jobs`: a batch's as it ends)
+    and consume each output object not yet delivered."""
     outcomes: Counter[str] = Counter()
     delivered = book.delivered()
-    jobs = ledger.jobs()  # before the listing: a success names objects already stored
+    if jobs is None:
+        jobs = ledger.jobs()  # before the listing: a success names objects already stored
     with bulk(ledger.engine) as c:
         listed = OutputPass(storage, ledger.engine, c)
         for found in listed.read(jobs, book.wanted(delivered), every_object=False):
