@@ -257,6 +257,23 @@ class Book:
         with self.engine.connect() as c:
             return {d for (d,) in c.execute(select(book_imports.c.decision_id))}
 
+    def standing(self, decision_id: str) -> str | None:
+        """What the book holds of a decision's statement: `current`, `superseded by <job>`
+        (a re-reading of its bytes took its place), `held for review`, `rejected`; None
+        when the book has not taken it in."""
+        with self.engine.connect() as c:
+            row = c.execute(select(book_imports.c.superseded_by).where(
+                book_imports.c.decision_id == decision_id)).first()
+            state = c.execute(select(reviews.c.state).where(
+                reviews.c.decision_id == decision_id)).scalar()
+        if row is None:
+            return None
+        if row.superseded_by:
+            return f"superseded by {row.superseded_by}"
+        if state == ReviewState.OPEN:
+            return "held for review"
+        return "rejected" if state == ReviewState.REJECTED else "current"
+
     def delivered(self) -> set[tuple[str, str]]:
         """Every (decision id, output digest) the book has already been given."""
         with self.engine.connect() as c:
