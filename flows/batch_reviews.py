@@ -83,7 +83,7 @@ def publish_review_links(settings: Settings, batch_id: str, reviews: list[Review
     for job_id, link in sorted(links.items(), key=lambda x: x[1].review_id):
         job = by_job[job_id]
         review = next(r for r in reviews if r.id == link.review_id)
-        run = (f"[paused run]({link.run_link(settings.ui_url)})" if link.flow_run_id
+        run = (f"[review run]({link.run_link(settings.ui_url)})" if link.flow_run_id
                else "no `review` deployment: `stmtflow review`")
         lines.append(f"| {link.review_id} | `{mask_digits(job.file_name)}` | "
                      f"{job.bank or job.bank_hint or '-'} | {len(review.problems)} | {run} | "

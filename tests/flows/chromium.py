@@ -25,21 +25,19 @@ class Browser:
         exe = shutil.which("chromium") or shutil.which("chromium-browser")
         assert exe, "chromium is not installed: `make chromium` (apt-get install chromium)"
         profile.mkdir(parents=True, exist_ok=True)
+        port_file = profile / "DevToolsActivePort"
+        port_file.unlink(missing_ok=True)  # a profile's earlier browser wrote its own
         self.proc = subprocess.Popen(
             [exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
              "--disable-dev-shm-usage", "--remote-debugging-port=0",
              f"--user-data-dir={profile}", f"--window-size={width},{height}", "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        port_file = profile / "DevToolsActivePort"
-        deadline = time.monotonic() + 60
-        while not (port_file.exists() and port_file.read_text().strip()):
-            assert self.proc.poll() is None, "chromium exited at start"
-            assert time.monotonic() < deadline, "chromium opened no DevTools port"
-            time.sleep(0.2)
-        port = port_file.read_text().split()[0]
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as r:
-            tab = next(t for t in json.load(r) if t["type"] == "page")
-        self.ws = connect(tab["webSocketDebuggerUrl"], max_size=None)
+        try:
+            self.ws = connect(_tab(self.proc, port_file), max_size=None)
+        except BaseException:
+            self.proc.kill()  # a browser that never answered goes with the failure
+            self.proc.wait(timeout=30)
+            raise
         self.ids = itertools.count(1)
 
     def call(self, method: str, **params: Any) -> dict[str, Any]:
@@ -84,3 +82,15 @@ class Browser:
         self.ws.close()
         self.proc.terminate()
         self.proc.wait(timeout=30)
+
+
+def _tab(proc: subprocess.Popen[bytes], port_file: Path) -> str:
+    """The DevTools websocket of the browser's first tab, once the browser listens."""
+    deadline = time.monotonic() + 60
+    while not (port_file.exists() and port_file.read_text().strip()):
+        assert proc.poll() is None, "chromium exited at start"
+        assert time.monotonic() < deadline, "chromium opened no DevTools port"
+        time.sleep(0.2)
+    port = port_file.read_text().split()[0]
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as r:
+        return str(next(t for t in json.load(r) if t["type"] == "page")["webSocketDebuggerUrl"])
