@@ -25,7 +25,7 @@ main{display:flex;gap:1em;padding:1em;align-items:flex-start}
 #pages{flex:0 0 48%;max-height:calc(100vh - 7em);overflow:auto;border:1px solid #ddd}
 .sheet{position:relative;margin-bottom:8px}.sheet img{width:100%;display:block}
 .box{position:absolute;left:.5%;right:.5%;border:1px solid rgba(80,80,200,.25);cursor:pointer}
-.box.questioned{border:2px solid #d22}.box.current{border:3px solid #1565c0;
+.box.questioned{border:2px solid #d22}.box.current{border:2px solid #1565c0;
 background:rgba(21,101,192,.08)}
 #side{flex:1;min-width:0}
 table{border-collapse:collapse;width:100%;margin-bottom:.4em}
@@ -136,7 +136,7 @@ for (const a of M.accounts) {
     const dropTd = el("td"); dropTd.append(f.drop); tr.append(dropTd);
     let box = null;
     if (r.page && sheets[r.page]) {
-      const h = sheets[r.page].height, pad = 2;
+      const h = sheets[r.page].height, pad = 1;
       box = el("div", {class: "box" + (r.notes.length ? " questioned" : ""),
                        id: `box-${a.account}-${r.row}`});
       box.style.top = `${((r.top - pad) / h) * 100}%`;

@@ -127,8 +127,18 @@ def _until(probe: Callable[[], Any], what: str, seconds: float = 90) -> Any:
     return found
 
 
+async def undeploy() -> None:
+    """Remove the `review` deployment (another test may have served one on this server)."""
+    async with get_client() as client:
+        with contextlib.suppress(ObjectNotFound):
+            found = await client.read_deployment_by_name(REVIEW_DEPLOYMENT)
+            await client.delete_deployment(found.id)
+
+
 def imported(settings: Settings, *pdfs: Path) -> list[int]:
-    """Import `pdfs` as a batch and let the book take them in; the reviews that opened."""
+    """Import `pdfs` as a batch and let the book take them in; the reviews that opened. No
+    `review` deployment is left to start their runs as the batch ends: the test runs them."""
+    run_coro_as_sync(undeploy())
     state = import_batch([str(p) for p in pdfs], batch_id="b-review", return_state=True)
     assert state.is_completed()
     ledger = settings.ledger()
@@ -276,13 +286,6 @@ def test_reconciliation_starts_one_review_run_per_open_review(stmtflow_home: Pat
         async with get_client() as client:
             flow_id = await client.create_flow(review_statement)
             await client.create_deployment(flow_id, REVIEW_DEPLOYMENT.split("/")[1])
-
-    async def undeploy() -> None:
-        """Remove the deployment (another test may have served one on this server)."""
-        async with get_client() as client:
-            with contextlib.suppress(ObjectNotFound):
-                found = await client.read_deployment_by_name(REVIEW_DEPLOYMENT)
-                await client.delete_deployment(found.id)
 
     run_coro_as_sync(undeploy())
     assert start_review_runs(settings) == {}, "without the deployment, the CLI decides"

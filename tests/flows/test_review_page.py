@@ -1,7 +1,7 @@
 """A batch that ends with statements to review leaves a paused review run for each, linked
 from its artifacts; one review is then done on the review page in headless Chromium: a cell
-edited, the balance and Accept following it, the decision in the ledger and the paused run
-ended by it."""
+edited, the balance and Accept following it, a description cut short refused with the reason,
+the decision in the ledger and the paused run ended by it."""
 
 from __future__ import annotations
 
@@ -143,6 +143,20 @@ def test_a_review_is_done_on_the_review_page_and_ends_its_paused_run(
         assert browser.js("document.querySelector('#accept').textContent") == \
             "Accept with 1 correction(s)"
         assert not browser.js(f"document.querySelector('{row}').classList.contains('bad')")
+
+        # a description cut short reconciles in the page, but the ledger refuses it, saying why
+        n, words = next((n, t["description"]) for n, t in enumerate(truth, start=1)
+                        if " " in t["description"])
+        browser.type_into(f"#row-1-{n} [data-f=description]", words.rsplit(" ", 1)[0])
+        assert browser.js("document.querySelector('#accept').textContent") == \
+            "Accept with 2 correction(s)"
+        browser.js("document.querySelector('#accept').click()")
+        assert "cut short" in browser.until("document.querySelector('#message')?.textContent")
+        assert log.get(first.id).state == ReviewState.OPEN
+        assert log.events(first.id)[-1].action == ReviewAction.REFUSED
+        browser.type_into(f"#row-1-{n} [data-f=description]", words)
+        assert browser.js("document.querySelector('#accept').textContent") == \
+            "Accept with 1 correction(s)"
         browser.screenshot(SCREENSHOT)
 
         browser.js("document.querySelector('#accept').click()")
