@@ -54,8 +54,9 @@ REVIEW_DEPLOYMENT = "review-statement/review"
 #: Pictures per review (the doubtful rows first): enough to decide, small enough to store.
 MAX_PICTURES = 6
 LIVE = {StateType.SCHEDULED, StateType.PENDING, StateType.RUNNING, StateType.PAUSED}
-Field = Literal["amount", "balance", "date", "description", "drop", "opening_balance",
-                "closing_balance"]
+#: What a correction changes: a row's field, `drop` (the row), or an account's balance.
+CorrectionField = Literal["amount", "balance", "date", "description", "drop",
+                          "opening_balance", "closing_balance"]
 
 
 class Correction(pydantic.BaseModel):
@@ -63,8 +64,9 @@ class Correction(pydantic.BaseModel):
 
     row: int = pydantic.Field(0, ge=0, description="The row, numbered as in the evidence "
                                                    "(0 for opening_balance or closing_balance).")
-    field: Field = pydantic.Field(description="What to change; drop removes the row (a line "
-                                              "read as a row that is not one).")
+    field: CorrectionField = pydantic.Field(
+        description="What to change; drop removes the row (a line read as a row that is not "
+                    "one).")
     value: str = pydantic.Field("", description="As printed: -12.50, 2026-01-05, the whole "
                                                 "description; none for a balance not printed; "
                                                 "empty for drop.")
@@ -78,7 +80,7 @@ class Correction(pydantic.BaseModel):
 
     @classmethod
     def of(cls, change: Change) -> Correction:
-        return cls(row=change.row or 0, field=cast(Field, change.field),
+        return cls(row=change.row or 0, field=cast(CorrectionField, change.field),
                    value=change.value or "", account=change.account)
 
 
