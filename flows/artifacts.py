@@ -3,14 +3,16 @@ for a statement that needs review its review (`flows.batch_reviews` links its ru
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prefect.artifacts import create_table_artifact
 
-from flows.batch_reviews import ReviewLink
 from parsers.codes import Status
 from parsers.model import mask_accounts, mask_digits
 from reconcile.records import Job
+
+if TYPE_CHECKING:
+    from flows.batch_reviews import ReviewLink
 
 
 def job_row(r: Job, review: ReviewLink | None = None) -> dict[str, Any]:

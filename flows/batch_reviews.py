@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from prefect.artifacts import create_markdown_artifact
 
 from flows.config import Settings
-from flows.review_flow import review_page, review_runs
 from parsers.codes import ReviewState, Status
 from parsers.model import mask_digits
 from reconcile.book import Book, sync
@@ -61,6 +60,9 @@ def _take_up(settings: Settings, batch_id: str, rows: list[Job]) -> dict[str, Re
             and o.needs_review}
     if not held:
         return {}
+    # only a batch with statements to review loads the review flow (and its page reader)
+    from flows.review_flow import review_page, review_runs
+
     sync(Book(ledger.engine, settings.clock), ledger, settings.storage(),
          jobs=[outcomes[r.job_id] for r in held.values()])
     mine = [r for r in ReviewLog(ledger.engine).all(ReviewState.OPEN) if r.decision_id in held]
