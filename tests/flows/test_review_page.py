@@ -181,3 +181,26 @@ def test_a_review_is_done_on_the_review_page_and_ends_its_paused_run(
     assert ended and ended[0].is_completed(), ended
     assert f"already corrected by {getpass.getuser()}" in ended[0].message
     assert log.get(reviews[1].id).state == ReviewState.OPEN, "the other waits for its own"
+
+
+def test_the_table_sent_back_becomes_the_corrections_it_makes() -> None:
+    from flows.review_page import changed
+
+    doc = {"bank": "northwind", "accounts": [{
+        "account_last4": "1234", "currency": "USD", "opening_balance": "100.00",
+        "closing_balance": "70.00", "transactions": [
+            {"date": "2026-01-01", "description": "TO 9876541234 REF 55512", "amount": "-10.00",
+             "balance": "90.00"},
+            {"date": "2026-01-02", "description": "COFFEE", "amount": "-25.00",
+             "balance": None}]}]}
+    same = {"account": 1, "opening_balance": "100", "closing_balance": "70.00", "rows": [
+        {"row": 1, "date": "2026-01-01", "description": "TO ****1234  REF 55512",
+         "amount": "-10.0", "balance": "90.00"},
+        {"row": 2, "date": "2026-01-02", "description": "COFFEE", "amount": "-25.00",
+         "balance": ""}]}
+    assert changed(doc, [same]) == [], "amounts as amounts, a masked number as shown"
+    edited = {**same, "closing_balance": "75.00", "rows": [
+        {**same["rows"][0], "drop": True},
+        {**same["rows"][1], "amount": "-20.00", "balance": "80.00"}]}
+    assert changed(doc, [edited]) == ["account1.closing_balance=75.00", "drop account1.1",
+                                      "account1.2.amount=-20.00", "account1.2.balance=80.00"]
