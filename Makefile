@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 UV_VERSION ?= 0.13.9
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: demo test lock tesseract hledger postgres bench clean
+.PHONY: demo test lock tesseract hledger chromium postgres bench clean
 
 # Installed from the lock only: every dependency at the version and hashes it names, then
 # the project itself without resolving anything again.
@@ -42,6 +42,14 @@ hledger:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq hledger >/dev/null; } || \
 	  echo "stmtflow: install hledger (e.g. apt-get install hledger) for the export tests"
 
+# Chromium, which the review page's test drives headless (it fails, not skips, without it).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  command -v apt-get >/dev/null 2>&1 && \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; } || \
+	  echo "stmtflow: install chromium (e.g. apt-get install chromium) for the review page test"
+
 # PostgreSQL on 127.0.0.1:5432 (trust auth, database `test`) for the ledger tests: started
 # here when it is installed but not running; the tests fail, not skip, without it.
 postgres:
@@ -59,7 +67,7 @@ demo: $(STAMP) tesseract
 	$(BIN)/stmtflow sample samples --statements 20 --bad
 	$(BIN)/stmtflow import samples
 
-test: $(STAMP) tesseract hledger postgres
+test: $(STAMP) tesseract hledger chromium postgres
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -n auto --dist loadfile

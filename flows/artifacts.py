@@ -1,8 +1,9 @@
-"""What the Prefect UI shows of a batch: a table of its files, account numbers masked."""
+"""What the Prefect UI shows of a batch: a table of its files, account numbers masked, and
+for a statement that needs review its review (`flows.batch_reviews` links its run too)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prefect.artifacts import create_table_artifact
 
@@ -10,9 +11,13 @@ from parsers.codes import Status
 from parsers.model import mask_accounts, mask_digits
 from reconcile.records import Job
 
+if TYPE_CHECKING:
+    from flows.batch_reviews import ReviewLink
 
-def job_row(r: Job) -> dict[str, Any]:
-    """One file of a batch as people may see it: no full account number, no descriptions."""
+
+def job_row(r: Job, review: ReviewLink | None = None) -> dict[str, Any]:
+    """One file of a batch as people may see it: no full account number, no descriptions;
+    for a statement that needs review, its review and where its page is."""
     return {
         "file": mask_digits(r.file_name),
         "bank": r.bank or r.bank_hint or "",
@@ -24,12 +29,14 @@ def job_row(r: Job) -> dict[str, Any]:
         "transactions": r.transactions if r.transactions is not None else "",
         "validation": ("needs review" if r.needs_review else "ok")
         if r.status == Status.SUCCEEDED else "",
+        "review": f"review {review.review_id}: {review.page}" if review else "",
     }
 
 
-def publish_batch_table(batch_id: str, rows: list[Job]) -> None:
+def publish_batch_table(batch_id: str, rows: list[Job],
+                        reviews: dict[str, ReviewLink] | None = None) -> None:
     create_table_artifact(
-        table=[job_row(r) for r in rows],
+        table=[job_row(r, (reviews or {}).get(r.job_id)) for r in rows],
         key=f"batch-{batch_id}".lower(),
         description=f"Files of batch {batch_id}",
     )

@@ -40,6 +40,8 @@ from reconcile.records import Clock, utc_now
 from reconcile.storage import Storage
 
 TASK_RUNNERS = ("threads", "dask")
+#: `stmtflow review serve`'s address: loopback only, on a port of its own
+REVIEW_URL = "http://127.0.0.1:8377"
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,8 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     #: the Prefect UI that status links to: Prefect's `PREFECT_UI_URL`, else its API's host
     ui_url: str | None = None
+    #: where `stmtflow review serve` serves the review pages, as links to them give it
+    review_url: str = REVIEW_URL
     #: fault tests only: the point where the process kills itself (`flows.crashpoint`)
     crash_at: str | None = None
     #: bank -> the candidate passwords of its password-protected statements
@@ -127,6 +131,7 @@ class Settings:
             pdf_passwords=passwords_by_bank(secrets, env.get("STMTFLOW_PDF_PASSWORDS")),
             ui_url=env.get("PREFECT_UI_URL") or (
                 env.get("PREFECT_API_URL", "").removesuffix("/api") or None),
+            review_url=env.get("STMTFLOW_REVIEW_URL") or REVIEW_URL,
             crash_at=crashpoint.check(env.get("STMTFLOW_CRASH_AT")),
         )
 

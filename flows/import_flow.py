@@ -26,6 +26,7 @@ from flows import crashpoint
 from flows.artifacts import publish_batch_table
 from flows.batch_end import acceptance_failed
 from flows.batch_lease import Taken, taken
+from flows.batch_reviews import take_up_reviews
 from flows.config import Settings
 from flows.jobs import Worker, accept_batch, open_batch, process_job, resume_acceptance
 from flows.lineage import banks, mark_run
@@ -202,7 +203,7 @@ def finish_batch(settings: Settings, batch_id: str, futures: list[PrefectFuture[
     task_states = [f.state for f in futures]
     ledger = settings.ledger()
     rows = ledger.jobs(batch_id)
-    publish_batch_table(batch_id, rows)
+    publish_batch_table(batch_id, rows, take_up_reviews(settings, batch_id, rows))
     state, verdict = _verdict(ledger, batch_id, rows, task_states)
     crashpoint.reached(settings.crash_at, "close")
     if not ledger.close_batch(batch_id, state, epoch):

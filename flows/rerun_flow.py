@@ -5,7 +5,8 @@ old job's pinned identities, unless the operator asks for the current ones (afte
 template, say). Which jobs qualify is `reconcile.reruns`' rule: by default only what another
 run may cure; `include_deterministic` adds the rest; `reread_succeeded` reads succeeded
 statements again under today's identities, and the book takes each new reading in place of
-the old one (`reconcile.book`); `job_ids` narrows it to those jobs.
+the old one (`reconcile.book`); `job_ids` narrows it to those jobs (a succeeded one among
+them is read again under today's identities).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from flows.parser import Parser
 from flows.plain_flow import flow
 from flows.recover import RUN_PREFIX, run_name
 from flows.runners import SettingsTaskRunner
+from parsers.codes import Status
 from reconcile.reruns import rerun_candidates
 
 
@@ -48,7 +50,8 @@ def rerun_failed(batch_id: str | None = None, current_identities: bool = False,
         reread_succeeded: also read succeeded statements again, under today's identities
             (so with current_identities), where those changed since: the book takes the
             new reading in place of the old.
-        job_ids: only these jobs of the batch (or of its reruns), whatever their cause.
+        job_ids: only these jobs of the batch (or of its reruns), whatever their cause; a
+            succeeded one is read again under today's identities, where those changed.
         flow_run_id: the batch run whose batch to rerun (`prefect.flow-run.<id>` or the bare
             id): what the automation on a batch that ended With Warnings fills in.
     """
@@ -64,9 +67,9 @@ def rerun_failed(batch_id: str | None = None, current_identities: bool = False,
     if ledger.batch(batch_id) is None:
         raise ValueError(f"no batch {batch_id}")
     current_identities = current_identities or reread_succeeded
-    now_ids = Parser.from_settings(settings).identities() if current_identities else None
+    today = Parser.from_settings(settings).identities()
     chosen = rerun_candidates(ledger, batch_id, include_deterministic or bool(job_ids),
-                              now_ids if reread_succeeded or job_ids else None, job_ids or ())
+                              today if reread_succeeded or job_ids else None, job_ids or ())
     if not chosen:
         why = " (succeeded ones were read with today's identities)" if reread_succeeded else ""
         logger.info("batch %s: nothing to rerun%s", batch_id, why)
@@ -77,7 +80,8 @@ def rerun_failed(batch_id: str | None = None, current_identities: bool = False,
         for j in chosen:
             ledger.accept(rerun_id, source_uri=j.source_uri, input_uri=j.input_uri,
                           size=j.size, sha256=j.sha256, bank_hint=j.bank_hint,
-                          ids=now_ids or j.identities, queue_limit=settings.queue_limit,
+                          ids=today if current_identities or j.status == Status.SUCCEEDED
+                          else j.identities, queue_limit=settings.queue_limit,
                           rerun_of=j.job_id)
         logger.info("batch %s: rerunning %d file(s) as batch %s", batch_id, len(chosen),
                     rerun_id)

@@ -58,17 +58,26 @@ class Sighting:
     hidden: tuple[Box, ...] = ()
 
 
-def locate(data: bytes, rows: list[RowEvidence], reader: PageReader,
-           limits: Limits) -> dict[tuple[int, int], Sighting]:
-    """(account, row) -> where that row is printed, for every row that can be found; `reader`
-    and `limits` are the import's (`flows.parser.Parser`). A row is the line holding its
-    amount and printed balance, with the lines around it that hold only its description."""
+def read_lines(data: bytes, reader: PageReader, limits: Limits) -> list[Line]:
+    """Every line of the stored input, read as the import read it (`reader` and `limits`
+    are the import's: `flows.parser.Parser`); none where it cannot be read again."""
     try:
         pages = reader.read(data, limits)
     except Exception as exc:  # evidence is best effort: the review goes on without pictures
         log.warning("could not read the input again for evidence: %s", type(exc).__name__)
-        return {}
-    lines = [ln for p in pages for ln in page_lines(p)]
+        return []
+    return [ln for p in pages for ln in page_lines(p)]
+
+
+def locate(data: bytes, rows: list[RowEvidence], reader: PageReader,
+           limits: Limits) -> dict[tuple[int, int], Sighting]:
+    """(account, row) -> where that row is printed, for every row that can be found."""
+    return locate_in(read_lines(data, reader, limits), rows)
+
+
+def locate_in(lines: list[Line], rows: list[RowEvidence]) -> dict[tuple[int, int], Sighting]:
+    """Where each row of `rows` is printed among `lines`. A row is the line holding its
+    amount and printed balance, with the lines around it that hold only its description."""
     used: set[int] = set()
     found = {}
     for r in rows:
@@ -120,10 +129,12 @@ def _sighting(lines: list[Line], first: int, last: int) -> Sighting:
                     tuple(box for x in shown for box in _masked_words(x)))
 
 
-def _masked_words(ln: Line) -> list[Box]:
+def _masked_words(ln: Line, endings: set[str] | None = None) -> list[Box]:
     """The boxes of the words of `ln` that hold digits `mask_digits` masks in its text
-    (figures with cents excepted: the text shows them in full)."""
-    spans = masked_spans(ln.text)
+    (figures with cents excepted: the text shows them in full); with `endings`, only those
+    of a number ending in one of them (the statement's own accounts)."""
+    spans = [(a, b) for a, b in masked_spans(ln.text)
+             if endings is None or _digits(ln.text[a:b])[-4:] in endings]
     out, at = [], 0
     for w in ln.words:
         start, end = at, at + len(w.text)
@@ -160,3 +171,43 @@ def picture(data: bytes, s: Sighting, limits: Limits) -> bytes | None:
     cut = image.crop((0, int(top), image.width, int(min(bottom, image.height))))
     cut.quantize(colors=16).save(out, format="PNG", optimize=True)
     return out.getvalue()
+
+
+def page_picture(data: bytes, page: int, lines: list[Line], endings: set[str], limits: Limits,
+                 scale: float = SCALE) -> tuple[bytes, float, float] | None:
+    """A PNG of page `page` (from 1) with the statement's own account numbers blacked out,
+    and the page's width and height in points; None where it is over the pixel limit."""
+    with LOCK:
+        doc = pdfium.PdfDocument(data)
+        try:
+            if not 1 <= page <= len(doc):
+                return None
+            pdf_page = doc[page - 1]
+            width, height = pdf_page.get_size()
+            try:
+                check_render(pdf_page, page - 1, scale, limits)
+            except TooLarge as exc:
+                log.warning("no picture of page %d: %s", page, exc.message)
+                return None
+            image = pdf_page.render(scale=scale).to_pil().convert("RGB")
+        finally:
+            doc.close()
+    draw = ImageDraw.Draw(image)
+    for ln in lines:
+        if ln.page == page:
+            for x0, y0, x1, y1 in _masked_words(ln, endings):
+                draw.rectangle((x0 * scale - 1, y0 * scale - 1, x1 * scale + 1,
+                                y1 * scale + 1), fill=(0, 0, 0))
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue(), width, height
+
+
+def page_sizes(data: bytes) -> list[tuple[float, float]]:
+    """Each page's width and height in points."""
+    with LOCK:
+        doc = pdfium.PdfDocument(data)
+        try:
+            return [doc[i].get_size() for i in range(len(doc))]
+        finally:
+            doc.close()

@@ -62,7 +62,7 @@ from reconcile.db import (
 )
 from reconcile.ledger import Ledger
 from reconcile.outputs import Found, OutputPass, Wanted
-from reconcile.records import Clock, utc_now
+from reconcile.records import Clock, Job, utc_now
 from reconcile.review import open_review
 from reconcile.storage import Storage
 
@@ -257,6 +257,23 @@ class Book:
         with self.engine.connect() as c:
             return {d for (d,) in c.execute(select(book_imports.c.decision_id))}
 
+    def standing(self, decision_id: str) -> str | None:
+        """What the book holds of a decision's statement: `current`, `superseded by <job>`
+        (a re-reading of its bytes took its place), `held for review`, `rejected`; None
+        when the book has not taken it in."""
+        with self.engine.connect() as c:
+            row = c.execute(select(book_imports.c.superseded_by).where(
+                book_imports.c.decision_id == decision_id)).first()
+            state = c.execute(select(reviews.c.state).where(
+                reviews.c.decision_id == decision_id)).scalar()
+        if row is None:
+            return None
+        if row.superseded_by:
+            return f"superseded by {row.superseded_by}"
+        if state == ReviewState.OPEN:
+            return "held for review"
+        return "rejected" if state == ReviewState.REJECTED else "current"
+
     def delivered(self) -> set[tuple[str, str]]:
         """Every (decision id, output digest) the book has already been given."""
         with self.engine.connect() as c:
@@ -436,11 +453,14 @@ def _balance_rows(decision_id: str, statement: dict[str, Any]) -> list[dict[str,
     return rows
 
 
-def sync(book: Book, ledger: Ledger, storage: Storage) -> Counter[str]:
-    """Poll the ledger for succeeded jobs and consume each output object not yet delivered."""
+def sync(book: Book, ledger: Ledger, storage: Storage,
+         jobs: list[Job] | None = None) -> Counter[str]:
+    """Poll the ledger for succeeded jobs (or take those of `jobs`: a batch's as it ends)
+    and consume each output object not yet delivered."""
     outcomes: Counter[str] = Counter()
     delivered = book.delivered()
-    jobs = ledger.jobs()  # before the listing: a success names objects already stored
+    if jobs is None:
+        jobs = ledger.jobs()  # before the listing: a success names objects already stored
     with bulk(ledger.engine) as c:
         listed = OutputPass(storage, ledger.engine, c)
         for found in listed.read(jobs, book.wanted(delivered), every_object=False):

@@ -16,7 +16,10 @@ account, as validation numbers them in its problems:
     drop 4                             remove row 4 (a line read as a row that is not one)
 
 Row numbers always refer to the statement under review, whatever else the same correction
-changes or drops.
+changes or drops. A description is shown to the reviewer in full but for the statement's own
+account numbers (`for_reviewer`: `****1234`); a corrected description may keep such a
+`****1234` as shown, and it stands for the number as read. A description cut short (the new
+one is the start of the one read, less a word) is refused: it is part of the transaction's id.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from parsers.model import Account, Statement, Transaction, money
+from parsers.model import Account, Statement, Transaction, masked_spans, money
 from parsers.validate import validate
 
 ROW_FIELDS = ("date", "description", "amount", "balance")
@@ -71,6 +74,15 @@ class Applied:
 
     def to_dict(self) -> dict[str, str | None]:
         return {"target": self.target, "old": self.old, "new": self.new}
+
+
+def make_change(account: int, row: int | None, field: str, value: str | None) -> Change:
+    """A change given field by field (a form's or the review page's), read as its written form
+    is, with the same checks: `row` None (or 0) for an account field, `field` `drop` to drop."""
+    where = f"account{account}" + (f".{row}" if row else "")
+    if field == "drop":
+        return parse_change(f"drop {where}")
+    return parse_change(f"{where}.{field}={value or ''}")
 
 
 def parse_change(text: str) -> Change:
@@ -159,6 +171,8 @@ def apply_changes(doc: dict[str, Any], changes: list[Change]) -> tuple[dict[str,
             applied.append(Applied(ch.target, _row_text(rows[ch.row - 1]), None))
             continue
         new = _normalise(ch.field, ch.value or "", ch.target)
+        if ch.field == "description" and new is not None:
+            new = _description(rows[ch.row - 1]["description"], new, endings_of(doc), ch.target)
         applied.append(Applied(ch.target, rows[ch.row - 1][ch.field], new))
         rows[ch.row - 1][ch.field] = new
     for index, rows_out in dropped.items():
@@ -166,6 +180,41 @@ def apply_changes(doc: dict[str, Any], changes: list[Change]) -> tuple[dict[str,
         acct["transactions"] = [t for n, t in enumerate(acct["transactions"], start=1)
                                 if n not in rows_out]
     return out, applied
+
+
+def endings_of(doc: dict[str, Any]) -> set[str]:
+    """The last four digits of the statement's own accounts (what `for_reviewer` masks)."""
+    return {a["account_last4"] for a in doc["accounts"] if a.get("account_last4")}
+
+
+def for_reviewer(text: str, endings: set[str]) -> str:
+    """`text` as a reviewer sees it: whole, but for the statement's own account numbers (a
+    chain of five digits or more ending in one of `endings`), shown as `****1234`."""
+    out, at = [], 0
+    for start, end in masked_spans(text):
+        digits = re.sub(r"\D", "", text[start:end])
+        if digits[-4:] in endings:
+            out += [text[at:start], "****" + digits[-4:]]
+            at = end
+    return "".join(out) + text[at:]
+
+
+def _description(old: str, new: str, endings: set[str], where: str) -> str:
+    """The corrected description: a `****1234` the reviewer kept as shown is the number as
+    read; one that is only the start of the description as read is refused, saying why."""
+    for start, end in masked_spans(old):
+        shown = for_reviewer(old[start:end], endings)
+        if shown != old[start:end]:
+            new = new.replace(shown, old[start:end])
+    folded_old, folded_new = " ".join(old.split()), " ".join(new.split())
+    left_out = folded_old[len(folded_new):]
+    if (len(folded_new) < len(folded_old) and folded_old.upper().startswith(folded_new.upper())
+            and re.search(r"\w", left_out)):
+        raise CorrectionError(
+            f"{where}: {for_reviewer(folded_new, endings)!r} is the description as read cut "
+            f"short (it leaves out {for_reviewer(left_out.strip(), endings)!r}); a "
+            "description identifies its transaction: give it whole, as printed")
+    return new
 
 
 def _row_text(t: dict[str, Any]) -> str:
@@ -233,6 +282,13 @@ def evidence(doc: dict[str, Any], found: list[str]) -> tuple[list[AccountEvidenc
     date (a low OCR confidence), and by arithmetic: wherever the printed running balance is
     not the previous balance plus the amount (noted when no problem names the row already).
     """
+    accounts, rows = every_row(doc, found)
+    return accounts, [r for r in rows if r.notes]
+
+
+def every_row(doc: dict[str, Any], found: list[str]) -> tuple[list[AccountEvidence],
+                                                              list[RowEvidence]]:
+    """Per account its sums, and every row with its figures and notes (as `evidence`)."""
     accounts, rows = [], []
     for index, acct in enumerate(doc["accounts"], start=1):
         opening = Decimal(acct["opening_balance"])
@@ -247,9 +303,8 @@ def evidence(doc: dict[str, Any], found: list[str]) -> tuple[list[AccountEvidenc
             printed = t["balance"]
             if printed is not None and Decimal(printed) != running and not notes:
                 notes.append(f"printed balance {printed}, computed {money(running)}")
-            if notes:
-                rows.append(RowEvidence(index, n, t["date"], t["description"], t["amount"],
-                                        printed, money(running), tuple(dict.fromkeys(notes))))
+            rows.append(RowEvidence(index, n, t["date"], t["description"], t["amount"],
+                                    printed, money(running), tuple(dict.fromkeys(notes))))
             if printed is not None:
                 running = Decimal(printed)
     return accounts, rows

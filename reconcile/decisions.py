@@ -23,6 +23,7 @@ from parsers.codes import ReviewAction, ReviewState
 from reconcile.book import Book
 from reconcile.corrections import (
     Applied,
+    Change,
     CorrectionError,
     apply_changes,
     parse_change,
@@ -104,16 +105,18 @@ class Decisions:
             Book.release(c, review.decision_id, doc)
         return Outcome(True, self.review(review.id), f"accepted by {by}")
 
-    def correct(self, ref: int | str, changes: list[str], *, by: str, via: str,
+    def correct(self, ref: int | str, changes: Sequence[str | Change], *, by: str, via: str,
                 note: str | None = None) -> Outcome:
-        """Apply `changes` (written as `corrections` reads them: `3.amount=-12.50`, ...);
-        only when the statement then reconciles is anything kept."""
+        """Apply `changes` (written as `corrections` reads them: `3.amount=-12.50`, ..., or
+        given field by field as `Change`s); only when the statement then reconciles is
+        anything kept."""
         by, review = _who(by), self.review(ref)
         if review.state != ReviewState.OPEN:
             return self._already(review)
         doc = self.statement(review)
         try:
-            fixed, applied = apply_changes(doc, [parse_change(c) for c in changes])
+            fixed, applied = apply_changes(doc, [c if isinstance(c, Change) else parse_change(c)
+                                                 for c in changes])
         except CorrectionError as exc:
             return self._refuse(review, by, via, f"not corrected: {exc}", ())
         found = problems(fixed)

@@ -195,8 +195,8 @@ def parser(extra: Sequence[Commands] = ()) -> argparse.ArgumentParser:
                             "(after a template change); each new reading replaces the old in "
                             "the book")
     which.add_argument("--job", action="append", metavar="ID",
-                       help="only this job (repeatable); a succeeded one is read again with "
-                            "--current-identities")
+                       help="only this job (repeatable); a succeeded one is read again "
+                            "under today's parser chain, where it changed")
     rr.add_argument("--current-identities", action="store_true",
                     help="run with today's parser chain, OCR engine and policy instead of "
                          "the ones each job pinned")

@@ -160,6 +160,7 @@ def _print_batch(report: dict[str, Any]) -> None:
 def cmd_status(args: argparse.Namespace) -> int:
     from flows.config import Settings
     from parsers.model import mask_digits
+    from reconcile.book import Book
 
     settings = Settings.from_env()
     ledger = settings.ledger()
@@ -174,6 +175,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         data = {**job.to_dict(), "source_uri": mask_digits(job.file_name),
                 "attempt_log": [a.to_dict() for a in ledger.attempts(target)],
                 "reruns": ledger.reruns_of(target),
+                "book": Book(ledger.engine).standing(job.job_id),
                 "ui": _ui_link(settings, batch.flow_run_id if batch else None)}
         print(json.dumps(data, indent=1, default=str) if args.json else _format_job(data))
         return 0
@@ -219,7 +221,8 @@ def _format_job(d: dict[str, Any]) -> str:
              f"  reason     {d['reason'] or '-'}",
              f"  duplicate  {d['duplicate_of'] or '-'}",
              f"  rerun of   {d['rerun_of'] or '-'}",
-             f"  reruns     {', '.join(d['reruns']) or '-'}"]
+             f"  reruns     {', '.join(d['reruns']) or '-'}",
+             f"  book       {d['book'] or 'not taken in yet'}"]
     for a in d["attempt_log"]:
         lines.append(f"  attempt {a['number']}: {a['outcome'] or 'running'} "
                      f"{a['reason'] or ''} ({a['started_at']} .. {a['ended_at'] or ''})")

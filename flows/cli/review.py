@@ -47,6 +47,11 @@ def add_parser(sub: Any) -> None:
     rj = rsub.add_parser("reject", help="keep the statement out of the book, saying why")
     rj.add_argument("id", help="review number or job id")
     rj.add_argument("--note", required=True)
+    sv = rsub.add_parser("serve", help="the review pages on 127.0.0.1: each statement's "
+                         "pages beside its rows, the balance recomputed as you type")
+    sv.add_argument("--port", type=int, help="default: the port of $STMTFLOW_REVIEW_URL "
+                                             "(8377)")
+    sv.set_defaults(func=cmd_review_serve)
     for p, action in ((ac, "accept"), (co, "correct"), (rj, "reject")):
         p.add_argument("--by", help="who decides (default: $STMTFLOW_OPERATOR or the OS user)")
         p.add_argument("--json", action="store_true")
@@ -88,17 +93,20 @@ def cmd_review_list(args: argparse.Namespace) -> int:
 def cmd_review_show(args: argparse.Namespace) -> int:
     from flows.config import Settings
     from flows.review_flow import decisions_for
-    from reconcile.corrections import evidence
+    from reconcile.corrections import endings_of, evidence, for_reviewer
 
     settings = Settings.from_env()
     desk = decisions_for(settings)
     review = desk.review(args.id)
-    accounts, rows = evidence(desk.statement(review), list(review.problems))
+    doc = desk.statement(review)
+    accounts, rows = evidence(doc, list(review.problems))
+    endings = endings_of(doc)
     job = settings.ledger().job(review.decision_id)
-    data = {**review.to_dict(), "source": job and job.source_uri,
+    data = {**review.to_dict(), "source": job and job.source_uri, "endings": sorted(endings),
             "input": job and job.input_uri,
             "accounts": [{**asdict(a), "reconciles": a.reconciles} for a in accounts],
-            "rows": [asdict(r) for r in rows],
+            "rows": [{**asdict(r), "description": for_reviewer(r.description, endings)}
+                     for r in rows],
             "history": [e.to_dict() for e in desk.log.events(review.id)]}
     print(json.dumps(data, indent=1, default=str) if args.json else _format(data))
     return 0
@@ -106,14 +114,18 @@ def cmd_review_show(args: argparse.Namespace) -> int:
 
 def _format(d: dict[str, Any]) -> str:
     from parsers.codes import ReviewState
-    from parsers.model import mask_account, mask_digits
+    from parsers.model import mask_account
+    from reconcile.corrections import for_reviewer
+
+    def shown(text: str) -> str:  # whole, but for the statement's own account numbers
+        return for_reviewer(text, set(d["endings"]))
 
     lines = [f"review {d['review_id']} ({d['state']}): job {d['job_id']}",
              f"  file     {d['source']}", f"  input    {d['input']}",
              f"  output   {d['output_uri']}"]
     if d["version_uri"]:
         lines.append(f"  version  {d['version_uri']} (corrected)")
-    lines += ["  problems:"] + [f"    - {mask_digits(p)}" for p in d["problems"]]
+    lines += ["  problems:"] + [f"    - {shown(p)}" for p in d["problems"]]
     lines.append("  accounts:")
     for a in d["accounts"]:
         lines.append(f"    {a['account']} {mask_account(a['last4'])}: opening {a['opening']} + "
@@ -125,8 +137,8 @@ def _format(d: dict[str, Any]) -> str:
         for r in d["rows"]:
             lines.append(f"    {r['account']}.{r['row']:<3} {r['date']} {r['amount']:>12} "
                          f"{r['printed_balance'] or '-':>12} {r['computed_balance']:>12}  "
-                         f"{mask_digits(r['description'])}")
-            lines += [f"           {mask_digits(n)}" for n in r["notes"]]
+                         f"{shown(r['description'])}")
+            lines += [f"           {shown(n)}" for n in r["notes"]]
     lines.append("  history:")
     for e in d["history"]:
         changes = "; ".join(f"{c['target']} {c['old']} -> {c['new']}" for c in e["changes"])
@@ -142,7 +154,8 @@ def _format(d: dict[str, Any]) -> str:
 
 def cmd_review_decide(args: argparse.Namespace) -> int:
     from flows.config import Settings
-    from flows.review_flow import decisions_for, wake
+    from flows.review_flow import Correction, decisions_for, wake
+    from reconcile.corrections import parse_change
 
     settings = Settings.from_env()
     desk = decisions_for(settings)
@@ -166,8 +179,8 @@ def cmd_review_decide(args: argparse.Namespace) -> int:
         for c in out.changes:
             print(f"  {c.target}: {c.old} -> {c.new}")
     if out.applied and out.review.flow_run_id:
-        answer = {"decision": args.action, "corrections": changes, "note": args.note or "",
-                  "reviewer": by}
+        answer = {"decision": args.action, "note": args.note or "", "reviewer": by,
+                  "corrections": [Correction.of(parse_change(c)).model_dump() for c in changes]}
         try:
             if wake(out.review, answer):
                 print(f"  ended its waiting review run {out.review.flow_run_id}",
@@ -176,3 +189,17 @@ def cmd_review_decide(args: argparse.Namespace) -> int:
             print(f"  could not reach Prefect to end review run {out.review.flow_run_id}: "
                   f"{type(exc).__name__}: {exc}", file=sys.stderr)
     return 0 if out.applied else 1
+
+
+def cmd_review_serve(args: argparse.Namespace) -> int:
+    """Serve until interrupted; a decision made on a page resumes the review's waiting run."""
+    from flows.config import Settings
+    from flows.review_page import serve
+
+    server = serve(Settings.from_env(), args.port)
+    print(f"review pages at {server.origin}/ (Ctrl-C to stop)", flush=True)
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+    return 0

@@ -79,3 +79,18 @@ def test_an_unknown_review_is_a_one_line_error(stmtflow_home: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["review", "accept", "7"]) == 2
     assert capsys.readouterr().err.strip() == "stmtflow: error: DecisionError: no review '7'"
+
+
+def test_review_show_prints_descriptions_whole_but_for_own_account_numbers() -> None:
+    from flows.cli.review import _format
+
+    row = {"account": 1, "row": 3, "date": "2026-01-05", "amount": "-12.50",
+           "printed_balance": None, "computed_balance": "87.50",
+           "description": "TRANSFER TO 9876541234 REF 2025110400193",
+           "notes": ["account 1 (****1234) row 3: balance 10000.00 but the running total is "
+                     "10012.50"]}
+    out = _format({"review_id": 3, "state": "open", "job_id": "j-1", "source": "a.pdf",
+                   "input": "in", "output_uri": "out", "version_uri": None, "problems": [],
+                   "endings": ["1234"], "accounts": [], "rows": [row], "history": []})
+    assert "TRANSFER TO ****1234 REF 2025110400193" in out
+    assert "running total is 10012.50" in out, "an amount is no account number"

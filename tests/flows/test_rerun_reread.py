@@ -1,9 +1,12 @@
 """`stmtflow rerun`: a statement that succeeded but was read by the generic reader is read
-again after its bank's template is added, as a new job `rerun_of` the old one; both results
-stay in storage, and the book holds the new reading in place of the old, once."""
+again after its bank's template is added (named with `--job`, or all with `--all`), as a new
+job `rerun_of` the old one; both results stay in storage, the book holds the new reading in
+place of the old, once, and `stmtflow status` says which is current."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -31,6 +34,14 @@ def _rerun(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=600, check=False)
 
 
+def _cli(*args: str) -> str:
+    from flows.cli import main
+
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        assert main(list(args)) == 0
+    return out.getvalue()
+
+
 def test_a_template_change_rereads_succeeded_statements_into_the_book_once(
         stmtflow_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     samples = generate(tmp_path / "inbox", ("cedar",), 2, seed=21)
@@ -51,13 +62,15 @@ def test_a_template_change_rereads_succeeded_statements_into_the_book_once(
     monkeypatch.setenv("STMTFLOW_TEMPLATES", str(tmp_path / "templates"))
     assert _rerun("b-cedar", "--failed").stdout.startswith(
         "batch b-cedar: Completed: batch b-cedar: nothing to rerun")
-    done = _rerun("b-cedar", "--all")
+    one = _rerun("b-cedar", "--job", first[0].job_id)  # one statement, named
+    assert one.returncode == 0 and "book: 1 superseded" in one.stdout, one.stdout + one.stderr
+    done = _rerun("b-cedar", "--all")  # then every other one
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "book: 2 superseded" in done.stdout
+    assert "book: 1 superseded" in done.stdout
 
     assert ledger.jobs("b-cedar") == first  # terminal records never change
-    reread = ledger.jobs("b-cedar-r1")
-    assert sorted(j.rerun_of for j in reread) == sorted(j.job_id for j in first)
+    reread = ledger.jobs("b-cedar-r1") + ledger.jobs("b-cedar-r2")
+    assert [j.rerun_of for j in reread] == [j.job_id for j in first]
     assert {(j.status, j.bank) for j in reread} == {(Status.SUCCEEDED, "cedar")}
     assert all(j.chain_revision != first[0].chain_revision for j in reread)
     for j in first + reread:  # both readings kept, each its own version
@@ -73,6 +86,9 @@ def test_a_template_change_rereads_succeeded_statements_into_the_book_once(
     assert superseded == {**{j.job_id: j.rerun_of and None for j in reread},
                           **{j.rerun_of: j.job_id for j in reread}}
     assert book.summary()["quarantined"] == 0
+    old, new = (_cli("status", first[0].job_id), _cli("status", reread[0].job_id))
+    assert f"book       superseded by {reread[0].job_id}" in old, old
+    assert "book       current" in new and f"rerun of   {first[0].job_id}" in new, new
 
     again = _rerun("b-cedar", "--all")  # read with today's identities already: nothing to do
     assert again.returncode == 0 and "nothing to rerun" in again.stdout, again.stdout

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import getpass
 import json
 import threading
 import time
@@ -107,6 +108,11 @@ async def _resume(run_id: str, run_input: dict[str, Any]) -> None:
         assert response.status.value == "ACCEPT", response
 
 
+async def _form_schema(run_id: str, pause: int) -> dict[str, Any]:
+    async with get_client() as client:
+        return json.loads(await client.read_flow_run_input(run_id, f"paused-{pause}-schema"))
+
+
 async def _form_text(run_id: str, pause: int) -> str:
     async with get_client() as client:
         return json.loads(await client.read_flow_run_input(run_id,
@@ -121,8 +127,18 @@ def _until(probe: Callable[[], Any], what: str, seconds: float = 90) -> Any:
     return found
 
 
+async def undeploy() -> None:
+    """Remove the `review` deployment (another test may have served one on this server)."""
+    async with get_client() as client:
+        with contextlib.suppress(ObjectNotFound):
+            found = await client.read_deployment_by_name(REVIEW_DEPLOYMENT)
+            await client.delete_deployment(found.id)
+
+
 def imported(settings: Settings, *pdfs: Path) -> list[int]:
-    """Import `pdfs` as a batch and let the book take them in; the reviews that opened."""
+    """Import `pdfs` as a batch and let the book take them in; the reviews that opened. No
+    `review` deployment is left to start their runs as the batch ends: the test runs them."""
+    run_coro_as_sync(undeploy())
     state = import_batch([str(p) for p in pdfs], batch_id="b-review", return_state=True)
     assert state.is_completed()
     ledger = settings.ledger()
@@ -155,17 +171,24 @@ def test_correction_through_the_form_enters_the_book_and_rejection_never_does(
     assert paused.name.startswith("review-")
     text = run_coro_as_sync(_form_text(str(paused.id), 1))
     assert "printed closing" in text and "**differs**" in text
+    assert f"`{fixed.pdf.name}`, northwind statement" in text, "the form names file and bank"
     assert f"- **{fixed.row}**: " in text, "the misprinted row is listed as corrections name it"
     assert "[Pictures of these rows as printed](/artifacts/artifact/" in text
-    run.answer(decision="correct", corrections=[f"{fixed.row}.amount=-0.01"], note="",
-               reviewer="ana")
+    assert f"[the review page](http://127.0.0.1:8377/review/{first})" in text
+    schema = run_coro_as_sync(_form_schema(str(paused.id), 1))
+    assert schema["properties"]["reviewer"]["default"] == getpass.getuser(), "pre-filled"
+    wrong = {"row": fixed.row, "field": "amount", "value": "-0.01", "account": 1}
+    run.answer(decision="correct", corrections=[wrong], note="", reviewer="ana")
     again = run_coro_as_sync(_form_text(str(run.paused(2).id), 2))
     assert again.startswith("> **Not applied** (answer 1 of 5)")
     assert again.endswith(text), "then the same evidence"
     assert "still does not reconcile" in again
+    kept = run_coro_as_sync(_form_schema(str(run.paused(2).id), 2))["properties"]
+    assert (kept["decision"]["default"], kept["corrections"]["default"],
+            kept["reviewer"]["default"]) == ("correct", [wrong], "ana"), "answers kept"
 
     # the right value: the statement reconciles and enters the book as a new version
-    run.answer(decision="correct", corrections=[f"{fixed.row}.amount={fixed.amount}"],
+    run.answer(decision="correct", corrections=[{**wrong, "value": fixed.amount}],
                note="misread digit", reviewer="ana")
     final = run.final()
     assert final.is_completed() and "now reconciles" in final.message
@@ -263,13 +286,6 @@ def test_reconciliation_starts_one_review_run_per_open_review(stmtflow_home: Pat
         async with get_client() as client:
             flow_id = await client.create_flow(review_statement)
             await client.create_deployment(flow_id, REVIEW_DEPLOYMENT.split("/")[1])
-
-    async def undeploy() -> None:
-        """Remove the deployment (another test may have served one on this server)."""
-        async with get_client() as client:
-            with contextlib.suppress(ObjectNotFound):
-                found = await client.read_deployment_by_name(REVIEW_DEPLOYMENT)
-                await client.delete_deployment(found.id)
 
     run_coro_as_sync(undeploy())
     assert start_review_runs(settings) == {}, "without the deployment, the CLI decides"

@@ -8,7 +8,10 @@ from reconcile.corrections import (
     Change,
     CorrectionError,
     apply_changes,
+    endings_of,
     evidence,
+    for_reviewer,
+    make_change,
     parse_change,
     problems,
 )
@@ -119,3 +122,36 @@ def test_a_row_is_named_in_evidence_as_a_correction_names_it() -> None:
     for account, row in ((1, 3), (2, 3)):
         change = parse_change(f"{row_ref(account, row)}.amount=1.00")
         assert (change.account, change.row) == (account, row)
+
+
+def test_a_change_given_field_by_field_is_read_as_its_written_form() -> None:
+    assert make_change(1, 3, "amount", "-12.50") == parse_change("3.amount=-12.50")
+    assert make_change(2, None, "closing_balance", "1.00") == parse_change(
+        "account2.closing_balance=1.00")
+    assert make_change(1, 4, "drop", "") == parse_change("drop 4")
+    with pytest.raises(CorrectionError, match="row field"):
+        make_change(1, 3, "opening_balance", "1.00")
+
+
+WITH_NUMBERS = doc(("-30.00", "70.00"))
+WITH_NUMBERS["accounts"][0]["transactions"][0]["description"] = \
+    "TRANSFER TO 9876541234 REF 2025110400193"
+
+
+def test_a_reviewer_sees_the_description_whole_but_for_the_statements_own_account() -> None:
+    text = WITH_NUMBERS["accounts"][0]["transactions"][0]["description"]
+    assert for_reviewer(text, endings_of(WITH_NUMBERS)) == \
+        "TRANSFER TO ****1234 REF 2025110400193"
+    _, [applied] = apply_changes(WITH_NUMBERS, [parse_change(
+        "1.description=TRANSFER TO ****1234 REF 2025110400198")])
+    assert applied.new == "TRANSFER TO 9876541234 REF 2025110400198", "the number as read"
+
+
+@pytest.mark.parametrize("short", ["TRANSFER TO ****1234", "transfer to 9876541234 REF"])
+def test_a_description_cut_short_is_refused_with_the_reason(short: str) -> None:
+    with pytest.raises(CorrectionError, match=r"cut short .*leaves out .*give it whole"):
+        apply_changes(WITH_NUMBERS, [parse_change(f"1.description={short}")])
+    trailing = dict(WITH_NUMBERS, accounts=[{**WITH_NUMBERS["accounts"][0], "transactions": [
+        {**WITH_NUMBERS["accounts"][0]["transactions"][0], "description": "COFFEE HOUSE ~|"}]}])
+    _, [applied] = apply_changes(trailing, [parse_change("1.description=COFFEE HOUSE")])
+    assert applied.new == "COFFEE HOUSE", "stray marks after the words may go"
