@@ -31,8 +31,8 @@ from flows.review_evidence import locate_in, page_picture, page_sizes, read_line
 from flows.review_flow import Correction, decisions_for, wake
 from flows.review_page_html import INDEX, PAGE
 from parsers.codes import ReviewState
-from parsers.lines import Line
 from parsers.model import mask_account, mask_digits
+from parsers.pdf.lines import Line
 from reconcile.corrections import (
     CorrectionError,
     endings_of,
