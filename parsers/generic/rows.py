@@ -474,10 +474,9 @@ def _rows(lines: list[Line], leads: dict[int, int], table: Table) -> None:
             continue
         table.used.add(id(ln))
     # lines read as the start of a row under them that did not come (a balance row)
-    table.strays += [(a, next(k for k, r in enumerate(table.rows) if r.line.top > a.top
-                              or r.line.page > a.page), True)
-                     for held in ahead.values() for a in held if id(a) not in table.used] \
-        if table.rows else []
+    table.strays += [(a, sum((r.line.page, r.line.top) < (a.page, a.top) for r in table.rows),
+                      True)
+                     for held in ahead.values() for a in held if id(a) not in table.used]
     _doubt(table, doubtful)
     # a page of other text between two pages of the table (terms, a form to fill in) is
     # no part of it: only a line right under a row there may be a lost part of one
