@@ -455,6 +455,8 @@ def load_templates(dirs: Sequence[Path] | None = None) -> list[Template]:
         if not directory.is_dir():
             raise TemplateError(f"template directory {directory} does not exist")
         for path in sorted(directory.glob("*.toml")):
+            if path.name.endswith(".csv.toml"):  # a CSV export's (parsers/exports/)
+                continue
             t = load_template(path)
             by_bank[t.bank] = t
     return list(by_bank.values())
