@@ -202,7 +202,9 @@ class Book:
                                           document_transaction_ids(st["bank"], a), strict=True)]
         if rows:
             c.execute(insert(held_transactions), rows)
-        c.execute(insert(book_balances), _balance_rows(d.decision_id, st))
+        balances = _balance_rows(d.decision_id, st)
+        if balances:  # none of an export that carries no balance
+            c.execute(insert(book_balances), balances)
         open_review(c, decision_id=d.decision_id, input_sha256=d.input_sha256,
                     output_uri=d.output_uri, output_digest=d.output_digest,
                     problems=d.statement.get("validation", {}).get("problems", []),
@@ -424,6 +426,8 @@ def _balance_rows(decision_id: str, statement: dict[str, Any]) -> list[dict[str,
     printed_start, printed_end = _day(period.get("start")), _day(period.get("end"))
     rows = []
     for acct in statement["accounts"]:
+        if not acct.get("balances_printed", True):
+            continue  # an export without balances: its figures are the rows' sum from zero
         dates = sorted(date.fromisoformat(t["date"]) for t in acct["transactions"])
         start = printed_start or (dates[0] if dates else printed_end)
         end = printed_end or (dates[-1] if dates else printed_start)

@@ -28,10 +28,14 @@ def cmd_sample(args: argparse.Namespace) -> int:
         banks = tuple(b.strip() for b in args.banks.split(",") if b.strip())
     else:  # every bank of the templates in force that the generator can draw
         banks = drawable(Parser.from_settings(Settings.from_env()).banks)
-    samples = generate(args.dir, banks, args.statements, args.seed, bad, varied=args.varied)
+    samples = generate(args.dir, banks, args.statements, args.seed, bad, varied=args.varied,
+                       exports=args.exports)
     good = sum(1 for s in samples if s.reason is None)
     kind = "varied statements" if args.varied else "statements"
-    print(f"wrote {good} {kind} and {len(samples) - good} bad inputs to {args.dir}")
+    also = " (each also as OFX, CAMT.053, MT940 and CSV)" if args.exports else ""
+    print(f"wrote {good} {kind}{also} and {len(samples) - good} bad inputs to {args.dir}")
+    if args.exports:
+        print(f"import them with STMTFLOW_EXPORTS={args.dir / '.exports.toml'}")
     return 0
 
 
