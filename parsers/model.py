@@ -160,6 +160,35 @@ def document_transaction_ids(bank: str, account: dict[str, Any]) -> list[tuple[i
             for k, n in zip(keys, numbers, strict=True)]
 
 
+#: The recipe of `match_keys`; a change of recipe is a new prefix, as for `TXN_ID_RECIPE`.
+MATCH_RECIPE = "match-v1"
+
+
+def match_keys(bank: str, account: dict[str, Any]) -> list[str]:
+    """The key of each transaction of a document's account section that finds the same
+    transaction read from another source (a PDF and a bank export of the same month): bank,
+    account, currency, date, amount, and which occurrence of that amount on that day it is
+    in its statement. The description is left out on purpose: a PDF and an export word the
+    same payment differently."""
+    keys = [(date.fromisoformat(t["date"]).isoformat(), money(Decimal(t["amount"])))
+            for t in account["transactions"]]
+    seen: Counter[tuple[str, str]] = Counter()
+    out = []
+    for key in keys:
+        seen[key] += 1
+        identity = [MATCH_RECIPE, bank, account["account_last4"], account["currency"], *key,
+                    str(seen[key])]
+        out.append(hashlib.sha256("\x1f".join(identity).encode()).hexdigest()[:32])
+    return out
+
+
+def source_of(statement: dict[str, Any]) -> str:
+    """What a statement document was read from: `pdf`, or its export's format family
+    (`ofx`, `camt`, `mt940`, `csv`)."""
+    fmt = (statement.get("source") or {}).get("format", "pdf")
+    return fmt.split(":")[0].split(".")[0]
+
+
 def _numbered(keys: list[tuple[str, str, str]]) -> list[int]:
     """Each key's occurrence among the equal keys before it, from 1."""
     seen: Counter[tuple[str, str, str]] = Counter()

@@ -1,4 +1,4 @@
-"""Bank exports are jobs like PDFs: a folder mixing both is imported by content."""
+"""Bank exports are jobs like PDFs: a folder mixing both imports into one book, by content."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from corpus.exports import write_exports
 from flows.config import Settings
 from flows.import_flow import WARNINGS, import_batch
 from parsers.codes import Reason, Status
+from reconcile.book import Book, sync
 
 BILLION_LAUGHS = (b'<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa">'
                   b'<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
@@ -20,7 +21,7 @@ BILLION_LAUGHS = (b'<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa">'
                   b"</Document>")
 
 
-def test_a_folder_of_a_pdf_and_its_exports_imports_by_content(
+def test_a_folder_of_a_pdf_and_its_exports_imports_into_one_book(
         stmtflow_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     drawn = statement("northwind", index=3)
     (last4,) = [a.account_last4 for a in drawn.truth.accounts]
@@ -50,3 +51,6 @@ def test_a_folder_of_a_pdf_and_its_exports_imports_by_content(
         assert doc["validation"]["ok"] and doc["bank"] == "northwind", name
         assert doc["pinned"]["chain_revision"] == rows["northwind.pdf"].pinned()[
             "chain_revision"]
+    book = Book(settings.ledger().engine)
+    sync(book, settings.ledger(), storage)
+    assert len(book.records()) == len(drawn.truth.accounts[0].transactions)
