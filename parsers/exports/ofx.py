@@ -10,6 +10,7 @@ CAMT.
 
 from __future__ import annotations
 
+import codecs
 import importlib.metadata
 import io
 import re
@@ -22,6 +23,7 @@ from ofxtools.Parser import OFXTree
 from parsers.errors import CorruptExport, UnsupportedFormat, XmlRejected
 from parsers.exports.build import Entry, Section
 
+_STATEMENTS = ("STMTRS", "CCSTMTRS")
 _DECLARATION = re.compile(rb"<!\s*(DOCTYPE|ENTITY)", re.I)
 _DATE = re.compile(r"^\s*(\d{4})(\d{2})(\d{2})")
 
@@ -36,16 +38,17 @@ def read_ofx(data: bytes) -> tuple[list[Section], str]:
         raise XmlRejected("the OFX declares a document type or entities: refused unread")
     tree = OFXTree()
     try:
-        tree.parse(io.BytesIO(data))
+        tree.parse(io.BytesIO(data.removeprefix(codecs.BOM_UTF8).lstrip()))
         ofx = tree.convert()
     except Exception as exc:  # ofxtools raises its own, ValueError and KeyError alike
         raise CorruptExport(f"ofxtools cannot read the OFX: {type(exc).__name__}: "
                             f"{str(exc)[:200]}") from None
-    statements = list(ofx.statements)
+    # bank and card statements; an investment statement holds positions, not an account's rows
+    statements = [st for st in ofx.statements if type(st).__name__ in _STATEMENTS]
     if not statements:
         raise UnsupportedFormat("the OFX holds no bank or card statement (an investment "
                                 "statement, or a sign-on only)")
-    raw = [e for e in tree.getroot().iter() if e.tag in ("STMTRS", "CCSTMTRS")]
+    raw = [e for e in tree.getroot().iter() if e.tag in _STATEMENTS]
     fi = getattr(getattr(getattr(ofx, "signonmsgsrsv1", None), "sonrs", None), "fi", None)
     institution = " ".join(x for x in (getattr(fi, "org", None), getattr(fi, "fid", None))
                            if x)

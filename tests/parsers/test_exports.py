@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import io
 from decimal import Decimal
 from pathlib import Path
@@ -52,7 +53,8 @@ def test_a_generated_month_reads_as_its_truth_and_validates(fmt: str) -> None:
 def test_detection_is_by_content_never_by_name() -> None:
     truth = statement("bluebird", index=1).truth
     assert sniff(b"\xef\xbb\xbf" + csv_export(truth.accounts[0])) == "csv"
-    assert sniff(ofx(truth).replace(b"OFXHEADER:100", b"\r\nOFXHEADER:100")) == "ofx"
+    with_bom = codecs.BOM_UTF8 + b"\r\n" + ofx(truth)
+    assert sniff(with_bom) == "ofx" and parse_file(with_bom).validation.ok
     assert sniff(b"!Type:Bank\nD01/02/2026\nT-4.50\n^\n") == "unsupported:qif"
     pain = (b'<?xml version="1.0"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:'
             b'pain.001.001.09"><CstmrCdtTrfInitn/></Document>')
@@ -83,6 +85,11 @@ def test_hostile_xml_is_rejected_unread(data: bytes) -> None:
     (b"!Type:Bank\nD01/02/2026\nT-4.50\n^\n", Reason.UNSUPPORTED_FORMAT),
     (b"OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n<OFX><BANKMSGSRSV1><STMTTRNRS>",
      Reason.CORRUPT),
+    ((SAMPLES / "sgml-102.ofx").read_bytes().split(b"<BANKMSGSRSV1>")[0]
+     + b"<INVSTMTMSGSRSV1><INVSTMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS>"
+     b"<INVSTMTRS><DTASOF>20260131<CURDEF>USD<INVACCTFROM><BROKERID>example.com"
+     b"<ACCTID>12345678</INVACCTFROM></INVSTMTRS></INVSTMTTRNRS></INVSTMTMSGSRSV1></OFX>",
+     Reason.UNSUPPORTED_FORMAT),
     (b'<?xml version="1.0"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">'
      b"<BkToCstmrStmt><Stmt><Acct><Id><IBAN>DE001234</IBAN></Id></Acct>"
      b"<Ntry><BookgDt><Dt>2026-01-02</Dt></BookgDt></Ntry></Stmt>", Reason.CORRUPT),
