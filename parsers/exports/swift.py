@@ -6,8 +6,9 @@ its rows `:61:` with their `:86:` details. Blocks of the same account are one se
 block's closing kept as its last row's running balance, so validation checks every block's
 equation and a block that does not open where the one before closed is named. An MT942
 carries no booked balance: it is an unverified source. A row's date is its entry (booking)
-date where `:61:` prints one, else its value date; its reference the bank's (`//...`),
-else the end-to-end or customer reference.
+date where `:61:` prints one, else its value date; its reference the end-to-end reference
+(`EREF+`), else the bank's (`//...`), else the customer's; the counterparty's IBAN (`?31`)
+stays out of its description.
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ from parsers.exports.build import Entry, Section
 _ENVELOPE = re.compile(r"\{[1-3]:[^}]*\}|\{4:\s*|-\}|\{5:.*?\}\}?", re.S)
 _OPTIONS = mt940.Options(strip_bom=True, gvc_leading_text=True, unbounded_details=True,
                          merge_keeps_values=True, reversal_sign=True,
-                         case_insensitive_marks=True)
+                         case_insensitive_marks=True, applicant_iban=True)
+#: what banks write where a reference field holds none
+_NO_REFERENCE = frozenset({"", "NONREF", "KREF+", "EREF+", "NOTPROVIDED"})
 
 
 def reader() -> str:
@@ -94,9 +97,10 @@ def _entry(t: dict[str, Any]) -> Entry:
              t.get("posting_text"), t.get("additional_purpose")]
     description = " ".join(str(p).replace("\n", " ") for p in dict.fromkeys(
         p for p in parts if p)).strip()
-    refs = [t.get("bank_reference"), t.get("end_to_end_reference"),
-            t.get("customer_reference")]
-    reference = next((r for r in refs if r and r != "NONREF"), None)
+    refs = ["".join(str(r).split()).removeprefix("KREF+") for r in (
+        t.get("end_to_end_reference"),
+        t.get("bank_reference"), t.get("customer_reference")) if r]
+    reference = next((r for r in refs if r not in _NO_REFERENCE), None)
     return Entry(_day(when), description or str(t.get("id") or ""), amount.amount, None,
                  reference)
 

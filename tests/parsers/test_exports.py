@@ -219,3 +219,11 @@ def test_an_mt942_interim_report_is_an_unverified_source() -> None:
     result = parse_file(data)
     assert [t.amount for t in result.statement.accounts[0].transactions] == [Decimal("-12.00")]
     assert "unverified source" in result.validation.problems[0]
+
+
+def test_a_structured_86_reads_its_purpose_and_end_to_end_reference() -> None:
+    result = parse_file((SAMPLES / "volksbank-style.sta").read_bytes())
+    first, *_ = result.statement.accounts[0].transactions
+    assert first.description.startswith("Sportverein Musterstadt e.V. 7781204455 Monatsbeitrag")
+    assert "DE02120300000000202051" not in first.description
+    assert first.reference == "7781204455"
