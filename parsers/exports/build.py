@@ -19,7 +19,7 @@ from decimal import Decimal
 from parsers.api import ParseResult
 from parsers.detect import identified
 from parsers.engine import AccountReading
-from parsers.errors import UnreadableStatement
+from parsers.errors import CorruptExport, UnreadableStatement
 from parsers.exports.settings import Exports
 from parsers.model import Account, Statement, Transaction, mask_account, money
 from parsers.template import Template
@@ -134,6 +134,9 @@ def build(sections: list[Section], bank: str, source: dict[str, str], exports: E
 
 def _account(s: Section) -> tuple[Account, AccountReading, bool]:
     """The section's account, how its balances were had, and whether none was carried."""
+    for figure in (s.opening, s.closing, *(x for e in s.entries for x in (e.amount, e.balance))):
+        if figure is not None and figure != figure.quantize(Decimal("0.01")):
+            raise CorruptExport(f"the export holds an amount of fractions of a cent: {figure}")
     txs = [Transaction(e.date, " ".join(e.description.split()), e.amount, e.balance,
                        e.reference) for e in s.entries]
     total = sum((t.amount for t in txs), Decimal(0))

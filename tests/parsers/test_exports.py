@@ -95,6 +95,9 @@ def test_hostile_xml_is_rejected_unread(data: bytes) -> None:
      b"<Ntry><BookgDt><Dt>2026-01-02</Dt></BookgDt></Ntry></Stmt>", Reason.CORRUPT),
     (b"Date,Description,Amount\n03/04/2026,COFFEE,-4.50\n04/03/2026,TEA,-2.00\n",
      Reason.UNSUPPORTED_FORMAT),
+    (b":20:S\r\n:25:50010517/4021100912\r\n:28C:1/1\r\n:60F:C260101EUR10,00\r\n"
+     b":61:2601010101D1,005NTRFNONREF\r\n:86:FEE\r\n:62F:C260101EUR8,995\r\n-\r\n",
+     Reason.CORRUPT),
 ])
 def test_bad_exports_fail_with_a_classified_reason(data: bytes, reason: Reason) -> None:
     with pytest.raises(StatementError) as refused:
