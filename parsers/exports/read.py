@@ -25,7 +25,7 @@ def read_export(data: bytes, fmt: str, bank: str | None = None,
     if fmt == sniffing.OFX:
         from parsers.exports.ofx import read_ofx, reader
 
-        sections, institution = read_ofx(data)
+        sections, institution, notes = read_ofx(data)
         layout = "ofx"
     elif fmt == sniffing.CAMT:
         from parsers.exports.camt import read_camt, reader

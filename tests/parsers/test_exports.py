@@ -230,3 +230,14 @@ def test_a_structured_86_reads_its_purpose_and_end_to_end_reference() -> None:
     assert first.description.startswith("Sportverein Musterstadt e.V. 7781204455 Monatsbeitrag")
     assert "DE02120300000000202051" not in first.description
     assert first.reference == "7781204455"
+
+
+def test_an_ofx_without_header_or_with_its_list_left_open_reads_alike_and_says_so() -> None:
+    whole = (SAMPLES / "sgml-102.ofx").read_bytes()
+    rows = _money(parse_file(whole).statement)
+    headerless = whole[whole.index(b"<OFX>"):]
+    left_open = whole.replace(b"</BANKTRANLIST>", b"")
+    for data, note in ((headerless, "no header"), (left_open, "BANKTRANLIST open")):
+        result = parse_file(data)
+        assert result.validation.ok and _money(result.statement) == rows
+        assert any(note in n for n in result.notes)
