@@ -1,7 +1,8 @@
 """ISO 20022 CAMT.053 (statement), .052 (report) and .054 (notification), any version.
 
 Read with lxml through the hardened parser of `safexml.py`, by local names, so every
-version's namespace (`camt.053.001.02` to `.13`) reads alike. Each `Stmt`/`Rpt`/`Ntfctn` is
+version's namespace (`camt.053.001.02` to `.13`) reads alike, bare or inside a business
+application header's envelope (`head.001`). Each `Stmt`/`Rpt`/`Ntfctn` is
 one account's statement: the opening balance is `OPBD` (else `PRCD`, the previous closing),
 the closing `CLBD` (else the interim booked `ITBD` an 052 report may close on); a 054
 carries none.
@@ -38,7 +39,11 @@ def reader() -> str:
 
 def read_camt(data: bytes, max_bytes: int) -> tuple[list[Section], str, str]:
     """The account sections, the servicer's name and BIC, and the message (`camt.053`)."""
-    root = safexml.parse(data, max_bytes)
+    # the message itself, or the one a business application header's envelope carries
+    root = next((el for el in safexml.parse(data, max_bytes).iter() if isinstance(el.tag, str)
+                 and ":camt.05" in (etree.QName(el).namespace or "")), None)
+    if root is None:
+        raise UnsupportedFormat("the XML holds no CAMT statement")
     ns = etree.QName(root).namespace or ""
     message = ".".join(ns.rsplit(":", 1)[-1].split(".")[:2]) if ns else ""
     if not message.startswith("camt.05"):

@@ -41,11 +41,12 @@ def sniff(data: bytes) -> str | None:
     if _OFX_SGML.match(text) or _OFX_XML.search(text):
         return OFX
     if _XML.match(text):
-        found = _ISO20022.search(text)
-        if found and found.group(1) == "camt" and found.group(2) in ("052", "053", "054"):
+        # (a business application header's envelope names head.001 before the message)
+        found = [m.groups() for m in _ISO20022.finditer(text)]
+        if any(kind == "camt" and number in ("052", "053", "054") for kind, number in found):
             return CAMT
         if found:
-            return f"unsupported:{found.group(1)}.{found.group(2)}"
+            return f"unsupported:{found[0][0]}.{found[0][1]}"
         if "<!ENTITY" in text.upper() or "<!DOCTYPE" in text.upper():
             return CAMT  # an XML that declares entities is refused by the CAMT reader's parser
         return "unsupported:xml"

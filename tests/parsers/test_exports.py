@@ -241,3 +241,14 @@ def test_an_ofx_without_header_or_with_its_list_left_open_reads_alike_and_says_s
         result = parse_file(data)
         assert result.validation.ok and _money(result.statement) == rows
         assert any(note in n for n in result.notes)
+
+
+def test_a_camt_inside_a_business_application_header_envelope_reads() -> None:
+    bare = (SAMPLES / "camt053-v02.xml").read_bytes().split(b"?>", 1)[1]
+    wrapped = (b'<?xml version="1.0"?><BizMsgEnvlp><AppHdr xmlns="urn:iso:std:iso:20022:tech:'
+               b'xsd:head.001.001.02"><MsgDefIdr>camt.053.001.02</MsgDefIdr></AppHdr>' + bare
+               + b"</BizMsgEnvlp>")
+    assert sniff(wrapped) == "camt"
+    result = parse_file(wrapped)
+    assert result.validation.ok and result.layout == "camt.053"
+    assert _money(result.statement) == _money(parse_file(bare).statement)
