@@ -260,8 +260,11 @@ def cmd_parse(args: argparse.Namespace) -> int:
     from parsers.model import mask_account
 
     v = result.validation
-    print(f"{args.file}: {result.statement.bank} (layout {result.layout}), {result.pages} "
-          f"page(s), {result.ocr_pages} by OCR: {'validated' if v.ok else 'NEEDS REVIEW'}")
+    source = result.statement.source
+    how = (f"({source['format']} export, read by {source['reader']})" if source else
+           f"(layout {result.layout}), {result.pages} page(s), {result.ocr_pages} by OCR")
+    print(f"{args.file}: {result.statement.bank} {how}: "
+          f"{'validated' if v.ok else 'NEEDS REVIEW'}")
     for a in result.statement.accounts:
         print(f"  {mask_account(a.account_last4)} {a.currency} opening {a.opening_balance} "
               f"closing {a.closing_balance}, {len(a.transactions)} transactions")
