@@ -9,6 +9,7 @@ from pathlib import Path
 
 import mt940
 import pytest
+from lxml import etree
 from ofxtools.Parser import OFXTree
 
 from corpus import statement
@@ -16,6 +17,7 @@ from corpus.exports import camt053, csv_export, ofx
 from corpus.exports import mt940 as write_mt940
 from parsers.codes import Reason
 from parsers.errors import StatementError
+from parsers.exports import safexml
 from parsers.exports.csvread import guess_template
 from parsers.exports.settings import AccountRule, Exports
 from parsers.exports.sniff import sniff
@@ -252,3 +254,11 @@ def test_a_camt_inside_a_business_application_header_envelope_reads() -> None:
     result = parse_file(wrapped)
     assert result.validation.ok and result.layout == "camt.053"
     assert _money(result.statement) == _money(parse_file(bare).statement)
+
+
+def test_the_xml_parser_itself_expands_no_entity_and_fetches_nothing() -> None:
+    """The second line of defence, behind the refusal of every declaration."""
+    root = etree.fromstring(XXE, safexml.parser())
+    assert "root:" not in etree.tostring(root).decode()
+    laughs = etree.fromstring(BILLION_LAUGHS, safexml.parser())
+    assert len(etree.tostring(laughs)) < len(BILLION_LAUGHS) * 2
