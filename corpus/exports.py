@@ -5,8 +5,9 @@ transaction once. Each format as its public specification lays it out: OFX 1.02 
 `LEDGERBAL` (a card as `CCSTMTRS`), CAMT.053.001.08 with `OPBD`/`CLBD` and one entry per
 row, MT940 with `:60F:`/`:62F:` and one `:61:`/`:86:` per row, and a CSV per account with a
 running balance column (none for a card, whose export is then an unverified source). The
-institution fields name the bank as its PDF prints it; account numbers are drawn around
-the truth's last four.
+institution fields name the bank as its PDF prints it (OFX `<ORG>`, CAMT `<Svcr>`, a CSV's
+first line) or by its BIC (an MT940's SWIFT header, a CAMT's servicer); account numbers are
+drawn around the truth's last four.
 """
 
 from __future__ import annotations
@@ -24,6 +25,10 @@ from parsers.model import Account, Statement, money
 NAMES = {"northwind": "Northwind Bank", "bluebird": "Bluebird Credit Union",
          "harbor": "Harbor Card Services", "alpenbank": "Alpenbank AG",
          "meridian": "Meridian Savings Bank", "cedar": "Cedar Valley Bank"}
+#: the bank's BIC, as its template names it (`[detect] bic`): an MT940's SWIFT header, a
+#: CAMT's servicer
+BICS = {"northwind": "NWBKUS33", "bluebird": "BLBDUS44", "harbor": "HRBCUS55",
+        "alpenbank": "ALPBATWW", "meridian": "MRDNUS66", "cedar": "CDVBUS77"}
 FORMATS = ("ofx", "camt", "mt940", "csv")
 #: the banks whose statements are a card's (an OFX `CCSTMTRS`)
 CARDS = frozenset({"harbor"})
@@ -55,7 +60,7 @@ def write_exports(st: Statement, stem: Path, formats: tuple[str, ...] = FORMATS,
     if "csv" in formats:
         for a in st.accounts:
             out.append(_write(stem.with_name(f"{stem.name}-{a.account_last4}.csv"),
-                              csv_export(a)))
+                              csv_export(a, st.bank)))
     return out
 
 
@@ -157,7 +162,8 @@ def camt053(st: Statement) -> bytes:
             f"<ElctrncSeqNb>{n}</ElctrncSeqNb><CreDtTm>{end}T23:00:00</CreDtTm>"
             f"<FrToDt><FrDtTm>{start}T00:00:00</FrDtTm><ToDtTm>{end}T23:59:59</ToDtTm></FrToDt>"
             f"<Acct><Id><IBAN>{iban(a.account_last4)}</IBAN></Id><Ccy>{a.currency}</Ccy>"
-            f"<Svcr><FinInstnId><BICFI>TESTDEFFXXX</BICFI><Nm>{escape(name)}</Nm>"
+            f"<Svcr><FinInstnId><BICFI>{BICS.get(st.bank, 'CDVBUS77')}XXX</BICFI>"
+            f"<Nm>{escape(name)}</Nm>"
             f"</FinInstnId></Svcr></Acct>{balances}" + "".join(entries) + "</Stmt>")
     return (f'<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="{CAMT_NS}">'
             "<BkToCstmrStmt><GrpHdr><MsgId>stmtflow-sample</MsgId>"
@@ -174,7 +180,8 @@ def _mt_balance(tag: str, value: Decimal, when: date, currency: str) -> str:
 
 
 def mt940(st: Statement) -> bytes:
-    """MT940, one statement block per account; `:86:` as free text in 65-character lines."""
+    """MT940, one message per account in its SWIFT envelope (the sender's BIC in the basic
+    header); `:86:` as free text in 65-character lines."""
     blocks = []
     for n, a in enumerate(st.accounts, start=1):
         start, end = _period(st, a)
@@ -188,15 +195,20 @@ def mt940(st: Statement) -> bytes:
             lines.append(":86:" + details[0])
             lines += details[1:6]
         lines.append(_mt_balance("62F", a.closing_balance, end, a.currency))
-        blocks.append("\r\n".join(lines) + "\r\n-")
+        bic = BICS.get(st.bank, "CDVBUS77")
+        blocks.append(f"{{1:F01{bic}AXXX0000000000}}{{2:O940{end:%y%m%d}}}{{4:\r\n"
+                      + "\r\n".join(lines) + "\r\n-}")
     return ("\r\n".join(blocks) + "\r\n").encode("latin-1", errors="replace")
 
 
-def csv_export(a: Account) -> bytes:
+def csv_export(a: Account, bank: str | None = None) -> bytes:
     """One account's rows as a CSV with a header, ISO dates, signed amounts and the running
-    balance after each row (blank where the truth has none)."""
+    balance after each row (blank where the truth has none), after a line naming the bank
+    where it is given."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\r\n")
+    if bank is not None:
+        w.writerow(["Bank", NAMES.get(bank, bank)])
     w.writerow(["Booking date", "Description", "Amount", "Balance", "Currency", "Account"])
     for t in a.transactions:
         w.writerow([t.date.isoformat(), t.description, money(t.amount),

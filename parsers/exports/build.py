@@ -27,6 +27,8 @@ from parsers.validate import validate
 
 #: a statement's `bank` where neither the file, the hint nor the settings name one
 UNKNOWN_BANK = "unknown"
+#: a BIC (SWIFT code): bank, country, location, and a branch or not
+_BIC = re.compile(r"\b[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?\b")
 
 
 @dataclass
@@ -88,19 +90,23 @@ def last4(account: str) -> str:
 def bank_of(hint: str | None, institution: str, sections: list[Section],
             templates: list[Template], exports: Exports, fallback: str | None = None) -> str:
     """The bank the statement is booked under: the caller's hint, else the one the export
-    settings name for its account, else the template whose bank's name the export's own
-    institution field prints (OFX `<ORG>`, CAMT `<Svcr>`), else `fallback` (a CSV
-    template's bank), else `unknown`."""
+    settings name for its account, else the one template whose BIC the export's institution
+    fields carry (an MT940's SWIFT header or `:25:`, CAMT `<Svcr>`), else the one whose
+    bank's name they print (OFX `<ORG>`, CAMT `<Svcr>`, a CSV's lines before its header),
+    else `fallback` (a CSV template's bank), else `unknown`."""
     if hint:
         return hint
     for s in sections:
         named = exports.bank_for(last4(s.account))
         if named:
             return named
-    if institution:
-        found = [t.bank for t in templates if identified(t, institution)]
-        if len(found) == 1:
-            return found[0]
+    found = {code[:8] for code in _BIC.findall(institution)}
+    by_bic = {t.bank for t in templates if found & {b[:8] for b in t.bics}}
+    if len(by_bic) == 1:
+        return by_bic.pop()
+    by_name = [t.bank for t in templates if institution and identified(t, institution)]
+    if len(by_name) == 1:
+        return by_name[0]
     return fallback or UNKNOWN_BANK
 
 

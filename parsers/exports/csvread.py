@@ -50,18 +50,21 @@ _CURRENCY_LINE = re.compile(r"\b(EUR|USD|GBP|CHF|CAD|AUD|SEK|NOK|DKK|PLN|JPY)\b"
 
 
 def read_csv(data: bytes, templates: Sequence[CsvTemplate], currency: str | None
-             ) -> tuple[list[Section], CsvTemplate, bool]:
-    """The file's section, the template that read it and whether that was guessed.
-    `currency`: the statement's where the file names none (its bank's)."""
+             ) -> tuple[list[Section], CsvTemplate, bool, str]:
+    """The file's section, the template that read it, whether that was guessed, and the
+    lines before its header (where a bank names itself). `currency`: the statement's where
+    the file names none (its bank's)."""
     text = _decode(data, [t.encoding for t in templates])
     for t in templates:
         lines, header_at = _header(text, t.delimiter, lambda h, t=t: t.matches(h))
         if header_at is not None:
-            return [_read(lines, header_at, t, currency)], t, False
+            return ([_read(lines, header_at, t, currency)], t, False,
+                    "\n".join(lines[:header_at]))
     guessed = guess_template(data)
     lines, header_at = _header(text, guessed.delimiter, _has_roles)
     assert header_at is not None  # the guess found it
-    return [_read(lines, header_at, guessed, currency)], guessed, True
+    return ([_read(lines, header_at, guessed, currency)], guessed, True,
+            "\n".join(lines[:header_at]))
 
 
 def guess_template(data: bytes) -> CsvTemplate:

@@ -34,13 +34,13 @@ def read_export(data: bytes, fmt: str, bank: str | None = None,
     elif fmt == sniffing.MT940:
         from parsers.exports.swift import read_mt940, reader
 
-        sections = read_mt940(data)
+        sections, institution = read_mt940(data)
         layout = "mt940"
     elif fmt == sniffing.CSV:
         from parsers.exports.csvread import read_csv
 
         hinted = next((t for t in templates if t.bank == bank), None)
-        sections, csv_template, guessed = read_csv(
+        sections, csv_template, guessed, institution = read_csv(
             data, exports.csv_templates, hinted.currency if hinted else None)
         fallback = csv_template.bank
         layout = f"csv:{csv_template.name}"

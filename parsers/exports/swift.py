@@ -25,6 +25,9 @@ from parsers.exports.build import Entry, Section
 
 #: a SWIFT header ({1:...}{2:...}{4:) before the first tag, and the trailer after `-}`
 _ENVELOPE = re.compile(r"\{[1-3]:[^}]*\}|\{4:\s*|-\}|\{5:.*?\}\}?", re.S)
+#: the sender's BIC in a SWIFT basic header: `{1:F01` + BIC8 + terminal + branch
+_SENDER = re.compile(r"\{1:F01([A-Z0-9]{8})[A-Z0-9]([A-Z0-9]{3})?")
+_BIC_ACCOUNT = re.compile(r"(?m)^:25:([A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)/")
 _OPTIONS = mt940.Options(strip_bom=True, gvc_leading_text=True, unbounded_details=True,
                          merge_keeps_values=True, reversal_sign=True,
                          case_insensitive_marks=True, applicant_iban=True)
@@ -36,9 +39,12 @@ def reader() -> str:
     return f"mt-940 {importlib.metadata.version('mt-940')}"
 
 
-def read_mt940(data: bytes) -> list[Section]:
-    """The account sections of an MT940 or MT942 file."""
-    text = _ENVELOPE.sub("", _decode(data))
+def read_mt940(data: bytes) -> tuple[list[Section], str]:
+    """The account sections of an MT940 or MT942 file, and the BICs that name its bank (the
+    sender of its SWIFT header, a `:25:` of the form `BIC/account`)."""
+    raw = _decode(data)
+    bics = [m.group(1) for m in _SENDER.finditer(raw)] + _BIC_ACCOUNT.findall(raw)
+    text = _ENVELOPE.sub("", raw)
     try:
         blocks = mt940.parse_statements(io.StringIO(text), options=_OPTIONS)
     except Exception as exc:  # mt-940 raises what its tag patterns meet
@@ -56,7 +62,7 @@ def read_mt940(data: bytes) -> list[Section]:
             before.extend(here)
     if not sections:
         raise CorruptExport("the MT940 holds no statement with an account (:25:)")
-    return list(sections.values())
+    return list(sections.values()), " ".join(dict.fromkeys(bics))
 
 
 def _decode(data: bytes) -> str:

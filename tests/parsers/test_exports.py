@@ -40,14 +40,14 @@ def test_a_generated_month_reads_as_its_truth_and_validates(fmt: str) -> None:
     truth = statement("northwind", index=3).truth
     data = {"ofx": lambda: ofx(truth), "camt": lambda: camt053(truth),
             "mt940": lambda: write_mt940(truth),
-            "csv": lambda: csv_export(truth.accounts[0])}[fmt]()
+            "csv": lambda: csv_export(truth.accounts[0], "northwind")}[fmt]()
     assert sniff(data) == fmt
     result = parse_file(data, exports=Exports.load(None))
     assert result.validation.ok, result.validation.problems
     assert _money(result.statement) == _money(truth)
     assert result.statement.source["format"].startswith({"camt": "camt.053"}.get(fmt, fmt))
-    if fmt in ("ofx", "camt"):  # the institution field names the bank the templates know
-        assert result.statement.bank == "northwind"
+    # by its name (OFX, CAMT, the CSV's first line) or its BIC (MT940, CAMT)
+    assert result.statement.bank == "northwind"
     assert all(t.reference for a in result.statement.accounts for t in a.transactions) \
         or fmt == "csv"
 
@@ -262,3 +262,11 @@ def test_the_xml_parser_itself_expands_no_entity_and_fetches_nothing() -> None:
     assert "root:" not in etree.tostring(root).decode()
     laughs = etree.fromstring(BILLION_LAUGHS, safexml.parser())
     assert len(etree.tostring(laughs)) < len(BILLION_LAUGHS) * 2
+
+
+def test_a_bic_of_a_template_names_the_bank_of_an_mt940_and_one_of_none_does_not() -> None:
+    data = (SAMPLES / "deutsche-structured.sta").read_bytes()
+    assert parse_file(data).statement.bank == "unknown"  # DEUTDEFF: no template's
+    ing = data.replace(b"{1:F01DEUTDEFFAXXX", b"{1:F01INGDDEFFAXXX")
+    assert parse_file(ing).statement.bank == "ing"
+    assert parse_file(ing, bank="postbank").statement.bank == "postbank"  # the hint wins
