@@ -203,12 +203,15 @@ def mt940(st: Statement) -> bytes:
 
 def csv_export(a: Account, bank: str | None = None) -> bytes:
     """One account's rows as a CSV with a header, ISO dates, signed amounts and the running
-    balance after each row (blank where the truth has none), after a line naming the bank
-    where it is given."""
+    balance after each row (blank where the truth has none), after lines naming the bank, the
+    account and its currency where the bank is given (so a month without rows still names
+    them)."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\r\n")
-    if bank is not None:
+    if bank is not None:  # a preamble, as banks write one: who, and which account
         w.writerow(["Bank", NAMES.get(bank, bank)])
+        w.writerow(["Account", account_number(a.account_last4)])
+        w.writerow(["Currency", a.currency])
     w.writerow(["Booking date", "Description", "Amount", "Balance", "Currency", "Account"])
     for t in a.transactions:
         w.writerow([t.date.isoformat(), t.description, money(t.amount),
