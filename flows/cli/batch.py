@@ -35,7 +35,8 @@ def cmd_sample(args: argparse.Namespace) -> int:
     also = " (each also as OFX, CAMT.053, MT940 and CSV)" if args.exports else ""
     print(f"wrote {good} {kind}{also} and {len(samples) - good} bad inputs to {args.dir}")
     if args.exports:
-        print(f"import them with STMTFLOW_EXPORTS={args.dir / '.exports.toml'}")
+        print(f"each export names its bank; {args.dir / '.exports.toml'} (STMTFLOW_EXPORTS) "
+              "names each account's bank as well")
     return 0
 
 
