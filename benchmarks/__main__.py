@@ -3,9 +3,9 @@
 Each benchmark is a module with a `run(...)` of its own over the corpora of `corpora.py`
 (generated once per run) or a synthesised ledger: `accuracy.py`, `generic.py` (the generic
 reader alone), `realworld.py`, `stages.py` (parse time per stage), `scans.py`, `speed.py`,
-`overhead.py`, `ledger.py`, `reconcile.py`, `start.py`, `memory.py`, and `fuzz.py`, which
-runs only when asked. This entry point only
-parses the options and dispatches, so a new benchmark is a new module and a line here.
+`overhead.py`, `ledger.py`, `reconcile.py`, `start.py`, `memory.py`, `exports.py` (bank
+exports beside their PDFs), and `fuzz.py`, which runs only when asked. This entry point
+only parses the options and dispatches, so a new benchmark is a new module and a line here.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 
 from benchmarks import (
     accuracy,
+    exports,
     fuzz,
     generic,
     ledger,
@@ -29,7 +30,7 @@ from benchmarks import (
 )
 
 EVERY = ["accuracy", "generic", "realworld", "stages", "scans", "speed", "overhead",
-         "ledger", "reconcile", "start", "memory"]
+         "ledger", "reconcile", "start", "memory", "exports"]
 
 
 def _sizes(text: str) -> list[int]:
@@ -104,6 +105,7 @@ def main() -> None:
         "reconcile": lambda: reconcile.run(args.jobs, args.rounds, args.sample, args.seed,
                                            args.keep),
         "start": lambda: start.run(args.rounds),
+        "exports": lambda: exports.run(min(args.statements, 60), args.seed),
         "fuzz": lambda: fuzz.run(args.n, args.seed, args.base, args.workers, args.reader,
                                  args.keep, args.only, args.minutes, args.start),
     }

@@ -24,6 +24,7 @@ import numpy as np
 
 from corpus.bad import BAD_INPUTS, BASIC_BAD
 from corpus.banks import RENDERERS, Rendered
+from corpus.exports import CARDS, EXPORT_SETTINGS, write_exports
 from corpus.scan import scan_with, to_scan
 from corpus.traits import draw_traits, real_world
 from corpus.truth import Draw
@@ -94,15 +95,18 @@ def statement(bank: str, variant: Variant = PLAIN, index: int = 0, seed: int = 7
 
 def generate(out: Path, banks: tuple[str, ...] = BANKS, statements: int = 10, seed: int = 7,
              bad: tuple[str, ...] = (), *, varied: bool = False,
-             dpi: int | None = None) -> list[Sample]:
+             dpi: int | None = None, exports: bool = False) -> list[Sample]:
     """`statements` of `banks` (and the `bad` inputs) written into `out`; with `dpi`, every
-    varied scan drawn at that resolution, its other qualities as drawn."""
+    varied scan drawn at that resolution, its other qualities as drawn; with `exports`, each
+    statement also as its bank's OFX, CAMT.053, MT940 and CSV (`corpus/exports.py`), and
+    the export settings that book their accounts under the bank in `out/.exports.toml`."""
     out.mkdir(parents=True, exist_ok=True)
     unknown = set(banks) - set(ALL_LAYOUTS)
     if unknown:
         raise ValueError(f"unknown bank {sorted(unknown)}; choose from {', '.join(ALL_LAYOUTS)}")
     samples = []
     good = b""
+    booked: dict[str, str] = {}
     for i in range(statements):
         bank = banks[i % len(banks)]
         v = variant_for(bank, i, banks, seed, varied)
@@ -124,10 +128,16 @@ def generate(out: Path, banks: tuple[str, ...] = BANKS, statements: int = 10, se
             stem.with_suffix(".variant.json").write_text(json.dumps(described, indent=1) + "\n")
         samples.append(_write(stem, pdf, json.dumps(drawn.truth.to_dict(), indent=1), bank,
                               variant=described))
+        if exports:
+            write_exports(drawn.truth, stem, card=bank in CARDS)
+            booked.update({a.account_last4: bank for a in drawn.truth.accounts})
     for name in bad:
         reason, make = BAD_INPUTS[name]
         body = json.dumps({"error": reason})
         samples.append(_write(out / f"bad-{name}", make(good or _fallback()), body, "bad", reason))
+    if booked:
+        (out / EXPORT_SETTINGS).write_text("".join(
+            f'[accounts."{last4}"]\nbank = "{bank}"\n' for last4, bank in sorted(booked.items())))
     return samples
 
 

@@ -80,7 +80,8 @@ def decompression_bomb(side: int = 20000) -> bytes:
 #: name -> (reason code the parser must give, maker taking a good PDF's bytes)
 BAD_INPUTS: dict[str, tuple[str, Callable[[bytes], bytes]]] = {
     "zero-bytes": ("empty", lambda good: b""),
-    "not-a-pdf": ("not_pdf", lambda good: b"Date,Description,Amount\n12/01,COFFEE,-4.50\n"),
+    # (a note, not a CSV: a bank's CSV export is read like a statement)
+    "not-a-pdf": ("not_pdf", lambda good: b"Your December statement is attached to this mail.\n"),
     "truncated": ("truncated", truncated),
     "password-protected": ("encrypted", lambda good: encrypted()),
     "decompression-bomb": ("too_large", lambda good: decompression_bomb()),

@@ -38,6 +38,7 @@ from flows.exports import account_names
 from flows.parser import Parser
 from parsers.api import ParseResult
 from parsers.errors import StatementError
+from parsers.exports.sniff import HEAD, sniff
 from parsers.model import mask_digits, transaction_ids
 from reconcile.book_records import AccountKey
 
@@ -73,7 +74,8 @@ class StatementImporter(beangulp.Importer):
 
     def filename(self, filepath: str) -> str | None:
         result = self._result(filepath)
-        return f"{result.statement.bank}-{result.statement.accounts[0].account_last4}.pdf"
+        st = result.statement
+        return f"{st.bank}-{st.accounts[0].account_last4}.{_suffix(st.source)}"
 
     def extract(self, filepath: str, existing: data.Entries) -> data.Entries:
         result = self._result(filepath)
@@ -124,12 +126,13 @@ class StatementImporter(beangulp.Importer):
 
     def _parse(self, filepath: str) -> ParseResult | None:
         with open(filepath, "rb") as f:
-            if f.read(5) != b"%PDF-":
+            kind = sniff(f.read(HEAD))  # a download folder holds anything: its head decides
+            if kind is None or kind.startswith("unsupported:"):
                 return None
             f.seek(0)
-            pdf = f.read()
+            data = f.read()
         try:
-            return self.parser.parse(pdf, bank=self.bank, passwords=self.passwords)
+            return self.parser.parse(data, bank=self.bank, passwords=self.passwords)
         except StatementError as exc:
             log.debug("%s: not identified (%s)", _shown(filepath), exc.reason)
             return None
@@ -154,3 +157,14 @@ def _period_end(result: ParseResult, index: int = 0) -> date | None:
     """The statement's last day: its printed period end, else its last transaction's date."""
     txns = result.statement.accounts[index].transactions
     return result.statement.period_end or max((t.date for t in txns), default=None)
+
+
+#: the file name's suffix of each bank export's format family
+_SUFFIXES = {"ofx": "ofx", "camt": "xml", "mt940": "sta", "csv": "csv"}
+
+
+def _suffix(source: dict[str, str] | None) -> str:
+    """`pdf`, or the suffix of the export the statement was read from."""
+    if source is None:
+        return "pdf"
+    return _SUFFIXES.get(source["format"].split(":")[0].split(".")[0], "txt")

@@ -76,6 +76,8 @@ class Settings:
     #: whether the built-in templates are in force (off: only `template_dirs`' templates,
     #: and the generic reader for every other bank)
     builtin_templates: bool = True
+    #: the bank-export settings file (`STMTFLOW_EXPORTS`: per account, its bank and trust)
+    exports_file: Path | None = None
     limits: Limits = field(default_factory=Limits)
     #: the Prefect UI that status links to: Prefect's `PREFECT_UI_URL`, else its API's host
     ui_url: str | None = None
@@ -127,6 +129,7 @@ class Settings:
             template_dirs=tuple(Path(p) for p in env.get("STMTFLOW_TEMPLATES", "").split(
                 os.pathsep) if p),
             builtin_templates=_flag(env, "STMTFLOW_BUILTIN_TEMPLATES", True),
+            exports_file=Path(env["STMTFLOW_EXPORTS"]) if env.get("STMTFLOW_EXPORTS") else None,
             limits=Limits.from_variables(env),
             pdf_passwords=passwords_by_bank(secrets, env.get("STMTFLOW_PDF_PASSWORDS")),
             ui_url=env.get("PREFECT_UI_URL") or (

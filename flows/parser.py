@@ -18,12 +18,13 @@ import multiprocessing
 import multiprocessing.forkserver
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from flows.config import Settings
 from parsers.errors import EncryptedPdf
+from parsers.exports.settings import Exports
 from parsers.identity import chain_revision, engine_identity, reader_class
 from parsers.layout.template import Template, load_templates, template_dirs
 from parsers.limits import Limits
@@ -49,13 +50,17 @@ class Parser:
     #: the page reader's name (`parsers.identity.READER_CLASSES`)
     reader_name: str
     limits: Limits
+    #: per-account export settings and the CSV templates (`parsers.exports.settings`)
+    exports: Exports = field(default_factory=Exports)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Parser:
         reader_class(settings.reader)  # an unknown reader is refused here, not at a parse
         return cls(templates_in(template_dirs(settings.template_dirs,
                                               builtin=settings.builtin_templates)),
-                   settings.reader, settings.limits)
+                   settings.reader, settings.limits,
+                   Exports.load(settings.exports_file, settings.template_dirs,
+                                builtin=settings.builtin_templates))
 
     @functools.cached_property
     def reader(self) -> PageReader:
@@ -71,10 +76,12 @@ class Parser:
 
     def parse(self, data: bytes, bank: str | None = None, limits: Limits | None = None,
               passwords: Sequence[str] = ()) -> ParseResult:
-        from parsers.api import parse_pdf
+        """A PDF or a bank export, read in this process."""
+        from parsers.files import parse_file
 
-        return parse_pdf(data, bank=bank, templates=self.templates, reader=self.reader,
-                         limits=limits or self.limits, passwords=passwords)
+        return parse_file(data, bank=bank, templates=self.templates, reader=self.reader,
+                          limits=limits or self.limits, passwords=passwords,
+                          exports=self.exports)
 
     def in_workers(self, workers: int, passwords: Passwords = lambda bank: ()) -> Parse:
         """A job's `parse` and its output objects, rendered and hashed, in this process's
@@ -99,7 +106,8 @@ class Parser:
 
     def identities(self) -> Identities:
         """What a job accepted now pins, and what a worker must run to take it."""
-        return Identities(chain_revision(self.templates, self.reader_name), engine_identity(),
+        return Identities(chain_revision(self.templates, self.reader_name,
+                                         self.exports.revision), engine_identity(),
                           POLICY_REVISION)
 
 
@@ -144,7 +152,7 @@ def _pool(parser: Parser, workers: int) -> ParsePool:
         if key not in _pools:
             _close_pools()
             work = functools.partial(parse_and_render, templates=parser.templates,
-                                     reader=parser.reader_name)
+                                     reader=parser.reader_name, exports=parser.exports)
             _pools[key] = ParsePool(workers, parser.limits, target=work,
                                     preload=WORKER_MODULES)
             if workers and not multiprocessing.current_process().daemon:

@@ -195,7 +195,8 @@ def publish_evidence(review: Review, doc: dict[str, Any], pdf: bytes, parser: Pa
     to the pictures (the form is too narrow to read them in). The rows are found again with
     the parser in force (its page reader and limits)."""
     accounts, rows = evidence(doc, list(review.problems))
-    seen = locate(pdf, rows, parser.reader, parser.limits)
+    # a bank export has no page to picture its rows on
+    seen = {} if doc.get("source") else locate(pdf, rows, parser.reader, parser.limits)
     text = evidence_markdown(review, doc, accounts, rows, seen, file_name, page)
     endings = endings_of(doc)
     problems = "\n\n**Problems found**\n\n" + "\n".join(f"- {for_reviewer(p, endings)}"

@@ -258,6 +258,11 @@ def _pinned_throughout(out: ParseOutput) -> bool:
     return True
 
 
+def builtin_templates() -> list[Template]:
+    """The built-in templates (read once per process)."""
+    return list(_builtin_templates())
+
+
 @functools.cache
 def _builtin_templates() -> tuple[Template, ...]:
     """The built-in templates, read once per process: they ship with this code, which a

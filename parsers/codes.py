@@ -85,6 +85,12 @@ class Reason(StrEnum):
     EMPTY = "empty"
     NOT_PDF = "not_pdf"
     CORRUPT = "corrupt"
+    #: a bank export of a format, version or message stmtflow does not read (QIF, pain.001,
+    #: an OFX without a bank or card statement, a CSV no template or guess can read)
+    UNSUPPORTED_FORMAT = "unsupported_format"
+    #: an XML export refused unread: a DTD, an entity declaration or an external reference
+    #: (billion laughs, XXE), or a tree over the parser's limits
+    XML_REJECTED = "xml_rejected"
     TRUNCATED = "truncated"
     ENCRYPTED = "encrypted"
     TOO_LARGE = "too_large"

@@ -48,6 +48,25 @@ class CorruptPdf(StatementError):
     reason = Reason.CORRUPT
 
 
+class CorruptExport(StatementError):
+    """A bank export whose format was recognised but whose content breaks it (an OFX its
+    reader cannot parse, a CAMT entry without an amount)."""
+
+    reason = Reason.CORRUPT
+
+
+class UnsupportedFormat(StatementError):
+    """A bank file of a format stmtflow does not read: refused by name, not guessed at."""
+
+    reason = Reason.UNSUPPORTED_FORMAT
+
+
+class XmlRejected(StatementError):
+    """An XML export refused before any entity is expanded or any reference fetched."""
+
+    reason = Reason.XML_REJECTED
+
+
 class TruncatedPdf(StatementError):
     reason = Reason.TRUNCATED
 

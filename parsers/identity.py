@@ -36,20 +36,40 @@ def reader_class(name: str) -> str:
     return READER_CLASSES[name]
 
 
-def chain_revision(templates: Sequence[Template], reader: str) -> str:
-    """Identity of the parser code, the page reader called `reader` and the templates that
-    run: what a job pins."""
+def chain_revision(templates: Sequence[Template], reader: str, exports: str = "") -> str:
+    """Identity of the parser code, the page reader called `reader`, the templates that
+    run, the bank exports' readers (their libraries' versions) and `exports`, the export
+    settings' revision (`parsers.exports.settings.Exports.revision`): what a job pins."""
     return _chain(reader_class(reader),
-                  tuple(sorted(f"{t.bank}:{t.revision}" for t in templates)))
+                  tuple(sorted(f"{t.bank}:{t.revision}" for t in templates)),
+                  f"{export_readers()}+settings:{exports}")
 
 
 @functools.lru_cache(maxsize=8)
-def _chain(reader: str, templates: tuple[str, ...]) -> str:
+def _chain(reader: str, templates: tuple[str, ...], exports: str) -> str:
     h = hashlib.sha256(_source_digest().encode())
     h.update(reader.encode())
     for t in templates:
         h.update(t.encode())
+    h.update(exports.encode())
     return h.hexdigest()[:16]
+
+
+#: the libraries that read bank exports (`parsers/exports/`), by distribution name
+EXPORT_LIBRARIES = ("ofxtools", "mt-940", "lxml")
+
+
+@functools.cache
+def export_readers() -> str:
+    """The export readers' library versions (`ofxtools==1.1.1+mt-940==5.1.1+...`), read from
+    their metadata without importing them."""
+    versions = []
+    for name in EXPORT_LIBRARIES:
+        try:
+            versions.append(f"{name}=={importlib.metadata.version(name)}")
+        except importlib.metadata.PackageNotFoundError:
+            versions.append(f"{name}:unavailable")
+    return "+".join(versions)
 
 
 @functools.cache

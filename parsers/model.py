@@ -26,20 +26,26 @@ class Transaction:
     description: str
     amount: Decimal
     balance: Decimal | None = None
+    #: The bank's own id of the row, where an export carries one (OFX FITID, CAMT
+    #: end-to-end id or servicer reference, MT940 bank reference): kept, never identifying.
+    reference: str | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "date": self.date.isoformat(),
             "description": self.description,
             "amount": money(self.amount),
             "balance": None if self.balance is None else money(self.balance),
         }
+        if self.reference is not None:
+            out["reference"] = self.reference
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Transaction:
         balance = d.get("balance")
         return cls(date.fromisoformat(d["date"]), d["description"], Decimal(d["amount"]),
-                   None if balance is None else Decimal(balance))
+                   None if balance is None else Decimal(balance), d.get("reference"))
 
 
 @dataclass
@@ -55,21 +61,28 @@ class Account:
     #: output (validation falls back to the statement's period).
     period_start: date | None = field(default=None, compare=False)
     period_end: date | None = field(default=None, compare=False)
+    #: False for an export that carries no balance at all: its opening and closing are the
+    #: rows' sum from zero, which the book asserts nothing from.
+    balances_printed: bool = field(default=True, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "account_last4": self.account_last4,
             "currency": self.currency,
             "opening_balance": money(self.opening_balance),
             "closing_balance": money(self.closing_balance),
             "transactions": [t.to_dict() for t in self.transactions],
         }
+        if not self.balances_printed:
+            out["balances_printed"] = False
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Account:
         return cls(d["account_last4"], d["currency"], Decimal(d["opening_balance"]),
                    Decimal(d["closing_balance"]),
-                   [Transaction.from_dict(t) for t in d["transactions"]])
+                   [Transaction.from_dict(t) for t in d["transactions"]],
+                   balances_printed=d.get("balances_printed", True))
 
 
 @dataclass
@@ -78,16 +91,24 @@ class Statement:
     accounts: list[Account]
     period_start: date | None = field(default=None, compare=False)
     period_end: date | None = field(default=None, compare=False)
+    #: What a bank export was read as and by (`{"format": "ofx", "reader": "ofxtools
+    #: 1.1.1"}`); None for a PDF.
+    source: dict[str, str] | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"bank": self.bank, "accounts": [a.to_dict() for a in self.accounts]}
+        out: dict[str, Any] = {"bank": self.bank,
+                               "accounts": [a.to_dict() for a in self.accounts]}
+        if self.source is not None:
+            out["source"] = dict(self.source)
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Statement:
         """The statement of a normalised document (`statement.json` or ground truth)."""
         period = d.get("period") or {}
         return cls(d["bank"], [Account.from_dict(a) for a in d["accounts"]],
-                   _date_or_none(period.get("start")), _date_or_none(period.get("end")))
+                   _date_or_none(period.get("start")), _date_or_none(period.get("end")),
+                   d.get("source"))
 
     @property
     def transaction_count(self) -> int:
@@ -137,6 +158,35 @@ def document_transaction_ids(bank: str, account: dict[str, Any]) -> list[tuple[i
     numbers = _numbered(keys)
     return [(n, _digest(bank, account["account_last4"], account["currency"], k, n))
             for k, n in zip(keys, numbers, strict=True)]
+
+
+#: The recipe of `match_keys`; a change of recipe is a new prefix, as for `TXN_ID_RECIPE`.
+MATCH_RECIPE = "match-v1"
+
+
+def match_keys(bank: str, account: dict[str, Any]) -> list[str]:
+    """The key of each transaction of a document's account section that finds the same
+    transaction read from another source (a PDF and a bank export of the same month): bank,
+    account, currency, date, amount, and which occurrence of that amount on that day it is
+    in its statement. The description is left out on purpose: a PDF and an export word the
+    same payment differently."""
+    keys = [(date.fromisoformat(t["date"]).isoformat(), money(Decimal(t["amount"])))
+            for t in account["transactions"]]
+    seen: Counter[tuple[str, str]] = Counter()
+    out = []
+    for key in keys:
+        seen[key] += 1
+        identity = [MATCH_RECIPE, bank, account["account_last4"], account["currency"], *key,
+                    str(seen[key])]
+        out.append(hashlib.sha256("\x1f".join(identity).encode()).hexdigest()[:32])
+    return out
+
+
+def source_of(statement: dict[str, Any]) -> str:
+    """What a statement document was read from: `pdf`, or its export's format family
+    (`ofx`, `camt`, `mt940`, `csv`)."""
+    fmt = (statement.get("source") or {}).get("format", "pdf")
+    return fmt.split(":")[0].split(".")[0]
 
 
 def _numbered(keys: list[tuple[str, str, str]]) -> list[int]:

@@ -11,8 +11,10 @@ statement's rows and balances leave the book, the rerun's enter it, and both imp
 recorded (`superseded_by`), as both results stay in storage. Transactions are keyed per
 account by their stable id (`parsers.model.transaction_id`: bank, account, currency, date,
 description, amount, occurrence within the day), so overlapping statements never duplicate
-one. Each statement's printed balances are kept per account for the exports' balance
-assertions.
+one, and a transaction read from a PDF and from a bank export (or from two kinds of export)
+of the same account is one too, found by its match key (`add_statements`). Each
+statement's printed balances are kept per account for the exports' balance assertions
+(none of an export that carries no balance).
 
 The book holds only verified statements. One that did not validate is held apart: its
 transactions wait in `held_transactions` and a review opens; they enter the book (with the
@@ -44,7 +46,7 @@ from sqlalchemy import (
 from sqlalchemy.sql.dml import Insert
 
 from parsers.codes import VERIFIED, ReviewState
-from parsers.model import document_transaction_ids, money
+from parsers.model import document_transaction_ids, match_keys, money, source_of
 from reconcile.book_records import BookTransaction, StatementBalance
 from reconcile.db import (
     book_balances,
@@ -202,7 +204,9 @@ class Book:
                                           document_transaction_ids(st["bank"], a), strict=True)]
         if rows:
             c.execute(insert(held_transactions), rows)
-        c.execute(insert(book_balances), _balance_rows(d.decision_id, st))
+        balances = _balance_rows(d.decision_id, st)
+        if balances:  # none of an export that carries no balance
+            c.execute(insert(book_balances), balances)
         open_review(c, decision_id=d.decision_id, input_sha256=d.input_sha256,
                     output_uri=d.output_uri, output_digest=d.output_digest,
                     problems=d.statement.get("validation", {}).get("problems", []),
@@ -404,27 +408,58 @@ def add_transactions(c: Connection, statement: dict[str, Any], decision_id: str)
 def add_statements(c: Connection, statements: list[tuple[dict[str, Any], str]]) -> None:
     """`add_transactions` for many statements at once, in order, in one insert (a transaction
     read twice, in the book or in the batch, goes in once: from the first statement that has
-    it)."""
+    it).
+
+    Read twice means: the same transaction id from the same kind of source, or the same
+    match key (`parsers.model.match_keys`: bank, account, currency, date, amount and its
+    occurrence on the day) from another kind (a PDF and an OFX of the same month); the row
+    the book holds then keeps its wording and takes the export's reference where it had
+    none."""
     rows, balances = [], []
     for statement, decision_id in statements:
-        bank = statement["bank"]
+        bank, source = statement["bank"], source_of(statement)
         for acct in statement["accounts"]:
             last4, currency = acct["account_last4"], acct["currency"]
             rows += [{"account_last4": last4, "currency": currency, "date": t["date"],
                       "description": t["description"], "amount": t["amount"],
                       "balance": t["balance"], "occurrence": occurrence,
-                      "decision_id": decision_id, "bank": bank, "txn_id": txn_id}
-                     for t, (occurrence, txn_id) in zip(
+                      "decision_id": decision_id, "bank": bank, "txn_id": txn_id,
+                      "source": source, "match_key": key, "reference": t.get("reference")}
+                     for t, (occurrence, txn_id), key in zip(
                          acct["transactions"], document_transaction_ids(bank, acct),
-                         strict=True)]
+                         match_keys(bank, acct), strict=True)]
         balances += _balance_rows(decision_id, statement)
+    held = _held_sources(c, [r["match_key"] for r in rows])
     fresh: dict[tuple[str, str], dict[str, Any]] = {}
+    references: dict[str, str] = {}
     for r in rows:
-        fresh.setdefault((r["account_last4"], r["txn_id"]), r)
+        sources = held.setdefault(r["match_key"], set())
+        if sources and r["source"] not in sources:
+            if r["reference"]:
+                references.setdefault(r["match_key"], r["reference"])
+            continue  # read from another source already: one transaction
+        if (r["account_last4"], r["txn_id"]) not in fresh:
+            fresh[(r["account_last4"], r["txn_id"])] = r
+            sources.add(r["source"])
     if fresh:
         executemany(c, _insert_missing(c), list(fresh.values()))
+    for key, reference in references.items():
+        c.execute(update(book_transactions).where(
+            book_transactions.c.match_key == key,
+            book_transactions.c.reference.is_(None)).values(reference=reference))
     if balances:
         executemany(c, insert(book_balances), balances)
+
+
+def _held_sources(c: Connection, keys: list[str]) -> dict[str, set[str]]:
+    """match key -> the sources the book's rows of that key were read from."""
+    held: dict[str, set[str]] = {}
+    for part in _chunks(sorted(set(keys))):
+        for key, source in c.execute(select(book_transactions.c.match_key,
+                                            book_transactions.c.source).where(
+                book_transactions.c.match_key.in_(part))):
+            held.setdefault(key, set()).add(source or "pdf")
+    return held
 
 
 def _insert_missing(c: Connection) -> Insert:
@@ -441,6 +476,8 @@ def _balance_rows(decision_id: str, statement: dict[str, Any]) -> list[dict[str,
     printed_start, printed_end = _day(period.get("start")), _day(period.get("end"))
     rows = []
     for acct in statement["accounts"]:
+        if not acct.get("balances_printed", True):
+            continue  # an export without balances: its figures are the rows' sum from zero
         dates = sorted(date.fromisoformat(t["date"]) for t in acct["transactions"])
         start = printed_start or (dates[0] if dates else printed_end)
         end = printed_end or (dates[-1] if dates else printed_start)

@@ -172,6 +172,12 @@ book_transactions = Table(
     Column("bank", String(32), nullable=False),
     #: `parsers.model.transaction_id`: the same transaction from any statement has this id
     Column("txn_id", String(32), nullable=False),
+    #: what the row was read from: `pdf`, or a bank export's format (`ofx`, `camt`, ...)
+    Column("source", String(16)),
+    #: `parsers.model.match_keys`: the same transaction read from another source has this key
+    Column("match_key", String(32), index=True),
+    #: the bank's own id of the row, from an export (FITID, end-to-end id), where one was read
+    Column("reference", Text),
     UniqueConstraint("account_last4", "txn_id", name="one_row_per_transaction_id"),
 )
 
@@ -384,7 +390,7 @@ def make_engine(url: str) -> Engine:
 
 
 #: the newest revision of `reconcile/migrations` (a test holds the two together)
-HEAD = "0010"
+HEAD = "0011"
 #: how long a migration that lost the race to another process waits for that one to finish
 MIGRATION_WAIT_SECONDS = 60.0
 

@@ -245,14 +245,23 @@ def _stamp(info: dict[str, Any]) -> str | None:
     return ":".join(parts) or None
 
 
+def _skipped(path: str) -> bool:
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    return name.startswith(".") or name.lower().endswith(".json")
+
+
 def list_sources(source: str, options: dict[str, Any] | None = None) -> list[str]:
-    """Every PDF a source names: a file, a folder (recursively) or a glob, on any fsspec URL."""
+    """Every file a source names: a file, a folder (recursively) or a glob, on any fsspec URL.
+
+    In a folder, every file is a candidate whatever its name (a bank export is `export.txt`
+    as often as `.ofx`; what it is, the parse decides from its content), except hidden files
+    and JSON, which no statement or export is (the generator's truth beside its samples)."""
     fs, path = url_to_fs(source, **(options or {}))
     protocol = fs.protocol[0] if isinstance(fs.protocol, tuple) else fs.protocol
     if any(ch in path for ch in "*?["):
         found = fs.glob(path)
     elif fs.isdir(path):
-        found = [p for p in fs.find(path) if p.lower().endswith(".pdf")]
+        found = [p for p in fs.find(path) if not _skipped(p)]
     elif fs.exists(path):
         found = [path]
     else:

@@ -127,6 +127,9 @@ def parser(extra: Sequence[Commands] = ()) -> argparse.ArgumentParser:
     s.add_argument("--varied", action="store_true",
                    help="draw each statement with a seeded mix of the variations real "
                         "statements show, recorded in <stem>.variant.json")
+    s.add_argument("--exports", action="store_true",
+                   help="also write each statement as its bank's OFX, CAMT.053, MT940 and CSV, "
+                        "and DIR/.exports.toml for STMTFLOW_EXPORTS")
     s.set_defaults(func=cmd_sample)
 
     i = sub.add_parser("import", help="import statements as one batch")

@@ -28,10 +28,15 @@ def cmd_sample(args: argparse.Namespace) -> int:
         banks = tuple(b.strip() for b in args.banks.split(",") if b.strip())
     else:  # every bank of the templates in force that the generator can draw
         banks = drawable(Parser.from_settings(Settings.from_env()).banks)
-    samples = generate(args.dir, banks, args.statements, args.seed, bad, varied=args.varied)
+    samples = generate(args.dir, banks, args.statements, args.seed, bad, varied=args.varied,
+                       exports=args.exports)
     good = sum(1 for s in samples if s.reason is None)
     kind = "varied statements" if args.varied else "statements"
-    print(f"wrote {good} {kind} and {len(samples) - good} bad inputs to {args.dir}")
+    also = " (each also as OFX, CAMT.053, MT940 and CSV)" if args.exports else ""
+    print(f"wrote {good} {kind}{also} and {len(samples) - good} bad inputs to {args.dir}")
+    if args.exports:
+        print(f"each export names its bank; {args.dir / '.exports.toml'} (STMTFLOW_EXPORTS) "
+              "names each account's bank as well")
     return 0
 
 
@@ -266,8 +271,11 @@ def cmd_parse(args: argparse.Namespace) -> int:
     from parsers.model import mask_account
 
     v = result.validation
-    print(f"{args.file}: {result.statement.bank} (layout {result.layout}), {result.pages} "
-          f"page(s), {result.ocr_pages} by OCR: {'validated' if v.ok else 'NEEDS REVIEW'}")
+    source = result.statement.source
+    how = (f"({source['format']} export, read by {source['reader']})" if source else
+           f"(layout {result.layout}), {result.pages} page(s), {result.ocr_pages} by OCR")
+    print(f"{args.file}: {result.statement.bank} {how}: "
+          f"{'validated' if v.ok else 'NEEDS REVIEW'}")
     for a in result.statement.accounts:
         print(f"  {mask_account(a.account_last4)} {a.currency} opening {a.opening_balance} "
               f"closing {a.closing_balance}, {len(a.transactions)} transactions")

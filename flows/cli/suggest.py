@@ -4,6 +4,9 @@ The sample is read with no template in force; only a reading that validates (its
 and every printed running balance agree) is turned into a template: the columns it found,
 under the header words printed over them, its date and number conventions. The file is a
 starting point to check with `templates check` and edit (identity, markers, bank id).
+A CSV export gets the CSV template the generic CSV reader guesses for it (its columns by
+their header names, delimiter, decimal mark, date format, order), printed only when the
+file then reads under it.
 """
 
 from __future__ import annotations
@@ -21,6 +24,11 @@ def cmd_templates_suggest(args: argparse.Namespace) -> int:
     from parsers.generic.suggest import suggest
 
     parser = Parser.from_settings(Settings.from_env())
+    data = args.sample.read_bytes()
+    from parsers.exports.sniff import CSV, sniff
+
+    if sniff(data) == CSV:
+        return _suggest_csv(data, args.bank)
     try:
         result = parse_pdf(args.sample.read_bytes(), templates=[], reader=parser.reader,
                            limits=parser.limits)
@@ -56,3 +64,20 @@ def first_line(data: bytes, parser: Any) -> str:
             break
         words.append(w.text)
     return " ".join(words)
+
+
+def _suggest_csv(data: bytes, bank: str | None) -> int:
+    """Print the CSV template the generic CSV reader reads `data` with."""
+    from dataclasses import replace
+
+    from parsers.errors import StatementError
+    from parsers.exports.csvread import guess_template, read_csv
+
+    try:
+        template = guess_template(data)
+        read_csv(data, [], template.currency)
+    except StatementError as exc:
+        print(f"{exc.reason}: {exc.message}")
+        return 1
+    print(replace(template, name=bank or "my-bank-csv", bank=bank).to_toml(), end="")
+    return 0

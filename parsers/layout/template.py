@@ -71,6 +71,8 @@ class Template:
     currency: str
     locale: str
     identity: tuple[str, ...]
+    #: the bank's BICs (SWIFT codes): what names it in its MT940 and CAMT exports
+    bics: tuple[str, ...]
     markers: tuple[str, ...]
     min_score: int
     period_formats: tuple[str, ...]
@@ -156,7 +158,7 @@ _COLUMN = {"label": "a label or a list of labels", "role": Str, "align": Str,
            "x": "[x0, x1]", "optional": Bool}
 SCHEMA: dict[str, Any] = {
     "bank": Str, "name": Str, "currency": Str, "locale": Str, "hooks": StrList,
-    "detect": {"identity": StrList, "markers": StrList, "min_score": Int},
+    "detect": {"identity": StrList, "markers": StrList, "min_score": Int, "bic": StrList},
     "period": {"date_format": Formats, "pattern": Str, "labels": StrList,
                "end_labels": StrList},
     "account": {"last4": Labels, "opening": Labels, "closing": Labels},
@@ -324,6 +326,7 @@ def template_from_dict(d: dict[str, Any], source: str = "<dict>", revision: str 
         currency=d.get("currency", "USD").upper(),
         locale=locale,
         identity=tuple(detect.get("identity", (name,))),
+        bics=tuple(b.upper() for b in detect.get("bic", ())),
         markers=markers,
         min_score=min_score,
         period_formats=period_formats,
@@ -455,6 +458,8 @@ def load_templates(dirs: Sequence[Path] | None = None) -> list[Template]:
         if not directory.is_dir():
             raise TemplateError(f"template directory {directory} does not exist")
         for path in sorted(directory.glob("*.toml")):
+            if path.name.endswith(".csv.toml"):  # a CSV export's (parsers/exports/)
+                continue
             t = load_template(path)
             by_bank[t.bank] = t
     return list(by_bank.values())

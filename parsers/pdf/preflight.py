@@ -48,7 +48,8 @@ def check_bytes(data: bytes, limits: Limits) -> None:
     if len(data) > limits.max_bytes:
         raise TooLarge(f"{len(data)} bytes is over the limit of {limits.max_bytes}")
     if b"%PDF-" not in data[:1024]:
-        raise NotPdf("the file does not start with a PDF header")
+        raise NotPdf("the file does not start with a PDF header, nor is it a bank export "
+                     "stmtflow reads")
     if b"%%EOF" not in data[-2048:]:
         raise TruncatedPdf("the file ends before the PDF end-of-file marker")
 

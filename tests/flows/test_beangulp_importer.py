@@ -14,6 +14,7 @@ from beancount.core import data
 from beancount.parser import parser, printer
 
 from corpus import BAD_INPUTS, statement
+from corpus.exports import write_exports
 from flows.beangulp_importer import StatementImporter
 from flows.exports import account_names
 from parsers.layout.template import BUILTIN_DIR, load_templates
@@ -163,3 +164,11 @@ def test_importing_the_importer_does_not_start_prefect() -> None:
 def test_an_unknown_bank_is_refused_when_configured() -> None:
     with pytest.raises(ValueError, match="unknown bank 'nowhere'"):
         StatementImporter(bank="nowhere")
+
+
+def test_an_ofx_export_is_claimed_and_keeps_its_suffix(tmp_path: Path) -> None:
+    truth = statement("northwind", index=0, seed=0).truth
+    (path,) = write_exports(truth, tmp_path / "download", ("ofx",))
+    importer = StatementImporter()
+    assert importer.identify(str(path))
+    assert importer.filename(str(path)) == f"northwind-{truth.accounts[0].account_last4}.ofx"

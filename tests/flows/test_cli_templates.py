@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from flows.cli import main
+from parsers.exports.csvtemplate import load_csv_template
 from tests.parsers.sheets import HEAD, HEADER, TEAL, pdf
 
 ROWS = [(115, [(50, "2 Feb"), (95, "COFFEE HOUSE"), (-410, "4.50"), (-560, "995.50")]),
@@ -106,3 +107,18 @@ def test_a_broken_template_is_named_with_file_line_and_key(
     assert main(["templates", "check", str(toml), str(sample)]) == 2
     line = text.splitlines().index("cary_date = true") + 1
     assert f"{toml}:{line}:1: table.cary_date: unknown key" in capsys.readouterr().err
+
+
+def test_suggest_prints_the_csv_template_a_bank_csv_reads_under(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    sample = Path(__file__).parent.parent / "parsers" / "export_samples" / \
+        "ing-umsatzanzeige.csv"
+    assert main(["templates", "suggest", str(sample), "--bank", "ing"]) == 0
+    printed = capsys.readouterr().out
+    assert 'date_format = "%d.%m.%Y"' in printed and 'amount = "Betrag"' in printed
+    kept = tmp_path / "ing.csv.toml"
+    kept.write_text(printed)
+    (header,) = [ln.split(";") for ln in sample.read_bytes().decode("latin-1").splitlines()
+                 if ln.startswith("Buchung;")]
+    assert load_csv_template(kept).matches(header)
+    assert not load_csv_template(kept).matches(header[1:])

@@ -71,9 +71,11 @@ def test_stored_input_whose_bytes_changed_is_refused(storage: Storage) -> None:
 def test_list_sources_on_folders_globs_and_s3(tmp_path: Path, s3_endpoint: str,
                                               s3_bucket: str) -> None:
     (tmp_path / "in" / "sub").mkdir(parents=True)
-    for name in ("a.pdf", "sub/b.PDF", "notes.txt"):
+    for name in ("a.pdf", "sub/b.PDF", "notes.txt", "a.truth.json", ".DS_Store"):
         (tmp_path / "in" / name).write_bytes(b"x")
-    assert [Path(p).name for p in list_sources(str(tmp_path / "in"))] == ["a.pdf", "b.PDF"]
+    # every file, whatever its name (an export is often `.txt`), but hidden files and JSON
+    assert [Path(p).name for p in list_sources(str(tmp_path / "in"))] == [
+        "a.pdf", "notes.txt", "b.PDF"]
     assert [Path(p).name for p in list_sources(str(tmp_path / "in" / "*.txt"))] == ["notes.txt"]
     opts = {"client_kwargs": {"endpoint_url": s3_endpoint}, "skip_instance_cache": True}
     store = Storage(s3_bucket, opts)
