@@ -276,7 +276,7 @@ class Book:
             return f"superseded by {row.superseded_by}"
         if state == ReviewState.OPEN:
             return "held for review"
-        return "rejected" if state == ReviewState.REJECTED else "current"
+        return str(ReviewState.REJECTED) if state == ReviewState.REJECTED else "current"
 
     def delivered(self) -> set[tuple[str, str]]:
         """Every (decision id, output digest) the book has already been given."""
