@@ -30,7 +30,8 @@ from parsers.layout.template import Template, load_templates, template_dirs
 from parsers.limits import Limits
 from parsers.validate import POLICY_REVISION
 from parsers.worker.pool import ParsePool
-from parsers.worker.rendered import WORKER_MODULES, Rendered, parse_and_render
+from parsers.worker.rendered import Rendered
+from parsers.worker.task import WORKER_MODULES, parse_and_render
 from reconcile.records import Identities, Job
 
 if TYPE_CHECKING:

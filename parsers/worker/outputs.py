@@ -7,7 +7,7 @@ changed output is a real change. The fields and the version policy are documente
 docs/output-schema.md.
 
 It lives beside the parser, free of Prefect and of the ledger, because an import renders and
-hashes a file's objects in the parse worker that read it (`rendered.parse_and_render`): the
+hashes a file's objects in the parse worker that read it (`task.parse_and_render`): the
 command's process, whose threads share one interpreter lock, then only writes and records them.
 """
 

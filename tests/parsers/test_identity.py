@@ -56,7 +56,7 @@ def test_the_identities_load_none_of_the_parsers_libraries() -> None:
         [sys.executable, "-c", "import sys\n"
          "from parsers.identity import chain_revision, engine_identity\n"
          "from parsers.layout.template import load_templates\n"
-         "import parsers.worker.pool, parsers.worker.rendered\n"
+         "import parsers.worker.pool, parsers.worker.rendered, parsers.worker.task\n"
          "chain_revision(load_templates(), 'pdfium'); engine_identity()\n"
          "print(sorted({m.split('.')[0] for m in sys.modules} & {'numpy', 'pypdfium2', "
          "'pdfminer', 'PIL', 'pyarrow', 'pandas', 'onnxruntime', 'cv2', "
