@@ -94,7 +94,9 @@ jobs = Table(
     Column("rerun_of", String(64), index=True),
     #: the job whose parse of the same bytes under the same pins this job reuses
     Column("duplicate_of", String(64)),
-    UniqueConstraint("batch_id", "sha256", name="one_job_per_input_per_batch"),
+    #: a file (its name and bytes) is one job of a batch; a refused file (no digest) is kept
+    #: to one by `Ledger.refuse`
+    UniqueConstraint("batch_id", "source_uri", "sha256", name="one_job_per_file_per_batch"),
 )
 
 #: one job parses an input digest under one set of pinned identities: the claim's holder
@@ -384,7 +386,7 @@ def make_engine(url: str) -> Engine:
 
 
 #: the newest revision of `reconcile/migrations` (a test holds the two together)
-HEAD = "0010"
+HEAD = "0011"
 #: how long a migration that lost the race to another process waits for that one to finish
 MIGRATION_WAIT_SECONDS = 60.0
 
