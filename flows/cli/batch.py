@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 import threading
 import time
@@ -16,6 +17,8 @@ from reconcile.records import Job
 
 if TYPE_CHECKING:
     from flows.config import Settings
+
+log = logging.getLogger("stmtflow")
 
 
 def cmd_sample(args: argparse.Namespace) -> int:
@@ -116,11 +119,22 @@ def _start_parse_workers(settings: Settings) -> None:
 
 
 def _progress(settings: Settings, batch_id: str, stop: threading.Event) -> None:
-    """Print how far the batch is while it runs, from the ledger (the durable truth)."""
-    ledger = settings.ledger()
-    last = ""
+    """Print how far the batch is while it runs, from the ledger (the durable truth).
+
+    A ledger that cannot be read for a while (an outage, a schema still being made) is
+    logged once and asked again: the import's own handling of it is the import's, and this
+    thread never ends with a traceback of its own."""
+    last, failing = "", False
     while not stop.wait(0.5):
-        counts = ledger.counts(batch_id)
+        try:
+            counts = settings.ledger().counts(batch_id)
+        except Exception as exc:
+            if not failing:
+                log.warning("progress: the ledger cannot be read now (%s); trying again",
+                            type(exc).__name__)
+            failing = True
+            continue
+        failing = False
         total = sum(counts.values())
         if not total:
             continue
