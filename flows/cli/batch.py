@@ -150,7 +150,11 @@ def _progress(settings: Settings, batch_id: str, stop: threading.Event) -> None:
 
 
 def _job_json(r: Job) -> dict[str, Any]:
-    return {"job_id": r.job_id, "source": r.source_uri, "status": r.status,
+    """A job as `import --json` and `status --json` show it: its source's digits masked (the
+    ledger keeps the source as it was, by which a resume finds each file's job again)."""
+    from parsers.model import mask_digits
+
+    return {"job_id": r.job_id, "source": mask_digits(r.source_uri), "status": r.status,
             "attempts": r.attempts, "reason": r.reason, "output": r.output_uri,
             "needs_review": r.needs_review, "sha256": r.sha256,
             "duplicate_of": r.duplicate_of}
@@ -196,7 +200,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"stmtflow: no batch or job {target!r}", file=sys.stderr)
         return 1
     rows = ledger.jobs(target)
-    report = {**batch.to_dict(), "counts": ledger.counts(target),
+    report = {**batch.to_dict(), "source": mask_digits(batch.source),
+              "counts": ledger.counts(target),
               "seconds": _duration(batch.created_at, rows),
               "ui": _ui_link(settings, batch.flow_run_id), "reruns": ledger.rerun_batches(target),
               "jobs": [{**_job_json(r), "account_last4": r.account_last4} for r in rows]}
@@ -252,9 +257,11 @@ def cmd_parse(args: argparse.Namespace) -> int:
     from flows.config import Settings
     from flows.parser import Parser
     from parsers.errors import StatementError
+    from parsers.model import mask_digits
 
     settings = Settings.from_env()
     _check_bank(settings, args.bank)
+    shown = mask_digits(str(args.file))
     try:
         result = Parser.from_settings(settings).parse(
             args.file.read_bytes(), bank=args.bank, passwords=settings.passwords_for(args.bank))
@@ -262,7 +269,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"error": exc.reason, "message": exc.message}))
         else:
-            print(f"{args.file}: {exc.reason}: {exc.message}", file=sys.stderr)
+            print(f"{shown}: {exc.reason}: {exc.message}", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(result.to_dict(), indent=1))
@@ -270,7 +277,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
     from parsers.model import mask_account
 
     v = result.validation
-    print(f"{args.file}: {result.statement.bank} (layout {result.layout}), {result.pages} "
+    print(f"{shown}: {result.statement.bank} (layout {result.layout}), {result.pages} "
           f"page(s), {result.ocr_pages} by OCR: {'validated' if v.ok else 'NEEDS REVIEW'}")
     for a in result.statement.accounts:
         print(f"  {mask_account(a.account_last4)} {a.currency} opening {a.opening_balance} "
