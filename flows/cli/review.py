@@ -88,6 +88,7 @@ def cmd_review_list(args: argparse.Namespace) -> int:
 def cmd_review_show(args: argparse.Namespace) -> int:
     from flows.config import Settings
     from flows.review_flow import decisions_for
+    from parsers.model import mask_digits
     from reconcile.corrections import evidence
 
     settings = Settings.from_env()
@@ -95,7 +96,7 @@ def cmd_review_show(args: argparse.Namespace) -> int:
     review = desk.review(args.id)
     accounts, rows = evidence(desk.statement(review), list(review.problems))
     job = settings.ledger().job(review.decision_id)
-    data = {**review.to_dict(), "source": job and job.source_uri,
+    data = {**review.to_dict(), "source": job and mask_digits(job.source_uri),
             "input": job and job.input_uri,
             "accounts": [{**asdict(a), "reconciles": a.reconciles} for a in accounts],
             "rows": [asdict(r) for r in rows],
