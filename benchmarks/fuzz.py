@@ -32,7 +32,9 @@ the original's. The rule (`judge`):
 - other words (an edited digit, a damaged stream shown otherwise): a figure or date that
   differs must print its new form in the changed text and no longer its old one; a
   description may gain only words the mutant prints more often than the original, and
-  lose only words it prints less often; a bank read differently is never explained.
+  lose only words it prints less often; an account missing from the end of the reading
+  whose ending and closing balance the mutant prints nowhere was lost with its pages; a
+  bank read differently is never explained.
 
 The harness checks itself first: the unmutated statements must validate and equal their
 truth through the same path (one that does not is left out, and printed), or the run stops
@@ -287,10 +289,25 @@ def judge(got: dict[str, Any], truth: dict[str, Any], before: list[str],
             return (f"the mutant prints a changed figure ({touched[0]}), the old one "
                     f"validated", [("figures", "a changed figure")])
         return "validated", []
-    unexplained = [k for k in differing if k not in mine or k not in theirs
-                   or not _explained(_kind(k), mine[k], theirs[k], removed, added, lost,
-                                     gained)]
+    gone = _accounts_gone(mine, theirs, " ".join(after))
+    unexplained = [k for k in differing if k.split(" ")[:2] not in gone and (
+        k not in mine or k not in theirs
+        or not _explained(_kind(k), mine[k], theirs[k], removed, added, lost, gained))]
     return _verdict("validated-edited", unexplained, mine, theirs, ", text edited")
+
+
+def _accounts_gone(mine: dict[str, Any], theirs: dict[str, Any], shown: str) -> list[list[str]]:
+    """The accounts of the truth missing from the end of the reading whose ending and
+    closing balance the mutant no longer prints anywhere (their pages' text is gone): a
+    reading without them is the mutant's. As `["account", "N"]`, a key's first words."""
+    gone = []
+    for key, last4 in theirs.items():
+        head = key.split(" ")[:2]
+        closing = theirs.get(f"{' '.join(head)} closing_balance")
+        if key.endswith(" account_last4") and key not in mine and str(last4) not in shown \
+                and not any(f in shown for f in _forms(closing)):
+            gone.append(head)
+    return gone
 
 
 def _verdict(ok: str, differing: list[str], mine: dict[str, Any], theirs: dict[str, Any],

@@ -48,3 +48,16 @@ def test_a_description_read_empty_where_the_page_prints_it_differs() -> None:
     spaced = {**truth, "accounts": [{**truth["accounts"][0], "transactions": [
         {**truth["accounts"][0]["transactions"][0], "description": "BOOKSHOP  ON THE CORNER "}]}]}
     assert fuzz.judge(spaced, truth, printed, printed) == ("validated", [])
+
+
+def test_an_account_the_mutant_no_longer_prints_may_be_missing_from_the_reading() -> None:
+    one = {"account_last4": "1234", "currency": "USD", "opening_balance": "1.00",
+           "closing_balance": "2.00", "transactions": []}
+    other = {**one, "account_last4": "4127", "closing_balance": "1076.57"}
+    truth = {"bank": "bluebird", "accounts": [one, other]}
+    read = {"bank": "bluebird", "accounts": [one]}
+    printed = ["Checking ****1234 1.00 2.00", "Savings ****4127 1.00 1,076.57"]
+
+    assert fuzz.judge(read, truth, printed, [printed[0], ""]) == ("validated-edited", [])
+    verdict, differing = fuzz.judge(read, truth, printed, [printed[0], "Savings ****4127"])
+    assert ("figures", "account 1 account_last4") in differing, verdict
