@@ -32,9 +32,10 @@ the original's. The rule (`judge`):
 - other words (an edited digit, a damaged stream shown otherwise): a figure or date that
   differs must print its new form in the changed text and no longer its old one; a
   description may gain only words the mutant prints more often than the original, and
-  lose only words it prints less often; an account missing from the end of the reading
-  whose ending and closing balance the mutant prints nowhere was lost with its pages; a
-  bank read differently is never explained.
+  lose only words it prints less often; an account read is the truth's of its ending (or
+  the next unpaired one), and an account missing from the reading whose ending and closing
+  balance the mutant prints nowhere was lost with its pages; a bank read differently is
+  never explained.
 
 The harness checks itself first: the unmutated statements must validate and equal their
 truth through the same path (one that does not is left out, and printed), or the run stops
@@ -275,7 +276,7 @@ def judge(got: dict[str, Any], truth: dict[str, Any], before: list[str],
     for a statement read `got` from a mutant printing `after`, whose original printed
     `before` and says `truth` (the rule: the module's note)."""
     a, b = " ".join(before).split(), " ".join(after).split()
-    mine, theirs = _fields(got), _fields(truth)
+    mine, theirs = _fields(got, _paired(got, truth)), _fields(truth)
     differing = [k for k in sorted(mine.keys() | theirs.keys())
                  if _norm(mine.get(k)) != _norm(theirs.get(k))]
     if a == b or Counter(a) == Counter(b):
@@ -297,9 +298,9 @@ def judge(got: dict[str, Any], truth: dict[str, Any], before: list[str],
 
 
 def _accounts_gone(mine: dict[str, Any], theirs: dict[str, Any], shown: str) -> list[list[str]]:
-    """The accounts of the truth missing from the end of the reading whose ending and
-    closing balance the mutant no longer prints anywhere (their pages' text is gone): a
-    reading without them is the mutant's. As `["account", "N"]`, a key's first words."""
+    """The accounts of the truth missing from the reading whose ending and closing balance
+    the mutant no longer prints anywhere (their pages' text is gone): a reading without
+    them is the mutant's. As `["account", "N"]`, a key's first words."""
     gone = []
     for key, last4 in theirs.items():
         head = key.split(" ")[:2]
@@ -345,9 +346,24 @@ def _changed(before: list[str], after: list[str]) -> tuple[str, str]:
     return " | ".join(removed), " | ".join(added)
 
 
-def _fields(statement: dict[str, Any]) -> dict[str, Any]:
+def _paired(got: dict[str, Any], truth: dict[str, Any]) -> list[int]:
+    """For each account read, the number of the truth's account it is: the one with its
+    ending, else the next one no account read has (an ending the edit changed); a number
+    past the truth's for one left over."""
+    ends = [a["account_last4"] for a in truth["accounts"]]
+    read = [a["account_last4"] for a in got["accounts"]]
+    free = iter([n for n, e in enumerate(ends) if e not in read] + list(
+        range(len(ends), len(ends) + len(read))))
+    return [ends.index(e) if ends.count(e) == 1 and read.count(e) == 1 else next(free)
+            for e in read]
+
+
+def _fields(statement: dict[str, Any], numbers: list[int] | None = None) -> dict[str, Any]:
+    """Every field of `statement` by name (`account N tx M date`), its accounts numbered
+    `numbers` (default: in order)."""
     out: dict[str, Any] = {"bank": statement["bank"]}
-    for n, acct in enumerate(statement["accounts"]):
+    for at, acct in enumerate(statement["accounts"]):
+        n = numbers[at] if numbers is not None else at
         for key, value in acct.items():
             if key == "transactions":
                 for m, t in enumerate(value):

@@ -61,3 +61,6 @@ def test_an_account_the_mutant_no_longer_prints_may_be_missing_from_the_reading(
     assert fuzz.judge(read, truth, printed, [printed[0], ""]) == ("validated-edited", [])
     verdict, differing = fuzz.judge(read, truth, printed, [printed[0], "Savings ****4127"])
     assert ("figures", "account 1 account_last4") in differing, verdict
+    # the first account's pages lost: the reading's one account is the truth's second
+    lost_first = {"bank": "bluebird", "accounts": [other]}
+    assert fuzz.judge(lost_first, truth, printed, ["", printed[1]]) == ("validated-edited", [])
