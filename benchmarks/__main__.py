@@ -11,6 +11,7 @@ only parses the options and dispatches, so a new benchmark is a new module and a
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from benchmarks import (
@@ -84,6 +85,8 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=1000, help="fuzz: mutants to parse")
     ap.add_argument("--base", type=int, default=24, help="fuzz: generated statements mutated")
     ap.add_argument("--reader", default="pdfium", help="fuzz: the page reader")
+    ap.add_argument("--fuzz-varied", action="store_true",
+                    help="fuzz: mutate statements drawn with variations, not plain layouts")
     ap.add_argument("--only", type=int, nargs="+", help="fuzz: these mutant indices only")
     ap.add_argument("--minutes", type=float, help="fuzz: start no mutant after this long")
     ap.add_argument("--start", type=int, default=0,
@@ -107,10 +110,14 @@ def main() -> None:
         "start": lambda: start.run(args.rounds),
         "exports": lambda: exports.run(min(args.statements, 60), args.seed),
         "fuzz": lambda: fuzz.run(args.n, args.seed, args.base, args.workers, args.reader,
-                                 args.keep, args.only, args.minutes, args.start),
+                                 args.keep, args.only, args.minutes, args.start,
+                                 args.fuzz_varied),
     }
     for name in chosen:
-        runs[name]()
+        try:
+            runs[name]()
+        except fuzz.HarnessBroken as exc:
+            sys.exit(f"fuzz: the harness is broken, no count above means anything: {exc}")
         print()
 
 

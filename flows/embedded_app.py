@@ -19,6 +19,10 @@ version, the database), and while that is unchanged and Prefect's memo store sti
 hash, it starts with `PREFECT_API_BLOCKS_REGISTER_ON_START` (and the memo, which would
 compute the hash first) off.
 
+Servers of one Prefect home start one at a time, under a file lock in it (`SETUP_LOCK`):
+the first commands run at once on a new home would otherwise all create and migrate its
+database, and fail on each other's tables.
+
 Its own module, outside `flows.cli`, so that the server's process imports nothing else of
 stmtflow.
 """
@@ -27,16 +31,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import hashlib
 import json
+import os
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fastapi import FastAPI
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 #: seconds the shutdown waits at most for the queues to empty
 DRAIN_TIMEOUT = 10.0
@@ -45,6 +52,8 @@ MEMORY_BROKER = "prefect.server.utilities.messaging.memory"
 
 #: the note, in the Prefect home, of what the block types were last registered from
 BLOCK_TYPES_NOTE = "stmtflow-block-types.json"
+#: the lock file, in the Prefect home, that one server at a time starts under
+SETUP_LOCK = "stmtflow-server-setup.lock"
 
 
 def create_app() -> FastAPI:
@@ -68,22 +77,59 @@ def _draining(lifespan: Lifespan) -> Lifespan:
             temporary_settings,
         )
 
-        note = _block_types_note()
-        registered = _registered(note)
-        # without memoizing, Prefect does not compute its hash (the collections' import) first
-        skip = {PREFECT_API_BLOCKS_REGISTER_ON_START: False,
-                PREFECT_MEMOIZE_BLOCK_AUTO_REGISTRATION: False} if registered else {}
-        with temporary_settings(updates=skip):
-            async with lifespan(app) as state:
+        async with contextlib.AsyncExitStack() as stack:
+            with await _setup_lock():  # released once Prefect's start-up is over
+                note = _block_types_note()
+                registered = _registered(note)
+                # without memoizing, Prefect does not compute its hash (the collections'
+                # import) first
+                skip = {PREFECT_API_BLOCKS_REGISTER_ON_START: False,
+                        PREFECT_MEMOIZE_BLOCK_AUTO_REGISTRATION: False} if registered else {}
+                stack.enter_context(temporary_settings(updates=skip))
+                state = await stack.enter_async_context(lifespan(app))
                 if not registered:  # from the database as it is now (a new one was made)
                     with contextlib.suppress(OSError, ValueError, ImportError):
                         note.write_text(json.dumps({"sources": _block_type_sources()}))
-                try:
-                    yield state
-                finally:
-                    await _handed_over()
+            try:
+                yield state
+            finally:
+                await _handed_over()
 
     return drained
+
+
+def setting_up(home: Path) -> bool:
+    """Whether a server of the Prefect home `home` is starting now (holds its lock): a
+    command waiting for its own server, queued behind it, is not kept waiting by its own."""
+    try:
+        fd = os.open(home / SETUP_LOCK, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # which releases a lock it took
+    return False
+
+
+async def _setup_lock() -> contextlib.closing[Any]:
+    """This Prefect home's start-up lock, once taken (waited for off the event loop): the
+    database's migrations and the block types' registration run in one server at a time,
+    since Prefect's own, run by several servers on a new database at once, fail on each
+    other's tables. Released as its file closes."""
+    from prefect.settings import get_current_settings
+
+    home = get_current_settings().home
+    home.mkdir(parents=True, exist_ok=True)
+    lock = open(home / SETUP_LOCK, "a+b")  # noqa: SIM115 (closed by the caller's `with`)
+    try:
+        await asyncio.to_thread(fcntl.flock, lock.fileno(), fcntl.LOCK_EX)
+    except BaseException:
+        lock.close()
+        raise
+    return contextlib.closing(lock)
 
 
 def _block_types_note() -> Path:

@@ -172,7 +172,8 @@ def run_batch(settings: Settings, batch_id: str, run: Taken) -> State:
         mark_run(this_run, tagged, run.continues, kind, settings.ui_url)
     for job_id in reclaim_from_dead_runs(ledger, batch_id, this_run, run.previous_run):
         notify_ended(settings, job_id)  # only a job reclaimed on its last attempt ended
-    rows = ledger.jobs(batch_id)
+    # duplicates last: one waiting for a holder of this batch never holds a thread before it
+    rows = sorted(ledger.jobs(batch_id), key=lambda r: r.status == Status.DUPLICATE)
     progress = create_progress_artifact(0.0, key=f"progress-{batch_id}".lower(),
                                         description=f"Files finished in batch {batch_id}")
     attempt = process_file.with_options(

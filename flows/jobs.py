@@ -44,12 +44,15 @@ from reconcile.acceptance import (
 )
 from reconcile.ledger import MAX_ATTEMPTS, Claim, Ledger
 from reconcile.records import Identities, Job
+from reconcile.recovery import leased
 from reconcile.storage import Storage, list_sources
 
 log = logging.getLogger("stmtflow")
 
 #: how often a duplicate looks whether the job holding its input has ended
 HOLDER_POLL_SECONDS = 0.5
+#: why a duplicate reclaimed its holder's attempt
+TAKEN_OVER = "its run stopped; a duplicate of the job took its work over"
 
 @dataclass(frozen=True)
 class Worker:
@@ -184,7 +187,7 @@ def process_job(worker: Worker, job_id: str, task_run_id: str | None = None) -> 
         if claim is None:  # that was its last attempt: taking it back ended the job
             worker.notify(job_id)
     if claim is None:
-        return _unclaimed(worker, job_id)
+        return _unclaimed(worker, job_id, task_run_id)
     try:
         with kept(worker.ledger, claim):
             record = _run(worker, claim)
@@ -270,12 +273,12 @@ def _took_back(ledger: Ledger, job_id: str, task_run_id: str | None) -> bool:
                                "not record how its attempt ended")
 
 
-def _unclaimed(worker: Worker, job_id: str) -> Job:
+def _unclaimed(worker: Worker, job_id: str, task_run_id: str | None) -> Job:
     """Why a claim was lost: already finished (a rerun), a duplicate, expired, or held by
     someone else."""
     job = _job(worker.ledger, job_id)
     if job.status == Status.DUPLICATE:
-        return _await_holder(worker.ledger, job)
+        return _as_holder_ends(worker, job, task_run_id)
     if job.status == Status.QUEUED and worker.ledger.expire(job_id):
         worker.notify(job_id)
         job = _job(worker.ledger, job_id)
@@ -287,11 +290,21 @@ def _unclaimed(worker: Worker, job_id: str) -> Job:
                          f"{job_id} is {job.status} under another lease")
 
 
-def _await_holder(ledger: Ledger, job: Job) -> Job:
-    """A duplicate ends as its holder ends: wait (at most a lease) for the holder's terminal
-    record; the duplicate's task then succeeds with it, or is excluded as it was."""
+def _as_holder_ends(worker: Worker, job: Job, task_run_id: str | None) -> Job:
+    """A duplicate ends as its holder ends; the duplicate's task then succeeds with it, or
+    is excluded as it was.
+
+    A holder that a live run holds is waited for (at most a lease): its attempt renews its
+    lease, and its batch's run renews the batch's. A holder no live run holds (its run was
+    killed, and its leases ran out) is never waited for: this task takes its work over at
+    once, reclaiming the dead attempt and running the holder's job itself.
+    """
+    ledger = worker.ledger
     deadline = time.monotonic() + ledger.lease.total_seconds()
     while not (holder := ledger.outcome_of(job)).status.terminal:
+        if not _held_alive(ledger, holder):
+            _take_over(worker, holder, task_run_id)
+            continue
         if time.monotonic() > deadline:
             raise TransientError(Reason.CLAIMED_ELSEWHERE,
                                  f"{job.job_id} waits for {holder.job_id}, still {holder.status}")
@@ -299,6 +312,35 @@ def _await_holder(ledger: Ledger, job: Job) -> Job:
     if holder.status != Status.SUCCEEDED:
         raise JobExcluded(holder.status, holder.reason)
     return job
+
+
+def _held_alive(ledger: Ledger, job: Job) -> bool:
+    """Whether a live run holds the unfinished `job`: its attempt's lease, or else its
+    batch's, is still renewed."""
+    now = ledger.clock()
+    if job.status == Status.PROCESSING:
+        return job.lease_until is not None and job.lease_until >= now
+    batch = ledger.batch(job.batch_id)
+    return batch is not None and leased(batch, now)
+
+
+def _take_over(worker: Worker, holder: Job, task_run_id: str | None) -> None:
+    """Run the job `holder`, which no live run holds, here: its dead attempt reclaimed (it
+    counts, as crashed), then an attempt of this worker's. Its end is the ledger's to read;
+    a transient failure is raised, for the duplicate's task to try again after its backoff."""
+    ledger = worker.ledger
+    if holder.status == Status.PROCESSING and holder.lease_owner is not None:
+        if not ledger.reclaim_held(holder.job_id, holder.lease_owner, TAKEN_OVER):
+            return  # another reclaimed or finished it first: look again
+        if _job(ledger, holder.job_id).status.terminal:  # that was its last attempt
+            worker.notify(holder.job_id)
+            return
+    log.warning("job %s: no live run holds it; a duplicate of it runs it", holder.job_id)
+    try:
+        process_job(worker, holder.job_id, task_run_id)
+    except Exception as exc:
+        if classify(exc).transient and not _held_alive(ledger, _job(ledger, holder.job_id)):
+            raise
 
 
 def _log_success(job_id: str, attempt: int, out: Rendered) -> None:

@@ -233,13 +233,17 @@ def mask_accounts(joined: str | None) -> str:
 
 
 #: a digit run, or digit groups of three or more joined by single spaces or dashes (a card
-#: number `4111 1111 1111 1111`, an account `123-456-789`); a date's `-12-` breaks the chain
-_DIGIT_GROUPS = re.compile(r"(?<!\d)\d{3,}(?:[ -]\d{3,})*(?!\d)|\d{5,}")
+#: number `4111 1111 1111 1111`, an account `123-456-789`); a date's `-12-` breaks the chain;
+#: a number followed by a unit (`52428800 bytes`, `600 pages`) is a quantity, no account
+_DIGIT_GROUPS = re.compile(
+    r"(?:(?<!\d)\d{3,}(?:[ -]\d{3,})*(?!\d)|\d{5,})"
+    r"(?!\d|\s*(?:bytes?|[KMG]i?B|pages?|pixels?|objects?|seconds?|s)\b)")
 
 
 def mask_digits(text: str) -> str:
     """Mask every run of five or more digits, and every chain of digit groups holding five
-    or more, to its last four (an account number in a file name, say)."""
+    or more, to its last four (an account number in a file name, say); not a quantity, a
+    number with its unit after it."""
     def mask(m: re.Match[str]) -> str:
         digits = re.sub(r"\D", "", m.group(0))
         return "****" + digits[-4:] if len(digits) >= 5 else m.group(0)

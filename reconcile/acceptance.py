@@ -53,7 +53,8 @@ def read_checked(uri: str, root: str | None, *, max_bytes: int, follow_links: bo
             raise Refused(Reason.OUTSIDE_SOURCE,
                           "a symlink that leads out of the source folder")
     if size > max_bytes:
-        raise Refused(Reason.TOO_LARGE, f"{size} bytes is over the limit of {max_bytes}", size)
+        raise Refused(Reason.TOO_LARGE, f"{size} bytes is over the limit of {max_bytes} bytes",
+                      size)
     with fs.open(path, "rb") as f:
         data = f.read(max_bytes + 1)
     if len(data) > max_bytes:

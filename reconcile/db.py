@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import importlib
 import operator
-import time
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,7 +33,6 @@ from sqlalchemy import (
     inspect,
     text,
 )
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.dml import Insert
 
 metadata = MetaData()
@@ -94,7 +94,9 @@ jobs = Table(
     Column("rerun_of", String(64), index=True),
     #: the job whose parse of the same bytes under the same pins this job reuses
     Column("duplicate_of", String(64)),
-    UniqueConstraint("batch_id", "sha256", name="one_job_per_input_per_batch"),
+    #: a file (its name and bytes) is one job of a batch; a refused file (no digest) is kept
+    #: to one by `Ledger.refuse`
+    UniqueConstraint("batch_id", "source_uri", "sha256", name="one_job_per_file_per_batch"),
 )
 
 #: one job parses an input digest under one set of pinned identities: the claim's holder
@@ -390,9 +392,9 @@ def make_engine(url: str) -> Engine:
 
 
 #: the newest revision of `reconcile/migrations` (a test holds the two together)
-HEAD = "0011"
-#: how long a migration that lost the race to another process waits for that one to finish
-MIGRATION_WAIT_SECONDS = 60.0
+HEAD = "0012"
+#: the key of the PostgreSQL advisory lock a migration holds (any constant of stmtflow's)
+MIGRATION_LOCK_KEY = 0x73746D74
 
 
 def migrate(engine: Engine) -> None:
@@ -400,22 +402,44 @@ def migrate(engine: Engine) -> None:
     the Mako it imports, load only for a schema not at `HEAD`, which spares every command a
     tenth of a CPU second). A revision this code does not know is Alembic's to refuse.
 
-    Two processes that first use one new ledger at once (an import and a run an automation
-    started beside it) both find it empty and both migrate it: the slower fails on a table
-    the other made (on PostgreSQL once the other committed; on SQLite, whose driver commits
-    each table as it is made, while the other may still be at it). It then waits for the
-    schema to reach `HEAD` (`MIGRATION_WAIT_SECONDS` at most) instead of failing.
+    Processes that first use one new ledger at once (the first imports on a new home, an
+    import and a run an automation started beside it) would all find it empty and all
+    migrate it, failing on each other's tables: one migrates at a time, under a lock (a
+    file beside a SQLite database, an advisory lock on PostgreSQL), and each looks again
+    once it holds it.
     """
     if revision(engine) == HEAD:
         return
-    try:
-        _upgrade(engine)
-    except DBAPIError:
-        deadline = time.monotonic() + MIGRATION_WAIT_SECONDS
-        while revision(engine) != HEAD:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)
+    with _migration_lock(engine):
+        if revision(engine) != HEAD:
+            _upgrade(engine)
+
+
+@contextmanager
+def _migration_lock(engine: Engine) -> Iterator[None]:
+    """Held by one process (and thread) at a time for `engine`'s database."""
+    url = engine.url
+    if url.get_backend_name() == "postgresql":
+        with engine.connect() as c:
+            c.execute(text("SELECT pg_advisory_lock(:k)"), {"k": MIGRATION_LOCK_KEY})
+            try:
+                yield
+            finally:
+                c.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": MIGRATION_LOCK_KEY})
+                c.commit()
+        return
+    database = url.database if url.get_backend_name() == "sqlite" else None
+    if not database or database == ":memory:" or database.startswith("file:"):
+        with _THREAD_MIGRATION:
+            yield
+        return
+    with _THREAD_MIGRATION, open(f"{database}.migration-lock", "a+b") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)  # released as the file closes
+        yield
+
+
+#: threads of one process share a file's lock (flock is per open file): they take turns
+_THREAD_MIGRATION = threading.Lock()
 
 
 def _upgrade(engine: Engine) -> None:

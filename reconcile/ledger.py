@@ -182,8 +182,9 @@ class Ledger:
     def accept(self, batch_id: str, *, source_uri: str, input_uri: str, size: int, sha256: str,
                bank_hint: str | None, ids: Identities, queue_limit: timedelta,
                rerun_of: str | None = None) -> Job:
-        """Write the job envelope and claim its input: the same bytes in the same batch
-        return the same job; bytes another job holds make this one its DUPLICATE.
+        """Write the job envelope and claim its input: the same file (name and bytes) in
+        the same batch returns the same job; bytes another job holds (of this batch too,
+        under another name) make this one its DUPLICATE.
 
         The envelope and a claim no job holds yet (the common case) are one transaction;
         a claim that is held is settled after the envelope's commit (`_claim_input`)."""
@@ -223,7 +224,7 @@ class Ledger:
                     **values: Any) -> tuple[str, bool, Job | None]:
         """Insert an envelope and, with `take_input`, the claim on its input unless a job
         holds it, in one transaction: (job id, True, the job as committed), or (job id,
-        True, None) when the claim is held; (the batch's job of these bytes, False, None)
+        True, None) when the claim is held; (the batch's job of this file, False, None)
         when there is one."""
         submitted = self.clock()
         job_id = "j-" + uuid.uuid4().hex[:16]
@@ -240,10 +241,10 @@ class Ledger:
                         **dataclasses.asdict(ids)}).first() is None:
                     return job_id, True, None  # held: the envelope commits on its own
                 return job_id, True, Job.from_row(row)
-        except IntegrityError:  # one_job_per_input_per_batch: these bytes are already here
+        except IntegrityError:  # one_job_per_file_per_batch: this file is already here
             with self.engine.connect() as c:
                 return c.execute(select(jobs.c.job_id).where(
-                    jobs.c.batch_id == batch_id,
+                    jobs.c.batch_id == batch_id, jobs.c.source_uri == values["source_uri"],
                     jobs.c.sha256 == values["sha256"])).scalar_one(), False, None
 
     def _read_back(self, job_id: str) -> Job:

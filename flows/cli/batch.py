@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 import threading
 import time
@@ -16,6 +17,8 @@ from reconcile.records import Job
 
 if TYPE_CHECKING:
     from flows.config import Settings
+
+log = logging.getLogger("stmtflow")
 
 
 def cmd_sample(args: argparse.Namespace) -> int:
@@ -121,11 +124,22 @@ def _start_parse_workers(settings: Settings) -> None:
 
 
 def _progress(settings: Settings, batch_id: str, stop: threading.Event) -> None:
-    """Print how far the batch is while it runs, from the ledger (the durable truth)."""
-    ledger = settings.ledger()
-    last = ""
+    """Print how far the batch is while it runs, from the ledger (the durable truth).
+
+    A ledger that cannot be read for a while (an outage, a schema still being made) is
+    logged once and asked again: the import's own handling of it is the import's, and this
+    thread never ends with a traceback of its own."""
+    last, failing = "", False
     while not stop.wait(0.5):
-        counts = ledger.counts(batch_id)
+        try:
+            counts = settings.ledger().counts(batch_id)
+        except Exception as exc:
+            if not failing:
+                log.warning("progress: the ledger cannot be read now (%s); trying again",
+                            type(exc).__name__)
+            failing = True
+            continue
+        failing = False
         total = sum(counts.values())
         if not total:
             continue
@@ -141,7 +155,11 @@ def _progress(settings: Settings, batch_id: str, stop: threading.Event) -> None:
 
 
 def _job_json(r: Job) -> dict[str, Any]:
-    return {"job_id": r.job_id, "source": r.source_uri, "status": r.status,
+    """A job as `import --json` and `status --json` show it: its source's digits masked (the
+    ledger keeps the source as it was, by which a resume finds each file's job again)."""
+    from parsers.model import mask_digits
+
+    return {"job_id": r.job_id, "source": mask_digits(r.source_uri), "status": r.status,
             "attempts": r.attempts, "reason": r.reason, "output": r.output_uri,
             "needs_review": r.needs_review, "sha256": r.sha256,
             "duplicate_of": r.duplicate_of}
@@ -189,7 +207,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"stmtflow: no batch or job {target!r}", file=sys.stderr)
         return 1
     rows = ledger.jobs(target)
-    report = {**batch.to_dict(), "counts": ledger.counts(target),
+    report = {**batch.to_dict(), "source": mask_digits(batch.source),
+              "counts": ledger.counts(target),
               "seconds": _duration(batch.created_at, rows),
               "ui": _ui_link(settings, batch.flow_run_id), "reruns": ledger.rerun_batches(target),
               "jobs": [{**_job_json(r), "account_last4": r.account_last4} for r in rows]}
@@ -247,9 +266,11 @@ def cmd_parse(args: argparse.Namespace) -> int:
     from flows.parser import Parser
     from parsers.errors import StatementError
     from parsers.generic.explain import Explanation, reading_lines
+    from parsers.model import mask_digits
 
     settings = Settings.from_env()
     _check_bank(settings, args.bank)
+    shown = mask_digits(str(args.file))
     try:
         result = Parser.from_settings(settings).parse(
             args.file.read_bytes(), bank=args.bank, passwords=settings.passwords_for(args.bank))
@@ -258,7 +279,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
             print(json.dumps({"error": exc.reason, "message": exc.message,
                               "details": exc.details}))
             return 1
-        print(f"{args.file}: {exc.reason}: {exc.message}", file=sys.stderr)
+        print(f"{shown}: {exc.reason}: {exc.message}", file=sys.stderr)
         if args.explain:
             found = Explanation.from_dict(exc.details).lines() if exc.details else [
                 "nothing was read: the file was refused before any table was looked for"]
@@ -274,7 +295,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
     source = result.statement.source
     how = (f"({source['format']} export, read by {source['reader']})" if source else
            f"(layout {result.layout}), {result.pages} page(s), {result.ocr_pages} by OCR")
-    print(f"{args.file}: {result.statement.bank} {how}: "
+    print(f"{shown}: {result.statement.bank} {how}: "
           f"{'validated' if v.ok else 'NEEDS REVIEW'}")
     for a in result.statement.accounts:
         print(f"  {mask_account(a.account_last4)} {a.currency} opening {a.opening_balance} "

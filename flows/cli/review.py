@@ -93,6 +93,7 @@ def cmd_review_list(args: argparse.Namespace) -> int:
 def cmd_review_show(args: argparse.Namespace) -> int:
     from flows.config import Settings
     from flows.review_flow import decisions_for
+    from parsers.model import mask_digits
     from reconcile.corrections import endings_of, evidence, for_reviewer
 
     settings = Settings.from_env()
@@ -102,7 +103,8 @@ def cmd_review_show(args: argparse.Namespace) -> int:
     accounts, rows = evidence(doc, list(review.problems))
     endings = endings_of(doc)
     job = settings.ledger().job(review.decision_id)
-    data = {**review.to_dict(), "source": job and job.source_uri, "endings": sorted(endings),
+    data = {**review.to_dict(), "source": job and mask_digits(job.source_uri),
+            "endings": sorted(endings),
             "input": job and job.input_uri,
             "accounts": [{**asdict(a), "reconciles": a.reconciles} for a in accounts],
             "rows": [{**asdict(r), "description": for_reviewer(r.description, endings)}

@@ -117,6 +117,12 @@ def _listening(port: int = 0) -> socket.socket:
     return sock
 
 
+#: how many start-up timeouts a command waits at most while servers of its home start
+QUEUED_STARTS = 4
+#: seconds a command still waits after it last saw a server of its home starting
+QUEUED_GRACE = 10.0
+
+
 class Embedded:
     """Prefect's ephemeral API for one command, started at once in the background.
 
@@ -151,10 +157,19 @@ class Embedded:
         # handlers, which send the last logs and events to this API
         atexit.register(self.stop)
 
-    def ready(self, timeout: float) -> str:
+    def ready(self, timeout: float, prefect_home: Path | None = None) -> str:
         """Its URL once it answers its health check; raise when it ended or took too long.
-        Whether it still runs is asked first: once it ended, whatever answers is not it."""
-        deadline = time.monotonic() + timeout
+        Whether it still runs is asked first: once it ended, whatever answers is not it.
+
+        The servers of one Prefect home start one at a time (`flows.embedded_app`): while
+        one of them starts, the wait does not count against `timeout` (it ends no sooner
+        than `QUEUED_GRACE` after; up to `QUEUED_STARTS` timeouts in all), so that the
+        first commands run at once on a new home wait for each other's start-up instead of
+        giving up."""
+        from flows.embedded_app import setting_up
+
+        started = time.monotonic()
+        deadline = started + timeout
         while True:
             if self.proc is None or self.proc.poll() is not None:
                 self.stop()
@@ -162,7 +177,11 @@ class Embedded:
                                    f"see {self.log_path}")
             if _healthy(self.url, timeout=1.0):
                 return self.url
-            if time.monotonic() > deadline:
+            now = time.monotonic()
+            if prefect_home is not None and now < started + QUEUED_STARTS * timeout \
+                    and setting_up(prefect_home):
+                deadline = max(deadline, now + QUEUED_GRACE)
+            if now > deadline:
                 self.stop()
                 raise RuntimeError(f"the embedded Prefect API did not start within "
                                    f"{timeout:.0f} s; see {self.log_path}")
@@ -224,7 +243,8 @@ def api_ready() -> contextlib.AbstractContextManager[object]:
     if settings.api.url or not settings.server.ephemeral.enabled:
         _embedded.stop()
         return contextlib.nullcontext()
-    url = _embedded.ready(float(settings.server.ephemeral.startup_timeout_seconds))
+    url = _embedded.ready(float(settings.server.ephemeral.startup_timeout_seconds),
+                          settings.home)
     return temporary_settings(updates={
         PREFECT_API_URL: url, PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None,
         PREFECT_CLIENT_CSRF_SUPPORT_ENABLED: settings.server.api.csrf_protection_enabled})

@@ -46,7 +46,7 @@ def check_bytes(data: bytes, limits: Limits) -> None:
     if not data:
         raise EmptyFile("the file is empty (0 bytes)")
     if len(data) > limits.max_bytes:
-        raise TooLarge(f"{len(data)} bytes is over the limit of {limits.max_bytes}")
+        raise TooLarge(f"{len(data)} bytes is over the limit of {limits.max_bytes} bytes")
     if b"%PDF-" not in data[:1024]:
         raise NotPdf("the file does not start with a PDF header, nor is it a bank export "
                      "stmtflow reads")

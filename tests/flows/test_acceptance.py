@@ -70,6 +70,29 @@ def test_after_import_move_empties_the_inbox(stmtflow_home: Path, tmp_path: Path
     assert {r.status for r in rows} == {Status.SUCCEEDED}
 
 
+def test_two_names_of_one_file_in_one_batch_are_two_jobs_shown_accounted_and_moved(
+        stmtflow_home: Path, tmp_path: Path) -> None:
+    folder, done = tmp_path / "inbox", tmp_path / "done"
+    first, other = generate(folder, TEXT_BANKS[:2], 2, seed=6)
+    (folder / "copy.pdf").write_bytes(first.pdf.read_bytes())
+
+    ran = cli("import", str(folder), "--json", "--after-import", f"move:{done}")
+    assert ran.returncode == 0, ran.stderr
+    jobs = {j["source"].rsplit("/", 1)[-1]: j for j in json.loads(ran.stdout)["jobs"]}
+    assert sorted(jobs) == sorted([first.pdf.name, other.pdf.name, "copy.pdf"])
+    holder, copy = jobs[first.pdf.name], jobs["copy.pdf"]
+    assert (holder["status"], copy["status"], copy["duplicate_of"], copy["attempts"]) == (
+        Status.SUCCEEDED, Status.DUPLICATE, holder["job_id"], 0)
+    assert sorted(p.name for p in done.rglob("*.pdf")) == sorted(jobs)
+    assert not list(folder.rglob("*.pdf"))
+    status = json.loads(cli("status", "--json").stdout)
+    assert sorted(j["job_id"] for j in status["jobs"]) == sorted(
+        j["job_id"] for j in jobs.values())
+    report = json.loads(cli("reconcile", "--json").stdout)
+    assert report["state"] == "accounted", report["contradictions"]
+    assert (report["counts"]["accepted"], report["counts"]["duplicates"]) == (3, 1)
+
+
 def test_each_input_is_parsed_once_by_two_concurrent_imports(
         stmtflow_home: Path, tmp_path: Path, database_url: str,
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -129,8 +152,10 @@ def test_a_bad_source_file_is_refused_and_the_others_are_accepted(
     assert rows["huge.pdf"].size == 8 * 1024 * 1024
     for s in good:
         assert rows[s.pdf.name].status == Status.SUCCEEDED
-    # a link inside the folder is the same bytes as its target: the batch's one job of them
-    assert "inside.pdf" not in rows and len(rows) == len(good) + len(expected)
+    # a link inside the folder is another name of its target's bytes: a job, their duplicate
+    assert (rows["inside.pdf"].status, rows["inside.pdf"].duplicate_of) == (
+        Status.DUPLICATE, rows[good[0].pdf.name].job_id)
+    assert len(rows) == len(good) + len(expected) + 1
     stored = settings.storage().list_keys("inputs/sha256")
     assert len(stored) == len(good)  # nothing of the refused files was copied
     batch = ledger.batch("b-bad")

@@ -490,3 +490,27 @@ def test_the_embedded_api_dies_with_its_command(stmtflow_home: Path, tmp_path: P
     assert ended_within(server, 5)
 
 
+
+
+def test_the_progress_thread_outlives_a_ledger_it_cannot_reach(
+        stmtflow_home: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    from flows.cli.batch import _progress
+    from flows.config import Settings
+
+    free = socket.socket()
+    free.bind(("127.0.0.1", 0))
+    port = free.getsockname()[1]
+    free.close()  # nothing listens there: every read of the ledger fails at once
+    monkeypatch.setenv("STMTFLOW_DATABASE_URL", f"postgresql+psycopg://u@127.0.0.1:{port}/x")
+    stop, died = threading.Event(), []
+    monkeypatch.setattr(threading, "excepthook", died.append)
+    watcher = threading.Thread(target=_progress, args=(Settings.from_env(), "b-x", stop))
+    with caplog.at_level(logging.WARNING, logger="stmtflow"):
+        watcher.start()
+        stop.wait(2.0)  # four reads, each failing
+        stop.set()
+        watcher.join(30)
+    assert not watcher.is_alive() and not died
+    assert [r.message for r in caplog.records].count(
+        "progress: the ledger cannot be read now (OperationalError); trying again") == 1

@@ -11,6 +11,7 @@ was notified once, and the batch's state is what its jobs say.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_cli import cli
 from test_crash_recovery import after_lease
 
 from corpus import Sample, generate
@@ -135,19 +137,49 @@ def test_a_batch_killed_at_any_point_is_recovered_exactly(
     assert batch is not None and batch.state == BatchState.COMPLETED_WITH_WARNINGS
 
 
+@pytest.mark.parametrize("point", ["acceptance", "parse", "close"])
+def test_a_plain_import_again_after_a_kill_finishes_within_a_lease_plus_the_work(
+        point: str, stmtflow_home: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The files the dead batch holds come back as duplicates of its jobs: none waits for
+    the dead run past its leases, each runs its holder's job itself."""
+    monkeypatch.setenv("STMTFLOW_PARSE_WORKERS", "0")
+    monkeypatch.setenv("STMTFLOW_LEASE_SECONDS", "5")
+    settings, batch_id, samples, before = killed_batch(point, tmp_path / "inbox")
+
+    started = time.monotonic()
+    again = cli("import", str(tmp_path / "inbox"), "--json")
+    print(f"import again after a kill at {point}: {time.monotonic() - started:.1f} s")
+    assert again.returncode == 0, again.stderr[-2000:]
+    rerun = json.loads(again.stdout)
+    assert rerun["state"] == "COMPLETED_WITH_WARNINGS"
+    ledger = settings.ledger()
+    assert all(j.status.terminal for j in ledger.jobs(batch_id))  # none left to a recover
+    parsed_here = {j["job_id"] for j in rerun["jobs"] if j["status"] != Status.DUPLICATE}
+
+    assert recover(after_lease(settings), [batch_id])["resumed"] == {batch_id: WARNINGS}
+    recovered_exactly(settings, batch_id, samples, before, notified_also=parsed_here)
+    report = json.loads(cli("reconcile", "--json").stdout)
+    assert report["state"] == "accounted", report["contradictions"]
+
+
 def recovered_exactly(settings: Settings, batch_id: str, samples: list[Sample],
-                      before: dict[str, Job]) -> None:
+                      before: dict[str, Job], notified_also: set[str] = frozenset()) -> None:
     """After the recovery: every file of the source has one terminal job, ended as it should;
     attempts are exact (the killed attempt counts once, as crashed); no job that had ended
-    changed; the outputs check; every ended job was notified; the source is accepted."""
+    changed; the outputs check; every ended job was notified (with `notified_also`, jobs of
+    another batch, which a file accepted after the kill may duplicate); the source is
+    accepted."""
     ledger = settings.ledger()
     jobs = ledger.jobs(batch_id)
     assert sorted(j.source_uri for j in jobs) == sorted(str(s.pdf) for s in samples)
     expected = {str(s.pdf): s.reason for s in samples}
     for j in jobs:
         reason = expected[j.source_uri]
-        assert (j.status, j.reason) == ((Status.SUCCEEDED, None) if reason is None else
-                                        (Status.FAILED, reason)), j
+        end = ledger.outcome_of(j) if j.duplicate_of in notified_also else j
+        assert (end.status, end.reason) == ((Status.SUCCEEDED, None) if reason is None else
+                                            (Status.FAILED, reason)), j
+    jobs = [j for j in jobs if j.status != Status.DUPLICATE]
     for j in jobs:
         outcomes = [a.outcome for a in ledger.attempts(j.job_id)]
         was = before.get(j.source_uri)
@@ -157,9 +189,9 @@ def recovered_exactly(settings: Settings, batch_id: str, samples: list[Sample],
         assert j.attempts == len(outcomes)
         if was is not None and was.status.terminal:
             assert j == was, "a job that had ended changed"
-    assert check_outputs(jobs, settings.storage())["ok"]
+    assert check_outputs(ledger.jobs(), settings.storage())["ok"]
     # every ended job notified, the one whose notification the kill cut off included
-    assert notified_jobs(settings) == {j.job_id for j in jobs}
+    assert notified_jobs(settings) == {j.job_id for j in jobs} | notified_also
     batch = ledger.batch(batch_id)
     assert batch is not None and batch.accepted_at is not None
 

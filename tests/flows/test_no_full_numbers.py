@@ -134,3 +134,36 @@ def _text(pdf: bytes) -> bytes:
         return " ".join(p.get_textpage().get_text_range() for p in doc).encode()
     finally:
         doc.close()
+
+
+def test_the_commands_show_a_file_names_number_masked_and_a_size_as_it_is(
+        stmtflow_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    from test_cli import cli
+
+    from corpus import generate
+
+    monkeypatch.setenv("STMTFLOW_LIMIT_MAX_BYTES", "1048576")
+    folder = tmp_path / "inbox"
+    [sample] = generate(tmp_path / "drawn", ("northwind",), 1, seed=8)
+    folder.mkdir()
+    card = folder / f"card_{CARD}.pdf"
+    card.write_bytes(sample.pdf.read_bytes())
+    with (folder / "big.pdf").open("wb") as f:
+        f.truncate(5_242_880)
+
+    ran = cli("import", str(folder), "--json")
+    assert ran.returncode == 0, ran.stderr
+    batch = cli("status", "--json").stdout
+    job_id = json.loads(ran.stdout)["jobs"][0]["job_id"]
+    shown = ran.stdout + batch + cli("status", job_id, "--json").stdout + cli(
+        "parse", str(card)).stdout
+    assert f"card_****{CARD[-4:]}.pdf" in shown and not spelled(CARD).search(shown.encode())
+    big = next(j for j in json.loads(batch)["jobs"] if j["source"].endswith("big.pdf"))
+    assert big["reason"] == "too_large"
+    message = Settings.from_env().ledger().job(big["job_id"]).message  # type: ignore[union-attr]
+    assert "5242880 bytes is over the limit of 1048576 bytes" in (message or "")
+    # the ledger keeps the name the file is found by again
+    assert Settings.from_env().ledger().job(job_id).source_uri in (  # type: ignore[union-attr]
+        str(card), str(folder / "big.pdf"))

@@ -28,6 +28,9 @@ from parsers.model import (
     ("card 4111 1111 1111 1234.pdf", "card ****1234.pdf"),
     ("acct-123-456-789.pdf", "acct-****6789.pdf"),
     ("statement-2025-12-31 1234.pdf", "statement-2025-12-31 1234.pdf"),
+    ("8388608 bytes is over the limit of 1048576 bytes",
+     "8388608 bytes is over the limit of 1048576 bytes"),
+    ("account 12345678 holds 120000 pages", "account ****5678 holds 120000 pages"),
 ])
 def test_file_names_lose_long_digit_runs(name: str, shown: str) -> None:
     assert mask_digits(name) == shown

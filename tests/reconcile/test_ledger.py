@@ -57,11 +57,24 @@ def succeed(ledger: Ledger, claim: Claim) -> Job | None:
                           needs_review=False, bank="x", account_last4="1234", transactions=0)
 
 
-def test_same_bytes_in_same_batch_is_one_job(database_url: str) -> None:
+def test_the_same_file_in_the_same_batch_is_one_job(database_url: str) -> None:
     ledger = new_ledger(database_url)
     first = accept(ledger, 3)
     assert accept(ledger, 3) == first
     assert len(ledger.jobs("b-1")) == 3
+
+
+def test_the_same_bytes_under_another_name_are_a_duplicate_job_of_the_batch(
+        database_url: str) -> None:
+    ledger = new_ledger(database_url)
+    [first] = accept(ledger, 1)
+    again = ledger.accept("b-1", source_uri="file:///copy-of-0.pdf", input_uri="mem://0",
+                          size=1, sha256=f"{0:064x}", bank_hint=None, ids=IDS,
+                          queue_limit=timedelta(hours=1))
+    assert (again.job_id != first, again.status, again.duplicate_of) == (
+        True, Status.DUPLICATE, first)
+    assert sorted(j.source_uri for j in ledger.jobs("b-1")) == [
+        "file:///0.pdf", "file:///copy-of-0.pdf"]
 
 
 def test_acceptance_returns_the_job_as_committed_with_its_input_claimed(
