@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from typing import Any
@@ -506,11 +507,15 @@ def test_the_progress_thread_outlives_a_ledger_it_cannot_reach(
     stop, died = threading.Event(), []
     monkeypatch.setattr(threading, "excepthook", died.append)
     watcher = threading.Thread(target=_progress, args=(Settings.from_env(), "b-x", stop))
+    said = "progress: the ledger cannot be read now (OperationalError); trying again"
     with caplog.at_level(logging.WARNING, logger="stmtflow"):
         watcher.start()
-        stop.wait(2.0)  # four reads, each failing
+        for _ in range(600):  # the first failing read (a loaded machine may be slow to it)
+            if any(r.message == said for r in caplog.records):
+                break
+            time.sleep(0.1)
+        stop.wait(2.0)  # more reads, each failing
         stop.set()
         watcher.join(30)
     assert not watcher.is_alive() and not died
-    assert [r.message for r in caplog.records].count(
-        "progress: the ledger cannot be read now (OperationalError); trying again") == 1
+    assert [r.message for r in caplog.records].count(said) == 1
