@@ -64,17 +64,15 @@ def _accounts(lines: list[Line], locale: str) -> ParseOutput | None:
     for last4, chunk in chunks:
         opening = find_labelled(chunk, OPENING, read, read_below=below, blockers=CLOSING)
         closing = find_labelled(chunk, CLOSING, read, read_below=below, blockers=OPENING)
-        if last4 is None or (opening or closing) is None:
+        # both printed: one balance alone proves nothing of rows that might be missing (a
+        # page whose text a damaged font garbled reads as no rows at all)
+        if last4 is None or opening is None or closing is None:
             return None
-        info = AccountReading()
-        if opening is None or closing is None:
-            info.derived["opening_balance" if opening is None else "closing_balance"] = (
-                "the other balance: the account lists no transaction")
-        value = signed((opening or closing).value, card)  # type: ignore[union-attr]
-        if value != signed((closing or opening).value, card):  # type: ignore[union-attr]
+        value = signed(opening.value, card)
+        if value != signed(closing.value, card):
             return None
         out.statement.accounts.append(Account(last4, cur, value, value))
-        out.readings.append(info)
+        out.readings.append(AccountReading())
     out.how = {"layout": "generic", "locale": locale, "currency": cur, "columns": [],
                "convention": "no transactions: every account's balances printed and equal",
                "sections": len(out.statement.accounts)}

@@ -285,3 +285,15 @@ def test_a_row_whose_printed_date_is_no_day_never_takes_the_day_above() -> None:
     assert out.statement.accounts[0].transactions[3].date == date(2025, 12, 18)
     assert check(out).problems == ["account ****4321 row 4: '12/45' stands where its date "
                                    "does and is no date: the row's day is unknown"]
+
+
+def test_a_statement_without_rows_validates_only_with_both_balances_printed() -> None:
+    both = lines((40, [(DATE, "Account Number: ****4321")]),
+                 (54, [(DATE, "Statement Period: 12/15/2025 - 01/14/2026")]),
+                 (68, [(DATE, "Opening Balance: 100.00")]),
+                 (82, [(DATE, "Closing Balance: 100.00")]))
+    out = parse_generic(both, check)
+    assert out is not None and check(out).ok
+    assert out.statement.accounts[0].opening_balance == Decimal("100.00")
+    # one balance alone proves nothing of rows that may be lost (text a damaged font garbled)
+    assert parse_generic([ln for ln in both if "Opening" not in ln.text], check) is None
