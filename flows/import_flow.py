@@ -25,15 +25,14 @@ from prefect.states import Completed, Failed, State
 from flows import crashpoint
 from flows.artifacts import publish_batch_table
 from flows.batch_end import acceptance_failed
-from flows.batch_lease import Taken, taken
 from flows.batch_reviews import take_up_reviews
 from flows.config import Settings
 from flows.jobs import Worker, accept_batch, open_batch, process_job, resume_acceptance
+from flows.leases import Taken, reclaim_from_dead_runs, taken
 from flows.lineage import banks, mark_run
 from flows.logs import expected_failure, to_run_logs
 from flows.notify import notify_ended
 from flows.plain_flow import flow
-from flows.reclaim import reclaim_from_dead_runs
 from flows.runners import SettingsTaskRunner
 from flows.taxonomy import BACKOFF_JITTER, backoff, classify
 from parsers.codes import BatchState, Status

@@ -19,7 +19,7 @@ from datetime import datetime
 
 from flows import crashpoint
 from flows.config import Settings
-from flows.lease import kept
+from flows.leases import kept
 from flows.notify import channels, notify_ended
 from flows.parser import Parse, Parser
 from flows.taxonomy import (

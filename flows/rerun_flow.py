@@ -15,9 +15,9 @@ from prefect import get_run_logger
 from prefect.runtime import flow_run
 from prefect.states import Completed, State
 
-from flows.batch_lease import taken
 from flows.config import Settings
 from flows.import_flow import run_batch
+from flows.leases import taken
 from flows.logs import to_run_logs
 from flows.parser import Parser
 from flows.plain_flow import flow

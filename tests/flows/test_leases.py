@@ -23,8 +23,7 @@ from prefect.utilities.asyncutils import run_coro_as_sync
 from flows.config import Settings
 from flows.import_flow import resume_batch
 from flows.jobs import accept_batch
-from flows.lease import kept
-from flows.reclaim import reclaim_from_dead_runs
+from flows.leases import kept, reclaim_from_dead_runs
 from parsers.codes import Outcome, Status
 from reconcile.db import make_engine
 from reconcile.ledger import Claim, Ledger
