@@ -155,5 +155,9 @@ def test_every_varied_statement_reads_as_with_pdfplumber(varied: list[Sample]) -
         data = s.pdf.read_bytes()
         same_lines = lines(pdfium.read(data, Limits())) == lines(plumber.read(data, Limits()))
         assert outcome(data, pdfium) == outcome(data, plumber), s.pdf.name
-        # a rotated letter's box: pdfminer spans two corners, PDFium all four
-        assert same_lines or "furniture:watermark" in s.variant.get("kinds", ()), s.pdf.name
+        # a rotated letter's box: pdfminer spans two corners, PDFium all four; a narrow
+        # no-break space is drawn with the space's own glyph, which a font subset made
+        # after other statements in the process may map back to either character
+        kinds = s.variant.get("kinds", ())
+        assert same_lines or "furniture:watermark" in kinds \
+            or "trait:narrow-space-grouping" in kinds, s.pdf.name
