@@ -170,6 +170,7 @@ def _parse(read: _PagesRead, bank: str | None, templates: list[Template], damage
         mismatch = None
     except TemplateMismatch as exc:
         result, mismatch = None, exc
+    instead: list[str] = []  # why another reader's reading stands for the template's
     if result is not None and not result[1].ok and not ocr and result[0].unread \
             and not any(r.totals for r in result[0].tables):
         # the template's table left rows unread (a page without the header it looks for,
@@ -179,8 +180,8 @@ def _parse(read: _PagesRead, bank: str | None, templates: list[Template], damage
         generic = _generic(lines, ocr)
         if generic is not None:
             generic[0].statement.bank = template.bank
-            generic[0].notes.append(f"recognised as {template.bank}: its template's reading "
-                                    "does not reconcile, the generic reader's does")
+            instead.append(f"recognised as {template.bank}: its template's reading does not "
+                           "reconcile, the generic reader's does")
             result = generic
     if result is None:
         explain = Explanation()
@@ -197,8 +198,8 @@ def _parse(read: _PagesRead, bank: str | None, templates: list[Template], damage
             out.statement.bank = template.bank  # of that bank's, whoever read the table
         result = (out, _validate(out, None, ocr), "generic")
     out, validation, layout = result
-    notes = out.notes + ([f"recognised as {mismatch}: read by the generic reader instead"]
-                         if mismatch is not None else [])
+    notes = out.notes + instead + ([f"recognised as {mismatch}: read by the generic reader "
+                                    "instead"] if mismatch is not None else [])
     # a page no row or labelled figure was read from matters only where the rows' sum is
     # not pinned at both ends by printed balances (a page lost at the end could hide rows)
     pinned = bool(out.pages) and bool(out.readings) and all(r.pinned for r in out.readings)

@@ -74,7 +74,7 @@ class AccountReading:
     #: Lines among the rows that no row took and that print no figure where amounts stand
     #: (`page N: text`): page furniture, which can change no number.
     furniture: list[str] = field(default_factory=list)
-    #: No account number is printed: the account is named by the user (`--account`).
+    #: No account number is printed: the account is booked without one.
     unnamed: bool = False
     #: Both balances are printed, labelled or as balance rows, at the ends of the rows: the
     #: rows' sum between them is proven (no row lost before or after those read).
@@ -91,8 +91,8 @@ class AccountReading:
     def notes(self, where: str) -> list[str]:
         out = [f"{where}: {name} derived from {how}" for name, how in self.derived.items()]
         if self.unnamed:
-            out.append(f"{where}: no account number is printed: the account is named by you "
-                       "(`stmtflow import --account NAME`)")
+            out.append(f"{where}: no account number is printed: the account is booked "
+                       "without one")
         if 0 < self.balances_printed < self.rows:
             out.append(f"{where}: running balance printed on {self.balances_printed} of "
                        f"{self.rows} rows (checked where printed)")
