@@ -64,6 +64,8 @@ from flows.config import Settings
 from flows.lineage import continued_run
 from reconcile.ledger import Claim, Ledger
 
+log = logging.getLogger("stmtflow")
+
 
 @contextmanager
 def kept(ledger: Ledger, claim: Claim) -> Iterator[None]:
@@ -196,8 +198,6 @@ def taken(settings: Settings, batch_id: str) -> Iterator[Taken]:
     with batch_kept(ledger, batch_id, epoch):
         yield Taken(epoch, this_run, previous_run, continues)
 
-
-log = logging.getLogger("stmtflow")
 
 #: a flow run in one of these states may still have a process behind it
 ALIVE = frozenset({StateType.RUNNING, StateType.CANCELLING})

@@ -18,7 +18,8 @@ from test_cli import cli
 from corpus import generate
 from flows.config import Settings
 from flows.import_flow import WARNINGS, import_batch, resume_batch
-from flows.jobs import Worker, _run, accept_batch, process_job
+from flows.jobs import Worker, _run, accept_batch, open_batch, process_job
+from flows.leases import taken
 from flows.taxonomy import LeaseLost, classify_source
 from parsers.codes import Reason, Status
 from reconcile.book import Book, sync
@@ -104,11 +105,17 @@ def test_each_input_is_parsed_once_by_two_concurrent_imports(
     barrier = threading.Barrier(2)
 
     def import_once(batch_id: str) -> None:
+        # as an import's run does: its batch opened and taken (its lease held) before its
+        # files are listed, so the other import's duplicates see a live holder and wait
+        open_batch(settings, batch_id, [str(folder)], None)
         barrier.wait()
-        accept_batch(settings, batch_id, [str(folder)], None)
-        worker = Worker.from_settings(settings)
-        for job in settings.ledger().jobs(batch_id):
-            process_job(worker, job.job_id)
+        with taken(settings, batch_id):
+            accept_batch(settings, batch_id, [str(folder)], None)
+            worker = Worker.from_settings(settings)
+            # (its own files first, then the duplicates, which wait on the other's)
+            for job in sorted(settings.ledger().jobs(batch_id),
+                              key=lambda j: j.status == Status.DUPLICATE):
+                process_job(worker, job.job_id)
 
     with ThreadPoolExecutor(2) as pool:
         list(pool.map(import_once, ["b-one", "b-two"]))
