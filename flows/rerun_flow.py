@@ -23,7 +23,8 @@ from flows.parser import Parser
 from flows.plain_flow import flow
 from flows.recover import RUN_PREFIX, run_name
 from flows.runners import SettingsTaskRunner
-from parsers.codes import Status
+from parsers.codes import Reason, Status
+from reconcile.records import Job
 from reconcile.reruns import rerun_candidates
 
 
@@ -80,9 +81,16 @@ def rerun_failed(batch_id: str | None = None, current_identities: bool = False,
         for j in chosen:
             ledger.accept(rerun_id, source_uri=j.source_uri, input_uri=j.input_uri,
                           size=j.size, sha256=j.sha256, bank_hint=j.bank_hint,
-                          ids=today if current_identities or j.status == Status.SUCCEEDED
-                          else j.identities, queue_limit=settings.queue_limit,
+                          ids=today if current_identities or _today(j) else j.identities,
+                          queue_limit=settings.queue_limit,
                           rerun_of=j.job_id)
         logger.info("batch %s: rerunning %d file(s) as batch %s", batch_id, len(chosen),
                     rerun_id)
         return run_batch(settings, rerun_id, run)
+
+
+def _today(job: Job) -> bool:
+    """Whether a job reruns under today's identities whatever it pinned: a succeeded one
+    (read again where they changed), and one that failed for want of tesseract, whose pinned
+    OCR engine (`tesseract:unavailable`) no worker will ever run."""
+    return job.status == Status.SUCCEEDED or job.reason == Reason.OCR_UNAVAILABLE

@@ -110,6 +110,9 @@ class Reason(StrEnum):
     OCR_TIMEOUT = "ocr_timeout"
     #: tesseract stopped while reading a page (its exit status and error are in the message)
     OCR_FAILED = "ocr_failed"
+    #: a page needs OCR and no tesseract is installed where it was read: not the file's
+    #: fault, and no retry cures it; once it is installed, `stmtflow rerun` reads the file
+    OCR_UNAVAILABLE = "ocr_unavailable"
     #: the parse process died twice on the same bytes (a PDF library crashed on them)
     PARSER_CRASH = "parser_crash"
     # -- acceptance: the source file, before a byte of it is stored -----------------------

@@ -136,6 +136,12 @@ class OcrKilled(OcrFailed):
     transient = True
 
 
+class OcrUnavailable(StatementError):
+    """No tesseract to run: the machine lacks the OCR engine, the file is not at fault."""
+
+    reason = Reason.OCR_UNAVAILABLE
+
+
 class ParseTimeout(StatementError):
     """The per-file budget ran out: the file is too slow to read, not unlucky."""
 

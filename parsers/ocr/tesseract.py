@@ -21,7 +21,14 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from PIL import Image
 
-from parsers.errors import CorruptPdf, OcrFailed, OcrKilled, OcrTimeout, UnreadableScan
+from parsers.errors import (
+    CorruptPdf,
+    OcrFailed,
+    OcrKilled,
+    OcrTimeout,
+    OcrUnavailable,
+    UnreadableScan,
+)
 from parsers.limits import Limits
 from parsers.ocr.ink import ink_left
 from parsers.ocr.lexicon import words as lexicon
@@ -42,6 +49,11 @@ ENGINES = ("both", "first", "second")
 TESSERACT_CONFIG = "--psm 4"
 #: The process that reads pages, kept for every page (`tesseract_stream.py`).
 FIRST = TesseractStreams(TESSERACT_CONFIG.split())
+#: What a scan's job says where no tesseract can be started.
+MISSING = ("page {page} has no text layer and needs OCR, but tesseract is not installed "
+           "(no `tesseract` on PATH): install it (Debian and Ubuntu: apt-get install "
+           "tesseract-ocr; macOS: brew install tesseract), then read it again (an "
+           "imported file: `stmtflow rerun BATCH`)")
 #: Below this confidence a word without any letter or digit is treated as a speck of noise.
 NOISE_CONFIDENCE = 80.0
 
@@ -101,6 +113,10 @@ def tesseract_tsv(image: Image.Image, index: int, limits: Limits,
                              f"{limits.seconds_per_ocr_page:.0f} s") from exc
         except TesseractStopped as exc:
             raise _ocr_failed(exc, f"the first OCR reading of page {index + 1}") from exc
+        except FileNotFoundError as exc:
+            if exc.filename != "tesseract":
+                raise
+            raise OcrUnavailable(MISSING.format(page=index + 1)) from exc
     return rows
 
 

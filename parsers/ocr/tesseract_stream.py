@@ -157,9 +157,14 @@ class TesseractStream:
             self._stop()
         if self._proc is None:
             self._stderr = _appended_file()
-            self._proc = subprocess.Popen(self.command, stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, stderr=self._stderr,
-                                          env=env, preexec_fn=dies_with_this_process())
+            try:
+                self._proc = subprocess.Popen(self.command, stdin=subprocess.PIPE,
+                                              stdout=subprocess.PIPE, stderr=self._stderr,
+                                              env=env, preexec_fn=dies_with_this_process())
+            except OSError:  # no tesseract to start: its error file is not kept either
+                os.close(self._stderr)
+                self._stderr = None
+                raise
             hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
             resource.prlimit(self._proc.pid, resource.RLIMIT_CPU, (hard, hard))
             _STARTED[0] += 1

@@ -8,11 +8,14 @@ from pathlib import Path
 import pytest
 from faults import Faults, input_read_fails
 
+from corpus import generate
 from flows.config import Settings
 from flows.import_flow import WARNINGS, import_batch
 from flows.jobs import accept_batch
 from flows.rerun_flow import rerun_failed
 from parsers.codes import Reason, Status
+from parsers.identity import engine_identity
+from parsers.ocr.tesseract import FIRST
 from reconcile.storage import sha256
 
 
@@ -127,3 +130,27 @@ def test_rerunning_a_batch_takes_finished_files_from_persisted_results(
     assert sorted(states).count("Cached") == good
     assert all(j.attempts == 1 for j in ledger.jobs(batch_id))
 
+
+
+def test_a_scan_failed_for_want_of_tesseract_reruns_once_it_is_installed(
+        stmtflow_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine without tesseract pins no OCR engine (`tesseract:unavailable`) and fails a
+    scan with `ocr_unavailable`, not `input_missing`; once it is installed, a plain rerun
+    reads the scan under the engine now there (the old pin no worker could ever meet)."""
+    [scan] = generate(tmp_path / "in", ("meridian",), 1, seed=5)
+    monkeypatch.setenv("STMTFLOW_PARSE_WORKERS", "0")  # parsed here, under this PATH
+    ledger = Settings.from_env().ledger()
+    with monkeypatch.context() as bare:
+        bare.setenv("PATH", str(tmp_path / "no-tesseract-here"))
+        engine_identity.cache_clear()
+        FIRST.close()
+        import_batch(str(scan.pdf), batch_id="b-bare", return_state=True)
+    engine_identity.cache_clear()
+    [failed] = ledger.jobs("b-bare")
+    assert (failed.status, failed.reason, failed.ocr_engine) == (
+        Status.FAILED, Reason.OCR_UNAVAILABLE, "tesseract:unavailable")
+    assert "apt-get install tesseract-ocr" in (failed.message or "")
+    rerun_failed("b-bare", include_deterministic=True, return_state=True)
+    [again] = ledger.jobs("b-bare-r1")
+    assert (again.status, again.reason) == (Status.SUCCEEDED, None)
+    assert again.ocr_engine == engine_identity() != failed.ocr_engine

@@ -14,7 +14,15 @@ from corpus import generate
 from flows.taxonomy import ChainMismatch, JobExcluded, LeaseLost, TransientError, classify
 from parsers.api import parse_pdf
 from parsers.codes import Reason, Status
-from parsers.errors import CorruptPdf, OcrFailed, OcrKilled, OcrTimeout, TemplateFault, UnknownBank
+from parsers.errors import (
+    CorruptPdf,
+    OcrFailed,
+    OcrKilled,
+    OcrTimeout,
+    OcrUnavailable,
+    TemplateFault,
+    UnknownBank,
+)
 from parsers.layout.template import Field, load_templates
 from reconcile.storage import InputCorrupt, OutputUnverified
 
@@ -57,6 +65,7 @@ def test_s3_server_errors_are_transient_and_client_errors_are_not() -> None:
     (OcrTimeout("x"), "transient", "ocr_timeout"),
     (OcrKilled("x"), "transient", "ocr_failed"),
     (OcrFailed("x"), "deterministic", "ocr_failed"),
+    (OcrUnavailable("x"), "deterministic", "ocr_unavailable"),
     (TimeoutError("read"), "transient", "timeout"),
     (ConnectionResetError("reset"), "transient", "connection"),
     (OutputUnverified("digest"), "transient", "output_unverified"),

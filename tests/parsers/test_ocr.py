@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw, ImageFont
 from corpus import Sample, generate, statement
 from corpus.variant import ScanQuality, Variant
 from parsers.api import parse_pdf
-from parsers.errors import OcrFailed, OcrKilled, OcrTimeout, ParseTimeout
+from parsers.errors import OcrFailed, OcrKilled, OcrTimeout, OcrUnavailable, ParseTimeout
 from parsers.limits import Limits
 from parsers.ocr import lexicon
 from parsers.ocr.reread import (
@@ -347,3 +347,17 @@ def test_a_word_the_second_reading_reads_with_a_mark_more_is_read_twice(
         first: str, second: str, twice: bool) -> None:
     [kept] = judge(Read(first, 80.0, 0, 0, 60, 20), (second, 40.0), 90.0)
     assert kept.twice is twice and (kept.text == first or not twice)
+
+
+def test_a_machine_without_tesseract_says_so_rather_than_blaming_the_file(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A fresh install without the OCR engine: the scan's error names what to install and is
+    not retried (no attempt cures it), and it is not `input_missing`, which would send the
+    user looking for a file that is there."""
+    monkeypatch.setenv("PATH", str(tmp_path))  # a PATH on which no tesseract is found
+    FIRST.close()
+    with pytest.raises(OcrUnavailable) as info:
+        tesseract_tsv(Image.new("L", (200, 100), 255), 0, Limits())
+    assert info.value.reason == "ocr_unavailable" and not info.value.transient
+    assert "page 1 has no text layer" in info.value.message
+    assert "apt-get install tesseract-ocr" in info.value.message
