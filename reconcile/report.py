@@ -138,7 +138,6 @@ def to_markdown(r: dict[str, Any]) -> str:
             f"- `{u}` never accepted its source and no run holds it: `stmtflow recover`, or "
             f"`stmtflow batch abandon {u} --note …`" for u in b["unclosed"]] + [""]
     o, n, k = r["outputs"], r["notifications"], r["consumer"]
-    t = r["time_to_completion"]
     lines += [
         "## Checks", "",
         f"- outputs: {o.get('checked', 0)} checked, {len(o.get('missing_object', []))} missing, "
@@ -149,10 +148,16 @@ def to_markdown(r: dict[str, Any]) -> str:
         f"{k.get('rejected', 0)} rejected, {k.get('duplicates_suppressed', 0)} "
         f"duplicates suppressed, {k.get('quarantined', 0)} quarantined",
         _review_line(r["reviews"]),
-        f"- time to completion: p50 {t['p50']} s, p95 {t['p95']} s, max {t['max']} s",
+        _time_line(r["time_to_completion"]),
         f"- pinned identities in use: {len(r['pinned_identities'])}",
     ]
     return "\n".join(lines)
+
+
+def _time_line(t: dict[str, Any]) -> str:
+    if t["max"] is None:  # no job has ended yet: there is no time to report
+        return "- time to completion: no job has ended yet"
+    return f"- time to completion: p50 {t['p50']} s, p95 {t['p95']} s, max {t['max']} s"
 
 
 def _review_line(v: dict[str, Any]) -> str:

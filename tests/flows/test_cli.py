@@ -111,6 +111,14 @@ def test_sample_writes_statements_and_truth(tmp_path: Path) -> None:
     assert all((tmp_path / "s" / p.replace(".pdf", ".truth.json")).exists() for p in pdfs)
 
 
+def test_reconcile_on_a_new_home_reports_no_times_rather_than_none(stmtflow_home: Path
+                                                                    ) -> None:
+    done = cli("reconcile")
+    assert done.returncode == 0, done.stderr
+    assert "time to completion: no job has ended yet" in done.stdout
+    assert "None" not in done.stdout
+
+
 def test_reconcile_json_contract_and_book_export(stmtflow_home: Path, inbox,
                                                  tmp_path: Path) -> None:
     assert cli("import", str(inbox.folder)).returncode == 0
