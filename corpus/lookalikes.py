@@ -14,7 +14,7 @@ from collections.abc import Callable
 from datetime import date, timedelta
 from decimal import Decimal
 
-from corpus.banks import HOLDERS, Rendered, _style
+from corpus.banks import HOLDERS, Printed, _style
 from corpus.forms import runs
 from corpus.render import Col, Sheet
 from corpus.truth import Draw, account, german_purpose, period_for
@@ -60,7 +60,7 @@ def _no_balances(acct: Account) -> Account:
     return acct
 
 
-def render_postbank(d: Draw) -> Rendered:
+def render_postbank(d: Draw) -> Printed:
     rng = d.rng
     start, end = period_for(rng, False)
     number = f"{rng.randint(0, 999999):06d}{rng.randint(0, 9999):04d}"
@@ -107,10 +107,10 @@ def render_postbank(d: Draw) -> Rendered:
            (391, "Neuer Kontostand"))
     s.line((75, "15,25 % p.a."), (225, "0"), (391, "EUR"),
            (-544, _de(acct.closing_balance, True)))
-    return Rendered(s.finish(), Statement("postbank", [acct], start, end))
+    return Printed(s.finish(), Statement("postbank", [acct], start, end))
 
 
-def render_ing(d: Draw) -> Rendered:
+def render_ing(d: Draw) -> Printed:
     rng = d.rng
     year, month = rng.choice([2021, 2022, 2025]), rng.randint(1, 12)
     start = date(year, month, 1)
@@ -156,10 +156,10 @@ def render_ing(d: Draw) -> Rendered:
     s.skip(2)
     s.line((71, "Kunden-Information"))
     s.line((71, "Vorliegender Freistellungsauftrag"), (-553, "0,00"))
-    return Rendered(s.finish(), Statement("ing", [acct], start, end))
+    return Printed(s.finish(), Statement("ing", [acct], start, end))
 
 
-def render_santander_uk(d: Draw) -> Rendered:
+def render_santander_uk(d: Draw) -> Printed:
     rng = d.rng
     start, end = period_for(rng, rng.random() < 0.3)
     number = f"{rng.randint(10**8, 10**9 - 1)}"
@@ -198,14 +198,14 @@ def render_santander_uk(d: Draw) -> Rendered:
     s.row([_ordinal(end), "Balance carried forward to next statement:", "", "",
            _signed(acct.closing_balance)])
     s.end_table()
-    return Rendered(s.finish(), Statement("santander-uk", [acct], start, end))
+    return Printed(s.finish(), Statement("santander-uk", [acct], start, end))
 
 
 def _signed(v: Decimal) -> str:
     return f"-{format_amount(v)}" if v < 0 else format_amount(v)
 
 
-def render_woodforest(d: Draw) -> Rendered:
+def render_woodforest(d: Draw) -> Printed:
     rng = d.rng
     start, end = period_for(rng, False)
     end = start + timedelta(days=rng.choice([30, 60, 88]))
@@ -249,10 +249,10 @@ def render_woodforest(d: Draw) -> Rendered:
     s.skip()
     s.line((247, "Total for"), (356, "Total for"))
     s.line((45, "Total Overdraft Fees"), (-278, "$0.00"), (-387, "$0.00"))
-    return Rendered(s.finish(), Statement("woodforest", [acct], start, end))
+    return Printed(s.finish(), Statement("woodforest", [acct], start, end))
 
 
-def render_chase(d: Draw) -> Rendered:
+def render_chase(d: Draw) -> Printed:
     rng = d.rng
     start, end = period_for(rng, rng.random() < 0.3)
     number = f"{rng.randint(10**9, 10**10 - 1):014d}"
@@ -323,7 +323,7 @@ def render_chase(d: Draw) -> Rendered:
     # As printed: section by section; a check's description is its image mark.
     acct.transactions = ins + others + fees + [Transaction(t.date, "^", t.amount)
                                                for t in checks]
-    return Rendered(s.finish(), Statement("chase", [acct], start, end))
+    return Printed(s.finish(), Statement("chase", [acct], start, end))
 
 
 def _daily(s: Sheet, acct: Account, per_line: int = 2) -> None:
@@ -345,7 +345,7 @@ def _daily(s: Sheet, acct: Account, per_line: int = 2) -> None:
         s.line(*cells)
 
 
-def render_bank_of_america(d: Draw) -> Rendered:
+def render_bank_of_america(d: Draw) -> Printed:
     rng = d.rng
     start, end = period_for(rng, False)
     number = f"{rng.randint(100, 999)} {rng.randint(1000, 9999)} {rng.randint(1000, 9999)}"
@@ -389,10 +389,10 @@ def render_bank_of_america(d: Draw) -> Rendered:
         s.line((36, f"Total {title.lower()}"), (-576, _en(total(ts), True)))
         s.skip()
     acct.transactions = ins + outs  # as printed: section by section
-    return Rendered(s.finish(), Statement("bank-of-america", [acct], start, end))
+    return Printed(s.finish(), Statement("bank-of-america", [acct], start, end))
 
 
-LOOKALIKES: dict[str, Callable[[Draw], Rendered]] = {
+LOOKALIKES: dict[str, Callable[[Draw], Printed]] = {
     "bank-of-america": render_bank_of_america,
     "postbank": render_postbank,
     "ing": render_ing,
