@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from corpus.bad import BAD_INPUTS, BASIC_BAD
-from corpus.banks import RENDERERS, Rendered
+from corpus.banks import RENDERERS, Printed
 from corpus.exports import CARDS, EXPORT_SETTINGS, write_exports
 from corpus.scan import scan_with, to_scan
 from corpus.traits import draw_traits, real_world
@@ -81,7 +81,7 @@ def variant_for(bank: str, index: int, banks: tuple[str, ...], seed: int,
     return draw_variant(bank, index // len(banks), random.Random(f"{seed}:{index}:variant"))
 
 
-def statement(bank: str, variant: Variant = PLAIN, index: int = 0, seed: int = 7) -> Rendered:
+def statement(bank: str, variant: Variant = PLAIN, index: int = 0, seed: int = 7) -> Printed:
     """Statement `index` of `bank` drawn with exactly `variant` (a scan for Meridian): for a
     test that pins how one variation is read."""
     rng = random.Random(f"{seed}:{index}")
@@ -90,7 +90,7 @@ def statement(bank: str, variant: Variant = PLAIN, index: int = 0, seed: int = 7
         return drawn
     pdf = (scan_with(drawn.pdf, variant.scan, np.random.default_rng(rng.randint(0, 2**32 - 1)))
            if variant.scan else to_scan(drawn.pdf, rng))
-    return Rendered(pdf, drawn.truth, drawn.drawn)
+    return Printed(pdf, drawn.truth, drawn.drawn)
 
 
 def generate(out: Path, banks: tuple[str, ...] = BANKS, statements: int = 10, seed: int = 7,
@@ -141,7 +141,7 @@ def generate(out: Path, banks: tuple[str, ...] = BANKS, statements: int = 10, se
     return samples
 
 
-def _shown(v: Variant, drawn: Rendered) -> list[str]:
+def _shown(v: Variant, drawn: Printed) -> list[str]:
     """The variation kinds a reader of the pages meets: a day-end balance or a date printed
     once shows only where a day has two rows."""
     kinds = {*v.kinds(), *drawn.drawn}
@@ -181,4 +181,4 @@ def _write(stem: Path, pdf: bytes, truth: str, bank: str, reason: str | None = N
 
 
 __all__ = ["ALL_LAYOUTS", "BAD_INPUTS", "BANKS", "BASIC_BAD", "SCANNED", "UNKNOWN_BANK",
-           "Rendered", "Sample", "Variant", "drawable", "generate", "statement"]
+           "Printed", "Sample", "Variant", "drawable", "generate", "statement"]

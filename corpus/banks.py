@@ -38,7 +38,9 @@ HOLDERS = ["JORDAN A. RIVERA", "PRIYA N. SHAH", "MARTIN KOWALSKI", "ELENA MORENO
 
 
 @dataclass(frozen=True)
-class Rendered:
+class Printed:
+    """A drawn statement as printed: its PDF and the truth a perfect reader returns."""
+
     pdf: bytes
     truth: Statement
     #: variations that reached the page beyond the variant's own (furniture, carried rows)
@@ -58,7 +60,7 @@ def _second(d: Draw, currency: str, start: date, end: date) -> Account:
                    f"{rng.randint(0, 9999):04d}", currency, start, end)
 
 
-def render_northwind(d: Draw, v: Variant = PLAIN) -> Rendered:
+def render_northwind(d: Draw, v: Variant = PLAIN) -> Printed:
     rng = d.rng
     start, end = period_for(rng, d.rng.random() < 0.3)
     last4 = f"{rng.randint(0, 9999):04d}"
@@ -114,10 +116,10 @@ def render_northwind(d: Draw, v: Variant = PLAIN) -> Rendered:
         out_in_rows(s, v, printed, runs(acct), "%m/%d", 220, bal)
         s.end_table()
         s.skip()
-    return Rendered(s.finish(), Statement("northwind", shown, start, end), frozenset(s.drawn))
+    return Printed(s.finish(), Statement("northwind", shown, start, end), frozenset(s.drawn))
 
 
-def render_bluebird(d: Draw, v: Variant = PLAIN) -> Rendered:
+def render_bluebird(d: Draw, v: Variant = PLAIN) -> Printed:
     rng = d.rng
     start, end = period_for(rng, rng.random() < 0.3)
     names = rng.sample(["Share Savings", "Checking", "Money Market", "Holiday Club"],
@@ -164,7 +166,7 @@ def render_bluebird(d: Draw, v: Variant = PLAIN) -> Rendered:
                    "" if t.balance is None else bal(t.balance)], rest, running=after)
         s.end_table()
         s.skip()
-    return Rendered(s.finish(), Statement("bluebird", shown, start, end), frozenset(s.drawn))
+    return Printed(s.finish(), Statement("bluebird", shown, start, end), frozenset(s.drawn))
 
 
 CARD_GROUPS = [("PAYMENTS AND OTHER CREDITS", "payments and other credits"),
@@ -172,7 +174,7 @@ CARD_GROUPS = [("PAYMENTS AND OTHER CREDITS", "payments and other credits"),
                ("INTEREST CHARGED", "interest charged")]
 
 
-def render_harbor(d: Draw, v: Variant = PLAIN) -> Rendered:
+def render_harbor(d: Draw, v: Variant = PLAIN) -> Printed:
     rng = d.rng
     closing = period_for(rng, rng.random() < 0.3)[1]
     start = closing - timedelta(days=30)
@@ -265,10 +267,10 @@ def render_harbor(d: Draw, v: Variant = PLAIN) -> Rendered:
         s.end_table()
         s.line((170, v.cased(f"Total {noun} for this period")), (-560, usd(total(g))))
         s.skip()
-    return Rendered(s.finish(), Statement("harbor", [acct], None, closing), frozenset(s.drawn))
+    return Printed(s.finish(), Statement("harbor", [acct], None, closing), frozenset(s.drawn))
 
 
-def render_alpenbank(d: Draw, v: Variant = PLAIN) -> Rendered:
+def render_alpenbank(d: Draw, v: Variant = PLAIN) -> Printed:
     rng = d.rng
     start, end = period_for(rng, rng.random() < 0.3)
     tails = [f"{rng.randint(0, 99):02d} {rng.randint(0, 99):02d}"]
@@ -328,10 +330,10 @@ def render_alpenbank(d: Draw, v: Variant = PLAIN) -> Rendered:
         summary(s, v, [(closing_label, eur(acct.closing_balance))], x=50, right=-545, bold=True)
         if not one:
             s.skip()
-    return Rendered(s.finish(), Statement("alpenbank", accounts, start, end), frozenset(s.drawn))
+    return Printed(s.finish(), Statement("alpenbank", accounts, start, end), frozenset(s.drawn))
 
 
-def render_meridian_text(d: Draw, v: Variant = PLAIN) -> Rendered:
+def render_meridian_text(d: Draw, v: Variant = PLAIN) -> Printed:
     """Meridian's layout as text; `scan.py` turns it into the image-only PDF of a scan."""
     rng = d.rng
     start, end = period_for(rng, rng.random() < 0.3)
@@ -381,10 +383,10 @@ def render_meridian_text(d: Draw, v: Variant = PLAIN) -> Rendered:
         s.end_table()
         s.skip(0 if one else 1)
     s.line((50, "*** End of Statement ***"))
-    return Rendered(s.finish(), Statement("meridian", shown, start, end), frozenset(s.drawn))
+    return Printed(s.finish(), Statement("meridian", shown, start, end), frozenset(s.drawn))
 
 
-def render_cedar(d: Draw, v: Variant = PLAIN) -> Rendered:
+def render_cedar(d: Draw, v: Variant = PLAIN) -> Printed:
     """A bank no template knows: day-first dates, `Money out / Money in` columns."""
     rng = d.rng
     start, end = period_for(rng, rng.random() < 0.3)
@@ -407,10 +409,10 @@ def render_cedar(d: Draw, v: Variant = PLAIN) -> Rendered:
     s.table_header(cols)
     out_in_rows(s, PLAIN, acct, runs(acct), "%d/%m/%Y", 230, plain)
     s.end_table()
-    return Rendered(s.finish(), Statement("generic", [acct], start, end))
+    return Printed(s.finish(), Statement("generic", [acct], start, end))
 
 
-RENDERERS: dict[str, Callable[[Draw, Variant], Rendered]] = {
+RENDERERS: dict[str, Callable[[Draw, Variant], Printed]] = {
     "northwind": render_northwind,
     "bluebird": render_bluebird,
     "harbor": render_harbor,

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
-from corpus.banks import Rendered
+from corpus.banks import Printed
 from corpus.forms import carry_row, lines
 from corpus.pens import ReportlabPen, narrow_space_fonts
 from corpus.render import FONTS, Col, Furniture, Sheet
@@ -122,7 +122,7 @@ WORDS = {
 
 
 def real_world(traits: Iterable[str], index: int = 0, seed: int = 7,
-               contradicted: str = "") -> Rendered:
+               contradicted: str = "") -> Printed:
     """Statement `index` of a bank no template knows, printing `traits` (of `TRAITS`);
     with `contradicted` (of `CONTRADICTIONS`), one balance printed off while every row and
     the truth stay as they are."""
@@ -226,7 +226,7 @@ class _Drawing:
 
     # the statement
 
-    def draw(self) -> Rendered:
+    def draw(self) -> Printed:
         rng, w, acct = self.rng, self.words, self.acct
         font = rng.choice(FONTS[:2])
         if self.has("narrow-space-grouping"):  # a font that prints U+202F
@@ -284,7 +284,7 @@ class _Drawing:
             self._decoy(s, cols)
         truth = Statement("generic", [acct], None if self.traits & DATES else self.start,
                           self.end)
-        return Rendered(s.finish(), truth, frozenset(f"trait:{t}" for t in self.traits))
+        return Printed(s.finish(), truth, frozenset(f"trait:{t}" for t in self.traits))
 
     def _number(self) -> str:
         last4 = self.acct.account_last4

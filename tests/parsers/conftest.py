@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from corpus import ALL_LAYOUTS, BAD_INPUTS, Rendered, Sample, generate
+from corpus import ALL_LAYOUTS, BAD_INPUTS, Printed, Sample, generate
 from tests.parsers.scanned import derived_scan, plain_scan
 
 #: At least 200 statements: every layout, every variation the generator cycles through.
@@ -22,12 +22,12 @@ def bad_inputs(tmp_path_factory: pytest.TempPathFactory) -> list[Sample]:
 
 
 @pytest.fixture(scope="module")
-def plain() -> Rendered:
+def plain() -> Printed:
     """A clean scan of one page whose every balance is printed (`scanned.plain_scan`)."""
     return plain_scan()
 
 
 @pytest.fixture(scope="module")
-def derived() -> Rendered:
+def derived() -> Printed:
     """A clean scan without a printed opening balance (`scanned.derived_scan`)."""
     return derived_scan()

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pypdfium2 as pdfium
 
-from corpus import Rendered, statement
+from corpus import Printed, statement
 from corpus.variant import ScanQuality, Variant
 from parsers.api import ParseResult, parse_pdf
 from parsers.layout.template import Template
@@ -23,18 +23,18 @@ Change = Callable[[list[Word]], list[Word]]
 _read: dict[tuple[bytes, int], list[Word]] = {}
 
 
-def plain_scan() -> Rendered:
+def plain_scan() -> Printed:
     """One page, six rows, every balance printed: validates exactly as OCR reads it."""
     return statement("meridian", Variant(scan=CLEAN), index=0, seed=11)
 
 
-def derived_scan() -> Rendered:
+def derived_scan() -> Printed:
     """No opening balance printed: the first amount has no printed balance before it."""
     return statement("meridian", Variant(structure="derived-opening", scan=CLEAN), index=1,
                      seed=11)
 
 
-def parse(drawn: Rendered, change: Change = lambda words: words,
+def parse(drawn: Printed, change: Change = lambda words: words,
           templates: list[Template] | None = None) -> ParseResult:
     """Parse with the OCR engines' words (read once per page) passed through `change`, with
     `templates` (the built-in ones unless given)."""

@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 
 from corpus import statement
-from corpus.banks import Rendered
+from corpus.banks import Printed
 from corpus.lookalikes import LOOKALIKES
 from corpus.truth import Draw
 from parsers.api import parse_pdf
@@ -145,7 +145,7 @@ def test_a_statement_without_transactions_but_other_figures_is_not_read() -> Non
     assert parse_generic(sheet(head, []), check) is None
 
 
-def lookalike(bank: str, count: int) -> Rendered:
+def lookalike(bank: str, count: int) -> Printed:
     return LOOKALIKES[bank](Draw(random.Random(f"{bank}-{count}"), count, False, False))
 
 

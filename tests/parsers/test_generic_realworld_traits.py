@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from corpus import generate
-from corpus.banks import Rendered
+from corpus.banks import Printed
 from corpus.traits import CONTRADICTIONS, TRAITS, real_world
 from parsers.api import ParseResult, parse_pdf
 from parsers.errors import StatementError
@@ -31,11 +31,11 @@ MIXES = {
 }
 
 
-def read(drawn: Rendered) -> ParseResult:
+def read(drawn: Printed) -> ParseResult:
     return parse_pdf(drawn.pdf, templates=[])
 
 
-def exact(drawn: Rendered) -> ParseResult:
+def exact(drawn: Printed) -> ParseResult:
     """The statement read by the generic reader, validated and equal to its truth."""
     result = read(drawn)
     assert result.layout == "generic"
@@ -45,7 +45,7 @@ def exact(drawn: Rendered) -> ParseResult:
     return result
 
 
-def never_validated(drawn: Rendered) -> None:
+def never_validated(drawn: Printed) -> None:
     try:
         result = read(drawn)
     except StatementError:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from corpus.banks import Rendered
+from corpus.banks import Printed
 from parsers.api import parse_pdf
 from parsers.ocr.layer import third_witness
 from parsers.ocr.trust import OCR_REVIEW_CONFIDENCE
@@ -24,7 +24,7 @@ def with_text_layer(scan: bytes, folder: Path) -> bytes:
     return (folder / "layered.pdf").read_bytes()
 
 
-def test_a_scan_with_a_text_layer_is_read_from_its_image(plain: Rendered,
+def test_a_scan_with_a_text_layer_is_read_from_its_image(plain: Printed,
                                                           tmp_path: Path) -> None:
     layered = with_text_layer(plain.pdf, tmp_path)
     assert pdfium.PdfDocument(layered)[0].get_textpage().get_text_range().strip()

@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from corpus.banks import Rendered
+from corpus.banks import Printed
 from corpus.lookalikes import LOOKALIKES
 from corpus.truth import Draw
 from parsers.api import parse_pdf
@@ -23,7 +23,7 @@ SIZES = (0, 3, 14, 45)
 GERMAN = {"postbank", "ing"}
 
 
-def drawn(bank: str, count: int, seed: str = "") -> Rendered:
+def drawn(bank: str, count: int, seed: str = "") -> Printed:
     return LOOKALIKES[bank](Draw(random.Random(f"{bank}-{count}{seed}"), count, False, False))
 
 

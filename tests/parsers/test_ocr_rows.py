@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus.banks import Rendered
+from corpus.banks import Printed
 from parsers.layout.table import TableReading, doubts, read_table, tokens
 from parsers.layout.template import Template
 from parsers.model import money
@@ -215,7 +215,7 @@ def figures_apart(amount: Decimal, rise: float = 2.0) -> Change:
 
 
 def test_figures_ocr_read_apart_from_their_row_and_pinned_by_the_chain_validate(
-        plain: Rendered) -> None:
+        plain: Printed) -> None:
     tx = plain.truth.accounts[0].transactions[2]
     r = parse(plain, figures_apart(tx.amount))
     assert r.validation.ok, r.validation.problems
@@ -225,7 +225,7 @@ def test_figures_ocr_read_apart_from_their_row_and_pinned_by_the_chain_validate(
 
 
 def test_figures_ocr_read_apart_from_their_row_the_chain_does_not_pin_go_to_review(
-        derived: Rendered) -> None:
+        derived: Printed) -> None:
     tx = derived.truth.accounts[0].transactions[0]
     r = parse(derived, figures_apart(tx.amount))
     assert not r.validation.ok

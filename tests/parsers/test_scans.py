@@ -10,7 +10,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from corpus import statement, variant_for
-from corpus.banks import Rendered
+from corpus.banks import Printed
 from parsers.api import parse_pdf
 from parsers.limits import Limits
 from parsers.model import money
@@ -44,12 +44,12 @@ def misread(mapping: dict[str, str], conf: float = 96.0) -> Change:
     return change
 
 
-def test_the_plain_scan_validates_exactly(plain: Rendered) -> None:
+def test_the_plain_scan_validates_exactly(plain: Printed) -> None:
     r = parse(plain)
     assert r.validation.ok and r.statement.to_dict() == plain.truth.to_dict()
 
 
-def test_a_low_confidence_amount_pinned_by_the_chain_is_trusted(plain: Rendered) -> None:
+def test_a_low_confidence_amount_pinned_by_the_chain_is_trusted(plain: Printed) -> None:
     tx = plain.truth.accounts[0].transactions[2]
     r = parse(plain, lower(figure(tx.amount)))
     assert r.validation.ok, r.validation.problems
@@ -58,14 +58,14 @@ def test_a_low_confidence_amount_pinned_by_the_chain_is_trusted(plain: Rendered)
                in note and "confidence 35, trusted" in note for note in r.validation.trusted)
 
 
-def test_a_low_confidence_balance_pinned_by_the_chain_is_trusted(plain: Rendered) -> None:
+def test_a_low_confidence_balance_pinned_by_the_chain_is_trusted(plain: Printed) -> None:
     tx = plain.truth.accounts[0].transactions[-1]
     r = parse(plain, lower(figure(tx.balance), nth=-1))
     assert r.validation.ok and r.statement.to_dict() == plain.truth.to_dict()
     assert any("row 6: balance" in note for note in r.validation.trusted)
 
 
-def test_a_low_confidence_amount_not_pinned_goes_to_review(derived: Rendered) -> None:
+def test_a_low_confidence_amount_not_pinned_goes_to_review(derived: Printed) -> None:
     tx = derived.truth.accounts[0].transactions[0]
     before = parse(derived)
     r = parse(derived, lower(figure(tx.amount)))
@@ -75,7 +75,7 @@ def test_a_low_confidence_amount_not_pinned_goes_to_review(derived: Rendered) ->
     assert not [p for p in before.validation.problems if "row 1: amount" in p]
 
 
-def test_a_low_confidence_description_word_of_the_language_is_trusted(plain: Rendered) -> None:
+def test_a_low_confidence_description_word_of_the_language_is_trusted(plain: Printed) -> None:
     word = plain.truth.accounts[0].transactions[2].description.split()[0]
     r = parse(plain, lower(word, 60.0))
     assert r.validation.ok and r.statement.to_dict() == plain.truth.to_dict()
@@ -85,7 +85,7 @@ def test_a_low_confidence_description_word_of_the_language_is_trusted(plain: Ren
     assert not parse(plain, lower(word, 35.0)).validation.ok
 
 
-def test_a_low_confidence_description_word_with_a_speck_goes_to_review(plain: Rendered) -> None:
+def test_a_low_confidence_description_word_with_a_speck_goes_to_review(plain: Printed) -> None:
     word = plain.truth.accounts[0].transactions[2].description.split()[0]
     r = parse(plain, misread({word: word + "."}, conf=35.0))
     assert not r.validation.ok
@@ -98,7 +98,7 @@ def test_a_low_confidence_description_word_with_a_speck_goes_to_review(plain: Re
     assert named and word in acct.transactions[int(named[1]) - 1].description
 
 
-def test_an_ordinal_misread_as_a_word_is_never_validated(derived: Rendered) -> None:
+def test_an_ordinal_misread_as_a_word_is_never_validated(derived: Printed) -> None:
     """`5TH` read as `STH` with confidence: no arithmetic checks it and it is wrong."""
     assert "ATM WITHDRAWAL 5TH AVE" in [t.description for t in
                                         derived.truth.accounts[0].transactions]
@@ -107,7 +107,7 @@ def test_an_ordinal_misread_as_a_word_is_never_validated(derived: Rendered) -> N
     assert any("'STH', which may as well be an ordinal" in p for p in r.validation.problems)
 
 
-def test_a_low_confidence_date_between_two_other_days_goes_to_review(plain: Rendered) -> None:
+def test_a_low_confidence_date_between_two_other_days_goes_to_review(plain: Printed) -> None:
     txs = plain.truth.accounts[0].transactions
     assert txs[1].date < txs[2].date < txs[3].date
     r = parse(plain, lower(f"{txs[2].date:%d-%b-%Y}"))
@@ -117,7 +117,7 @@ def test_a_low_confidence_date_between_two_other_days_goes_to_review(plain: Rend
 
 
 def test_a_figure_with_broken_punctuation_pinned_by_the_chain_is_trusted(
-        plain: Rendered) -> None:
+        plain: Printed) -> None:
     tx = plain.truth.accounts[0].transactions[2]
     printed = figure(tx.amount)
     r = parse(plain, misread({printed: printed.replace(".", ":")}))
@@ -129,7 +129,7 @@ def test_a_figure_with_broken_punctuation_pinned_by_the_chain_is_trusted(
 
 
 def test_a_figure_with_broken_punctuation_the_chain_does_not_pin_goes_to_review(
-        derived: Rendered) -> None:
+        derived: Printed) -> None:
     printed = figure(derived.truth.accounts[0].transactions[0].amount)
     r = parse(derived, misread({printed: printed + "."}))
     assert not r.validation.ok
@@ -137,7 +137,7 @@ def test_a_figure_with_broken_punctuation_the_chain_does_not_pin_goes_to_review(
                "not pin it" in p for p in r.validation.problems)
 
 
-def test_a_period_ocr_split_in_two_is_still_found(plain: Rendered) -> None:
+def test_a_period_ocr_split_in_two_is_still_found(plain: Printed) -> None:
     end = f"{plain.truth.period_end:%d-%b-%Y}"
 
     def change(words: list[Word]) -> list[Word]:
@@ -150,7 +150,7 @@ def test_a_period_ocr_split_in_two_is_still_found(plain: Rendered) -> None:
     assert r.statement.to_dict() == plain.truth.to_dict()
 
 
-def test_labels_with_ocr_confusions_are_still_found(plain: Rendered) -> None:
+def test_labels_with_ocr_confusions_are_still_found(plain: Printed) -> None:
     r = parse(plain, misread({"Closing": "Cl0sing", "Balance": "Ba1ance",
                               "Particulars": "Partlculars", "Statement": "Staternent",
                               "Period:": "Peri0d:", "Opening": "0pening"}))
@@ -160,7 +160,7 @@ def test_labels_with_ocr_confusions_are_still_found(plain: Rendered) -> None:
 
 
 @pytest.mark.parametrize("which", ["opening", "closing"])
-def test_a_misread_digit_that_breaks_the_chain_is_never_validated(plain: Rendered,
+def test_a_misread_digit_that_breaks_the_chain_is_never_validated(plain: Printed,
                                                                   which: str) -> None:
     acct = plain.truth.accounts[0]
     printed = figure(acct.opening_balance if which == "opening" else acct.closing_balance)
@@ -170,7 +170,7 @@ def test_a_misread_digit_that_breaks_the_chain_is_never_validated(plain: Rendere
     assert r.statement.to_dict() != plain.truth.to_dict()
 
 
-def test_the_generic_reader_validates_a_scan_both_engines_read_alike(plain: Rendered) -> None:
+def test_the_generic_reader_validates_a_scan_both_engines_read_alike(plain: Printed) -> None:
     """With no template in force, a scan whose every figure and date both OCR engines read
     alike, and whose numbers reconcile, validates as the generic reader reads it."""
     r = parse_pdf(plain.pdf, reader=PdfiumReader(ocr=ocr_page), templates=[])
@@ -180,7 +180,7 @@ def test_the_generic_reader_validates_a_scan_both_engines_read_alike(plain: Rend
     assert [a["transactions"] for a in got] == [a["transactions"] for a in truth]
 
 
-def test_a_date_only_one_engine_read_sends_a_generic_reading_to_review(plain: Rendered) -> None:
+def test_a_date_only_one_engine_read_sends_a_generic_reading_to_review(plain: Printed) -> None:
     """A date the second engine read otherwise: the generic reading reconciles, but nothing
     vouches for the date, so a person sees both readings."""
     day = f"{plain.truth.accounts[0].transactions[1].date:%d-%b-%Y}"
@@ -239,7 +239,7 @@ def twice(text: str, read: str | None = None, conf: float = 60.0) -> Change:
     return change
 
 
-def test_a_printed_date_ocr_missed_is_not_trusted_as_carried(plain: Rendered) -> None:
+def test_a_printed_date_ocr_missed_is_not_trusted_as_carried(plain: Printed) -> None:
     txs = plain.truth.accounts[0].transactions
     assert txs[1].date < txs[2].date
     r = parse(plain, drop(f"{txs[2].date:%d-%b-%Y}"))
@@ -249,7 +249,7 @@ def test_a_printed_date_ocr_missed_is_not_trusted_as_carried(plain: Rendered) ->
                for p in r.validation.problems), r.validation.problems
 
 
-def test_a_doubtful_date_read_alike_twice_in_order_is_trusted(plain: Rendered) -> None:
+def test_a_doubtful_date_read_alike_twice_in_order_is_trusted(plain: Printed) -> None:
     txs = plain.truth.accounts[0].transactions
     r = parse(plain, twice(f"{txs[2].date:%d-%b-%Y}"))
     assert r.validation.ok, r.validation.problems
@@ -258,7 +258,7 @@ def test_a_doubtful_date_read_alike_twice_in_order_is_trusted(plain: Rendered) -
                for note in r.validation.trusted), r.validation.trusted
 
 
-def test_a_date_misread_alike_twice_out_of_order_goes_to_review(plain: Rendered) -> None:
+def test_a_date_misread_alike_twice_out_of_order_goes_to_review(plain: Printed) -> None:
     txs = plain.truth.accounts[0].transactions
     later = max(t.date for t in txs)
     assert txs[2].date < later

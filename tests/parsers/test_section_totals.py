@@ -11,7 +11,7 @@ import pypdf
 import pytest
 from pypdf.generic import DecodedStreamObject
 
-from corpus import Rendered, statement
+from corpus import Printed, statement
 from corpus.lookalikes import LOOKALIKES
 from corpus.truth import Draw
 from corpus.variant import PLAIN
@@ -53,7 +53,7 @@ def with_total_edited(pdf: bytes, label: str) -> bytes:
     return out.getvalue()
 
 
-def exact(r: ParseResult, drawn: Rendered) -> bool:
+def exact(r: ParseResult, drawn: Printed) -> bool:
     return r.validation.ok and r.statement.to_dict() == drawn.truth.to_dict()
 
 

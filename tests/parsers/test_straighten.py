@@ -7,7 +7,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from corpus import statement
-from corpus.banks import Rendered
+from corpus.banks import Printed
 from corpus.variant import ScanQuality, Variant
 from parsers.api import parse_pdf
 from parsers.limits import Limits
@@ -15,7 +15,7 @@ from parsers.ocr.straighten import straighten
 from parsers.ocr.tesseract import render_page
 
 
-def test_a_plain_scan_is_left_as_it_is(plain: Rendered) -> None:
+def test_a_plain_scan_is_left_as_it_is(plain: Printed) -> None:
     image = render_page(pdfium.PdfDocument(plain.pdf)[0], 0, Limits())
     assert straighten(image) is image
 

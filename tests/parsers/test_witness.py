@@ -8,7 +8,7 @@ from dataclasses import replace
 import pypdfium2 as pdfium
 import pytest
 
-from corpus.banks import Rendered
+from corpus.banks import Printed
 from parsers.limits import Limits
 from parsers.ocr.reread import Read, kind
 from parsers.ocr.tesseract import ocr_page, render_page
@@ -96,7 +96,7 @@ def test_only_confident_plain_words_of_the_language_are_not_read_again() -> None
     assert not asked(read("|", 40.0), GATE, words)  # no letter or digit
 
 
-def test_the_second_engine_reads_a_scanned_page_s_figures_and_dates(plain: Rendered) -> None:
+def test_the_second_engine_reads_a_scanned_page_s_figures_and_dates(plain: Printed) -> None:
     """The real RapidOCR on the words tesseract found on a clean scan: every figure and
     date is read alike by both."""
     page = pdfium.PdfDocument(plain.pdf)[0]
@@ -108,7 +108,7 @@ def test_the_second_engine_reads_a_scanned_page_s_figures_and_dates(plain: Rende
     assert all(w.twice and w.conf >= GATE for w in values)
 
 
-def test_the_second_engine_reads_each_box_it_is_given(plain: Rendered) -> None:
+def test_the_second_engine_reads_each_box_it_is_given(plain: Printed) -> None:
     """Boxes of the page read in one batch, each on its own: the balance box reads the
     balance, a box of blank paper reads nothing."""
     image = render_page(pdfium.PdfDocument(plain.pdf)[0], 0, Limits())
