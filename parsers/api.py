@@ -29,7 +29,7 @@ from parsers.layout.detect import detect, verify_hint
 from parsers.layout.engine import AccountReading, ParseOutput, TemplateMismatch, run_template
 from parsers.layout.hooks import HOOKS
 from parsers.layout.ocr_labels import snap_lines
-from parsers.layout.table import TableReading
+from parsers.layout.rows import TableReading
 from parsers.layout.template import Template, load_templates
 from parsers.limits import Limits
 from parsers.model import Account, Statement, mask_account

@@ -13,7 +13,7 @@ from parsers.generic.readings import signed
 from parsers.generic.rows import NUMBER_LOCALES, trailing
 from parsers.generic.words import CARD_WORDS
 from parsers.layout.engine import AccountReading, ParseOutput
-from parsers.layout.table import tokens
+from parsers.layout.tokens import tokens
 from parsers.layout.vocabulary import (
     CLOSING,
     OPENING,

@@ -23,8 +23,11 @@ from typing import Any, TypeVar
 
 from parsers.dates import parse_date
 from parsers.errors import TemplateFault
-from parsers.layout.table import Row, TableReading, Token, doubts, read_table, tokens, weigh_ocr
+from parsers.layout.ocr_doubts import doubts, weigh_ocr
+from parsers.layout.rows import Row, TableReading
+from parsers.layout.table import read_table
 from parsers.layout.template import Field, Template
+from parsers.layout.tokens import Token, tokens
 from parsers.layout.vocabulary import (
     ACCOUNT,
     CLOSING,
