@@ -12,7 +12,7 @@ from parsers.generic.figures import currency, is_card, line_last4
 from parsers.generic.readings import signed
 from parsers.generic.rows import NUMBER_LOCALES, trailing
 from parsers.generic.words import CARD_WORDS
-from parsers.layout.engine import AccountReading, ParseOutput
+from parsers.layout.outcome import AccountReading, ParseOutput
 from parsers.layout.tokens import tokens
 from parsers.layout.vocabulary import (
     CLOSING,

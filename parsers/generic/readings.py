@@ -44,7 +44,7 @@ from parsers.generic.model import Row, Table
 from parsers.generic.rows import column_of, end_figures
 from parsers.generic.words import DUES
 from parsers.layout.boxes import Boxed, boxed_figures
-from parsers.layout.engine import AccountReading, ParseOutput
+from parsers.layout.outcome import AccountReading, ParseOutput
 from parsers.layout.vocabulary import Found, label_in
 from parsers.model import Account, Statement, Transaction, mask_account, mask_digits, money
 from parsers.numbers import Amount
