@@ -23,21 +23,19 @@ from parsers.layout.checks import (
     check_one_account,
     check_totals,
 )
-from parsers.layout.ocr_doubts import doubts, weigh_ocr
-from parsers.layout.outcome import AccountReading, TemplateMismatch, template_fault
-from parsers.layout.rows import TableReading
-from parsers.layout.template import Field, Template
-from parsers.layout.transactions import signed, transaction
-from parsers.layout.vocabulary import (
-    ACCOUNT,
-    CLOSING,
-    OPENING,
+from parsers.layout.labelled import (
     amount_reader,
     exact_amount_reader,
     find_labelled,
     label_without_value,
     read_last4,
 )
+from parsers.layout.ocr_doubts import doubts, weigh_ocr
+from parsers.layout.outcome import AccountReading, TemplateMismatch, template_fault
+from parsers.layout.rows import TableReading
+from parsers.layout.template import Field, Template
+from parsers.layout.transactions import signed, transaction
+from parsers.layout.vocabulary import ACCOUNT, CLOSING, OPENING
 from parsers.model import Account, Transaction, mask_account, mask_digits
 from parsers.numbers import Amount, currency_agrees, read_amount
 from parsers.ocr.trust import OCR_REVIEW_CONFIDENCE

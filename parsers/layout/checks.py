@@ -15,20 +15,13 @@ from decimal import Decimal
 from typing import TypeVar
 
 from parsers.dates import parse_date
+from parsers.layout.labelled import amount_reader, every_labelled, read_last4
 from parsers.layout.outcome import AccountReading
 from parsers.layout.rows import Row, TableReading
 from parsers.layout.template import Template
 from parsers.layout.tokens import Token, tokens
 from parsers.layout.transactions import signed
-from parsers.layout.vocabulary import (
-    ACCOUNT,
-    CLOSING,
-    OPENING,
-    amount_reader,
-    every_labelled,
-    is_heading,
-    read_last4,
-)
+from parsers.layout.vocabulary import ACCOUNT, CLOSING, OPENING, is_heading
 from parsers.model import Transaction, mask_account, mask_digits, money
 from parsers.numbers import Amount
 from parsers.pdf.lines import Line

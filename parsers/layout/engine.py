@@ -22,18 +22,14 @@ from datetime import date
 from parsers.dates import parse_date
 from parsers.layout.account import Section, read_account
 from parsers.layout.checks import pairs_of
+from parsers.layout.labelled import find_labelled, read_last4
 from parsers.layout.outcome import ParseOutput, TemplateMismatch, template_fault
+from parsers.layout.periods import Periods, find_period_end
 from parsers.layout.rows import TableReading
 from parsers.layout.table import read_table
 from parsers.layout.template import Template
 from parsers.layout.tokens import tokens
-from parsers.layout.vocabulary import (
-    ACCOUNT,
-    Periods,
-    find_labelled,
-    find_period_end,
-    read_last4,
-)
+from parsers.layout.vocabulary import ACCOUNT
 from parsers.model import Statement
 from parsers.pdf.lines import Line
 
