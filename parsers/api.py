@@ -26,10 +26,11 @@ from parsers.generic import Explanation, parse_generic
 from parsers.generic.mend import lift_suffixes
 from parsers.identity import reader_class
 from parsers.layout.detect import detect, verify_hint
-from parsers.layout.engine import AccountReading, ParseOutput, TemplateMismatch, run_template
+from parsers.layout.engine import run_template
 from parsers.layout.hooks import HOOKS
 from parsers.layout.ocr_labels import snap_lines
-from parsers.layout.table import TableReading
+from parsers.layout.outcome import AccountReading, ParseOutput, TemplateMismatch
+from parsers.layout.rows import TableReading
 from parsers.layout.template import Template, load_templates
 from parsers.limits import Limits
 from parsers.model import Account, Statement, mask_account

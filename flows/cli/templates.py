@@ -84,7 +84,8 @@ class _Pages:
 def _diagnose(t: Any, lines: list) -> list:
     """The table readings of a template that stopped part-way, as far as it got."""
     from parsers.errors import StatementError
-    from parsers.layout.engine import TemplateMismatch, run_template
+    from parsers.layout.engine import run_template
+    from parsers.layout.outcome import TemplateMismatch
 
     trace: list = []
     with contextlib.suppress(TemplateMismatch, StatementError):

@@ -20,7 +20,7 @@ from parsers.api import ParseResult
 from parsers.errors import CorruptExport, UnreadableStatement
 from parsers.exports.settings import Exports
 from parsers.layout.detect import identified
-from parsers.layout.engine import AccountReading
+from parsers.layout.outcome import AccountReading
 from parsers.layout.template import Template
 from parsers.model import Account, Statement, Transaction, mask_account, money
 from parsers.validate import validate

@@ -14,7 +14,7 @@ from parsers.generic.mend import mend
 from parsers.generic.pages import clean
 from parsers.generic.readings import Validator, decide
 from parsers.generic.rows import find_table, lead_forms, starts_with_date, until_end
-from parsers.layout.engine import ParseOutput
+from parsers.layout.outcome import ParseOutput
 from parsers.layout.vocabulary import furniture_folded, furniture_lines
 from parsers.pdf.lines import Line
 

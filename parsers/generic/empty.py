@@ -12,17 +12,10 @@ from parsers.generic.figures import currency, is_card, line_last4
 from parsers.generic.readings import signed
 from parsers.generic.rows import NUMBER_LOCALES, trailing
 from parsers.generic.words import CARD_WORDS
-from parsers.layout.engine import AccountReading, ParseOutput
-from parsers.layout.table import tokens
-from parsers.layout.vocabulary import (
-    CLOSING,
-    OPENING,
-    amount_reader,
-    exact_amount_reader,
-    find_labelled,
-    label_set,
-    match_label,
-)
+from parsers.layout.labelled import amount_reader, exact_amount_reader, find_labelled
+from parsers.layout.outcome import AccountReading, ParseOutput
+from parsers.layout.tokens import tokens
+from parsers.layout.vocabulary import CLOSING, OPENING, label_set, match_label
 from parsers.model import Account, Statement
 from parsers.numbers import find_amounts
 from parsers.pdf.lines import Line

@@ -20,6 +20,14 @@ from parsers.dates import compile_format, fold
 from parsers.generic.model import Marker, Row, Table
 from parsers.generic.words import CARD_WORDS, COLUMN_WORDS, SUMMARY_IN, SUMMARY_OUT
 from parsers.layout.boxes import Boxed
+from parsers.layout.labelled import (
+    Found,
+    amount_reader,
+    exact_amount_reader,
+    find_labelled,
+    read_last4,
+)
+from parsers.layout.periods import find_labelled_date, find_period_end, periods
 from parsers.layout.vocabulary import (
     ACCOUNT,
     CLOSING,
@@ -27,17 +35,9 @@ from parsers.layout.vocabulary import (
     PERIOD_START,
     PERIOD_STOP,
     UNAMBIGUOUS_DATES,
-    Found,
     LabelSet,
-    amount_reader,
-    exact_amount_reader,
-    find_labelled,
-    find_labelled_date,
-    find_period_end,
     label_in,
     label_set,
-    periods,
-    read_last4,
 )
 from parsers.numbers import Amount, read_slipped_amount
 from parsers.pdf.lines import Line

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from parsers.layout.table import Token
+from parsers.layout.tokens import Token
 from parsers.pdf.lines import Line
 
 

@@ -44,8 +44,9 @@ from parsers.generic.model import Row, Table
 from parsers.generic.rows import column_of, end_figures
 from parsers.generic.words import DUES
 from parsers.layout.boxes import Boxed, boxed_figures
-from parsers.layout.engine import AccountReading, ParseOutput
-from parsers.layout.vocabulary import Found, label_in
+from parsers.layout.labelled import Found
+from parsers.layout.outcome import AccountReading, ParseOutput
+from parsers.layout.vocabulary import label_in
 from parsers.model import Account, Statement, Transaction, mask_account, mask_digits, money
 from parsers.numbers import Amount
 from parsers.pdf.lines import Line

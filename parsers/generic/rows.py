@@ -23,7 +23,7 @@ from parsers.dates import compile_format, fold, parse_date
 from parsers.generic.apart import set_apart
 from parsers.generic.model import Marker, Row, Table
 from parsers.generic.words import DAILY_HEADINGS, HEADER_WORDS, SIGN_HEADINGS
-from parsers.layout.table import Token, figures_at_end, tokens
+from parsers.layout.tokens import Token, figures_at_end, tokens
 from parsers.layout.vocabulary import (
     BALANCE_ROWS,
     PERIOD_TO,

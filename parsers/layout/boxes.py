@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from parsers.layout.table import Token, tokens
+from parsers.layout.tokens import Token, tokens
 from parsers.numbers import Amount
 from parsers.pdf.lines import Line
 

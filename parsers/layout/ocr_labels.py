@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 
 from parsers.dates import compile_format, fold, month_names, parse_date
 from parsers.layout.fuzzy import distance, edits_allowed, key, letters, near
+from parsers.layout.periods import find_period
 from parsers.layout.template import Template
 from parsers.layout.vocabulary import (
     ACCOUNT,
@@ -34,7 +35,6 @@ from parsers.layout.vocabulary import (
     PERIOD_TO,
     TOTALS,
     UNAMBIGUOUS_DATES,
-    find_period,
     match_label,
 )
 from parsers.pdf.lines import Line

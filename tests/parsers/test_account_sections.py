@@ -20,7 +20,8 @@ from corpus import draw_for
 from corpus.banks import render_meridian_text
 from corpus.variant import Variant
 from parsers.generic import parse_generic
-from parsers.layout.engine import ParseOutput, run_template
+from parsers.layout.engine import run_template
+from parsers.layout.outcome import ParseOutput
 from parsers.layout.template import Template, load_templates
 from parsers.limits import Limits
 from parsers.model import Statement, mask_account

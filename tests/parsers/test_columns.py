@@ -8,15 +8,10 @@ from decimal import Decimal
 
 import pytest
 
-from parsers.layout.table import (
-    Geometry,
-    Placed,
-    Token,
-    _printing_header_words,
-    match_header,
-    tokens,
-)
+from parsers.layout.geometry import Geometry, Placed
+from parsers.layout.header import match_header, printing_header_words
 from parsers.layout.template import Column, folded_header_words
+from parsers.layout.tokens import Token, tokens
 from parsers.numbers import Amount
 from parsers.pdf.lines import Line
 from parsers.pdf.page import Word
@@ -127,5 +122,5 @@ def test_a_header_printed_alike_on_two_pages_shares_its_geometry(tmp_path) -> No
 def test_the_lines_printing_a_header_word_are_those_whose_header_words_hold_one(
         texts: list[str]) -> None:
     words = frozenset({"date", "details", "paid", "balance", "credit"})
-    assert list(_printing_header_words(words, texts)) == [
+    assert list(printing_header_words(words, texts)) == [
         i for i, text in enumerate(texts) if not words.isdisjoint(folded_header_words(text))]

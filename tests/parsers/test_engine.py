@@ -10,7 +10,8 @@ import pytest
 
 from parsers.api import parse_pdf
 from parsers.errors import StatementError
-from parsers.layout.engine import TemplateMismatch, run_template
+from parsers.layout.engine import run_template
+from parsers.layout.outcome import TemplateMismatch
 from parsers.layout.template import Field, Template
 from parsers.pdf.lines import Line
 from parsers.validate import validate

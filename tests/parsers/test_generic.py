@@ -15,7 +15,7 @@ from corpus.truth import Draw
 from parsers.api import parse_pdf
 from parsers.errors import AmbiguousLayout, StatementError
 from parsers.generic import parse_generic
-from parsers.layout.engine import ParseOutput
+from parsers.layout.outcome import ParseOutput
 from parsers.model import Statement
 from parsers.numbers import format_amount
 from parsers.validate import Validation, validate

@@ -5,7 +5,7 @@ import statistics
 import pytest
 
 from parsers.dates import fold
-from parsers.layout.table import tokens
+from parsers.layout.tokens import tokens
 from parsers.numbers import LOCALES
 from parsers.pdf.lines import Line, page_lines
 from parsers.pdf.page import Page, Word

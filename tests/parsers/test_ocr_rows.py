@@ -11,8 +11,11 @@ from pathlib import Path
 import pytest
 
 from corpus.banks import Printed
-from parsers.layout.table import TableReading, doubts, read_table, tokens
+from parsers.layout.ocr_doubts import doubts
+from parsers.layout.rows import TableReading
+from parsers.layout.table import read_table
 from parsers.layout.template import Template
+from parsers.layout.tokens import tokens
 from parsers.model import money
 from parsers.pdf.lines import Line, page_lines
 from parsers.pdf.page import Page, Word

@@ -6,7 +6,7 @@ from datetime import date
 from decimal import Decimal
 
 from parsers.api import _validate
-from parsers.layout.engine import AccountReading, ParseOutput
+from parsers.layout.outcome import AccountReading, ParseOutput
 from parsers.model import Account, Statement, Transaction
 from parsers.ocr.trust import Doubt
 

@@ -8,16 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from parsers.layout.table import (
-    TableReading,
-    doubts,
-    figures_at_end,
-    loose_amount,
-    read_table,
-    tokens,
-    weigh_ocr,
-)
+from parsers.layout.ocr_doubts import doubts, weigh_ocr
+from parsers.layout.rows import TableReading
+from parsers.layout.table import read_table
 from parsers.layout.template import Template
+from parsers.layout.tokens import figures_at_end, loose_amount, tokens
 from parsers.pdf.lines import Line
 from parsers.pdf.page import Word
 from tests.parsers.sheets import HEADER, TEAL, line, lines, template

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from parsers.layout.table import tokens
+from parsers.layout.tokens import tokens
 from parsers.numbers import Amount, amount_or_none
 from tests.parsers.sheets import line
 

@@ -5,22 +5,21 @@ from decimal import Decimal
 
 import pytest
 
-from parsers.layout.vocabulary import (
-    ACCOUNT,
-    CLOSING,
-    OPENING,
-    Periods,
+from parsers.layout.labelled import (
     amount_reader,
     every_labelled,
     exact_amount_reader,
     find_labelled,
-    find_period,
-    find_period_end,
+    read_last4,
+)
+from parsers.layout.periods import Periods, find_period, find_period_end, periods
+from parsers.layout.vocabulary import (
+    ACCOUNT,
+    CLOSING,
+    OPENING,
     is_furniture,
     is_heading,
     match_label,
-    periods,
-    read_last4,
 )
 from tests.parsers.sheets import line, lines
 
