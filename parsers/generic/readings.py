@@ -26,6 +26,7 @@ from typing import Any
 
 from parsers.dates import compile_format, fold, parse_date
 from parsers.errors import AmbiguousLayout
+from parsers.generic.columns import column_of, end_figures
 from parsers.generic.explain import Explanation
 from parsers.generic.figures import (
     Section,
@@ -41,7 +42,6 @@ from parsers.generic.figures import (
     summary_totals,
 )
 from parsers.generic.model import Row, Table
-from parsers.generic.rows import column_of, end_figures
 from parsers.generic.words import DUES
 from parsers.layout.boxes import Boxed, boxed_figures
 from parsers.layout.engine import AccountReading, ParseOutput
