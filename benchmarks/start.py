@@ -35,7 +35,7 @@ import psutil
 FLOW = ("from prefect import flow, task\n"
         "@task\ndef one(): return 1\n"
         "@flow\ndef ping(): return one()\n"
-        "assert ping() == 1\n")
+        "if ping() != 1:\n    raise SystemExit('the flow returned no result')\n")
 
 
 def _env(home: str, api_url: str | None = None) -> dict[str, str]:

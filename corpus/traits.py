@@ -368,7 +368,9 @@ class _Drawing:
             if self.has("card"):  # a purchase unsigned, a payment or a refund `Cr`
                 out.append(([*cells, self.owed(t.amount)], more, None))
                 continue
-            assert t.balance is not None
+            if t.balance is None:
+                raise ValueError(f"transaction {n + 1} has no balance: a statement with a "
+                                 "balance column draws one on every row")
             balance = t.balance + (OFF if n == off else 0)
             cells += [*self._money(t), self.signed(balance)]
             out.append((cells, more, t.balance))

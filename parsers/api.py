@@ -154,6 +154,9 @@ def _read_pages(data: bytes, reader: PageReader, limits: Limits) -> _PagesRead:
 
 def _parse(read: _PagesRead, bank: str | None, templates: list[Template], damaged: int
            ) -> ParseResult:
+    """The statement the pages print, read by its template or the generic reader, and
+    validated: its numbers must agree and nothing may put the reading's faithfulness to
+    the file in doubt."""
     pages = read.pages
     lines = lift_suffixes([ln for p in pages for ln in page_lines(p)])
     if not lines:
@@ -161,6 +164,29 @@ def _parse(read: _PagesRead, bank: str | None, templates: list[Template], damage
     ocr = any(p.ocr for p in pages)
     if ocr:
         lines = snap_lines(lines, templates)
+    (out, validation, layout), mismatch, instead = _choose(lines, bank, templates, ocr)
+    notes = out.notes + instead + ([f"recognised as {mismatch}: read by the generic reader "
+                                    "instead"] if mismatch is not None else [])
+    unfaithful = _unfaithful(read, lines, out, layout=layout, ocr=ocr, mismatch=mismatch,
+                             damaged=damaged, ok=validation.ok)
+    if unfaithful:
+        validation.problems += unfaithful
+        validation.ok = False
+    if ocr and not validation.ok:
+        validation.problems += disputes([ln for ln in lines if ln.ocr])[:_DISPUTES_SHOWN]
+    return ParseResult(out.statement, validation, layout, len(pages), sum(p.ocr for p in pages),
+                       out.readings, notes, out.tables, out.how)
+
+
+#: What a reader read, its validation, and the layout that read it.
+_Reading = tuple[ParseOutput, Validation, str]
+
+
+def _choose(lines: list[Line], bank: str | None, templates: list[Template], ocr: bool
+            ) -> tuple[_Reading, TemplateMismatch | None, list[str]]:
+    """(the reading that stands for the statement, why the template did not match where it
+    did not, why the generic reader's stands for the template's where it does): the
+    template's, named or detected, unless the generic reader's proves what it cannot."""
     if bank is not None:
         template = _by_bank(templates, bank)
         verify_hint(lines, template)
@@ -185,36 +211,42 @@ def _parse(read: _PagesRead, bank: str | None, templates: list[Template], damage
                            "reconcile, the generic reader's does")
             result = generic
     if result is None:
-        explain = Explanation()
-        out = parse_generic(lines, lambda o: _validate(o, None, ocr), explain)
-        if out is None and mismatch is not None:
-            raise UnreadableStatement(f"recognised as {mismatch}, and the generic reading "
-                                      "does not reconcile", details=explain.to_dict())
-        if out is None:
-            raise UnrecognisedLayout(
-                "no template matches and the generic reading does not reconcile"
-                + (f": {_telling(explain)}" if _telling(explain) else ""),
-                details=explain.to_dict())
-        if template is not None:  # the bank was detected (or named): its statement is one
-            out.statement.bank = template.bank  # of that bank's, whoever read the table
-        result = (out, _validate(out, None, ocr), "generic")
-    out, validation, layout = result
-    notes = out.notes + instead + ([f"recognised as {mismatch}: read by the generic reader "
-                                    "instead"] if mismatch is not None else [])
+        result = _generic_or_refuse(lines, template, mismatch, ocr)
+    return result, mismatch, instead
+
+
+def _generic_or_refuse(lines: list[Line], template: Template | None,
+                       mismatch: TemplateMismatch | None, ocr: bool) -> _Reading:
+    """The generic reading where no template read the statement; refused, saying what the
+    generic reader found missing, where it does not reconcile either."""
+    explain = Explanation()
+    out = parse_generic(lines, lambda o: _validate(o, None, ocr), explain)
+    if out is None and mismatch is not None:
+        raise UnreadableStatement(f"recognised as {mismatch}, and the generic reading "
+                                  "does not reconcile", details=explain.to_dict())
+    if out is None:
+        raise UnrecognisedLayout(
+            "no template matches and the generic reading does not reconcile"
+            + (f": {_telling(explain)}" if _telling(explain) else ""),
+            details=explain.to_dict())
+    if template is not None:  # the bank was detected (or named): its statement is one
+        out.statement.bank = template.bank  # of that bank's, whoever read the table
+    return out, _validate(out, None, ocr), "generic"
+
+
+def _unfaithful(read: _PagesRead, lines: list[Line], out: ParseOutput, *, layout: str,
+                ocr: bool, mismatch: TemplateMismatch | None, damaged: int, ok: bool
+                ) -> list[str]:
+    """Why a reading may not be faithful to the file though its numbers may agree: glyphs
+    no reader maps, OCR text nothing vouches for, damaged streams, data a PDF library lost,
+    and (where nothing else is in doubt, `ok`) what the second PDF library reads
+    differently."""
+    pages = read.pages
     # a page no row or labelled figure was read from matters only where the rows' sum is
     # not pinned at both ends by printed balances (a page lost at the end could hide rows)
-    pinned = bool(out.pages) and bool(out.readings) and all(r.pinned for r in out.readings)
-    # where they are, a glyph no reader maps can hide no figure either: only the words it
-    # stands in, a description's, are in doubt then
-    unfaithful = [note for p in pages if not pinned or p.number in out.pages
-                  for note in p.problems if not (pinned and UNDECODABLE_NOTE in note)]
-    if pinned:
-        unfaithful += [f"a description holds a glyph no reader maps: {t.description!r}"[:120]
-                       for a in out.statement.accounts for t in a.transactions
-                       if UNDECODABLE in t.description]
-    unfaithful += [f"a description holds a glyph placeholder: {t.description!r}"[:120]
-                   for a in out.statement.accounts for t in a.transactions
-                   if CID.search(t.description)]
+    pinned_ends = bool(out.pages) and bool(out.readings) and all(
+        r.pinned for r in out.readings)
+    unfaithful = _glyph_doubts(pages, out, pinned_ends)
     if layout == "generic" and ocr:
         unfaithful += unvouched([ln for ln in lines if ln.ocr], _pinned_throughout(out))
         if mismatch is not None:
@@ -225,23 +257,33 @@ def _parse(read: _PagesRead, bank: str | None, templates: list[Template], damage
     if damaged:
         unfaithful.append(f"{damaged} compressed stream(s) of the file are damaged: data was "
                           "lost while reading them")
-    if validation.ok and not unfaithful and not read.lost:
+    if ok and not unfaithful and not read.lost:
         # (as many digits apart as glyphs the word reader could not map there: the other
         # library read a digit where this one read none, which the descriptions' check
         # covers)
         unmapped = {p.number: sum(w.text.count(UNDECODABLE) for w in p.words) for p in pages}
-        found = read.disagreements(out.pages if pinned else None)
+        found = read.disagreements(out.pages if pinned_ends else None)
         unfaithful += [d.message for d in found if d.matters(out.pages) and not (
-            pinned and d.page is not None and d.digits <= unmapped.get(d.page, 0))]
+            pinned_ends and d.page is not None and d.digits <= unmapped.get(d.page, 0))]
     unfaithful += [f"a PDF library lost data while reading: {w}"
                    for w in dict.fromkeys(read.lost)]
-    if unfaithful:
-        validation.problems += unfaithful
-        validation.ok = False
-    if ocr and not validation.ok:
-        validation.problems += disputes([ln for ln in lines if ln.ocr])[:_DISPUTES_SHOWN]
-    return ParseResult(out.statement, validation, layout, len(pages), sum(p.ocr for p in pages),
-                       out.readings, notes, out.tables, out.how)
+    return unfaithful
+
+
+def _glyph_doubts(pages: Sequence[Page], out: ParseOutput, pinned_ends: bool) -> list[str]:
+    """The pages' problems, and descriptions holding glyphs no reader maps or placeholders
+    for them: where the balances pin both ends, a glyph no reader maps can hide no figure,
+    and only the words it stands in (a description's) are in doubt."""
+    unfaithful = [note for p in pages if not pinned_ends or p.number in out.pages
+                  for note in p.problems if not (pinned_ends and UNDECODABLE_NOTE in note)]
+    if pinned_ends:
+        unfaithful += [f"a description holds a glyph no reader maps: {t.description!r}"[:120]
+                       for a in out.statement.accounts for t in a.transactions
+                       if UNDECODABLE in t.description]
+    unfaithful += [f"a description holds a glyph placeholder: {t.description!r}"[:120]
+                   for a in out.statement.accounts for t in a.transactions
+                   if CID.search(t.description)]
+    return unfaithful
 
 
 #: The most words both engines read differently listed with a statement sent to review.

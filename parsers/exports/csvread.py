@@ -62,7 +62,10 @@ def read_csv(data: bytes, templates: Sequence[CsvTemplate], currency: str | None
                     "\n".join(lines[:header_at]))
     guessed = guess_template(data)
     lines, header_at = _header(text, guessed.delimiter, _has_roles)
-    assert header_at is not None  # the guess found it
+    if header_at is None:  # the guess found it in the text decoded without the templates'
+        raise UnsupportedFormat("no row of the CSV, decoded in the templates' encodings, is "
+                                "the header its columns were guessed from: a CSV template "
+                                "describes it")
     return ([_read(lines, header_at, guessed, currency)], guessed, True,
             "\n".join(lines[:header_at]))
 

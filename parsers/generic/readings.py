@@ -26,6 +26,7 @@ from typing import Any
 
 from parsers.dates import compile_format, fold, parse_date
 from parsers.errors import AmbiguousLayout
+from parsers.generic.columns import column_of, end_figures
 from parsers.generic.explain import Explanation
 from parsers.generic.figures import (
     Section,
@@ -41,7 +42,6 @@ from parsers.generic.figures import (
     summary_totals,
 )
 from parsers.generic.model import Row, Table
-from parsers.generic.rows import column_of, end_figures
 from parsers.generic.words import DUES
 from parsers.layout.boxes import Boxed, boxed_figures
 from parsers.layout.labelled import Found
@@ -274,26 +274,15 @@ def describe(r: Reading, ctx: Context, period: str) -> dict[str, Any]:
 
 def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: ParseOutput
              ) -> Account | str:
+    """The section's account as the reading reads it, its problems noted in `out`; why it
+    cannot be read, where it cannot."""
     dates = ctx.dates(sec, r.date_format)
     if dates is None:
         return f"a row's date is no date in the form {r.date_format}"
     first = ctx.table.rows.index(sec.rows[0])
-    #: the section in print order: its rows (a transaction, or the balance a row prints
-    #: alone: `SALDO DO DIA`) and its balance rows, each a balance after the rows before it
-    printed: list[Transaction | Decimal] = []
-    markers = sorted(((m.before - first, signed(m.value.amount, ctx.card)) for m in sec.markers
-                      if m.value.amount is not None), key=operator.itemgetter(0))
-    k = 0
-    for n, (row, when) in enumerate(zip(sec.rows, dates, strict=True)):
-        while k < len(markers) and markers[k][0] <= n:
-            printed.append(markers[k][1])
-            k += 1
-        entry = _transaction(r, ctx, row, when)
-        if entry is None:
-            return (f"row {n + 1} ({row.line.text[:60]!r}) prints no amount in the columns "
-                    f"{', '.join(r.roles)}")
-        printed.append(entry)
-    printed += [value for _, value in markers[k:]]
+    printed = _in_print_order(r, ctx, sec, dates, first)
+    if isinstance(printed, str):
+        return printed
     info = AccountReading()
     if len(dates) > 1 and dates[0] > dates[-1] and all(map(operator.ge, dates, dates[1:])):
         printed.reverse()  # the newest row printed first: the balances run up the page
@@ -310,7 +299,49 @@ def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: Pars
     last4 = sec.last4 or ctx.last4
     if last4 is None:
         last4, info.unnamed = "", True
-    opening_found, closing_found, slipped = ctx.balances(sec)
+    balances = _ends(ctx, sec, first, checks, txs, info)
+    if isinstance(balances, str):
+        return balances
+    opening, closing = balances
+    where = f"account {mask_account(last4)}"
+    closing = _checked_closing(r, ctx, sec, txs, where, out, (opening, closing), info)
+    _note_lost_lines(ctx, sec, first, where, out, info)
+    days = _days(r, ctx, sec, end)
+    if days is None:
+        return f"a day of the daily balances is no date in the form {r.date_format}"
+    _check_running(opening, txs, checks, days, where, out, info)
+    out.readings.append(info)
+    return Account(last4, ctx.currency, opening, closing, txs)
+
+
+def _in_print_order(r: Reading, ctx: Context, sec: Section, dates: list[date], first: int
+                    ) -> list[Transaction | Decimal] | str:
+    """The section in print order: its rows (a transaction, or the balance a row prints
+    alone: `SALDO DO DIA`) and its balance rows, each a balance after the rows before it;
+    why not, where a row prints no amount in the reading's columns."""
+    printed: list[Transaction | Decimal] = []
+    markers = sorted(((m.before - first, signed(m.value.amount, ctx.card)) for m in sec.markers
+                      if m.value.amount is not None), key=operator.itemgetter(0))
+    k = 0
+    for n, (row, when) in enumerate(zip(sec.rows, dates, strict=True)):
+        while k < len(markers) and markers[k][0] <= n:
+            printed.append(markers[k][1])
+            k += 1
+        entry = _transaction(r, ctx, row, when)
+        if entry is None:
+            return (f"row {n + 1} ({row.line.text[:60]!r}) prints no amount in the columns "
+                    f"{', '.join(r.roles)}")
+        printed.append(entry)
+    printed += [value for _, value in markers[k:]]
+    return printed
+
+
+def _ends(ctx: Context, sec: Section, first: int, checks: list[tuple[int, Decimal]],
+          txs: list[Transaction], info: AccountReading) -> tuple[Decimal, Decimal] | str:
+    """(opening, closing) of the section: labelled, else from its balance rows or running
+    balances (recorded as derived); why not, where either is found nowhere. Notes in
+    `info` whether both ends are pinned by printed balances."""
+    opening_found, closing_found, _ = ctx.balances(sec)
     opening, closing = _opening(opening_found, checks, txs, ctx.card, info)
     if closing_found is not None:
         closing = signed(closing_found.value, ctx.card)
@@ -328,7 +359,16 @@ def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: Pars
     if closing is None:
         return "no closing balance: none labelled, and no running balance or balance row "\
                "after the last transaction"
-    where = f"account {mask_account(last4)}"
+    return opening, closing
+
+
+def _checked_closing(r: Reading, ctx: Context, sec: Section, txs: list[Transaction],
+                     where: str, out: ParseOutput, ends: tuple[Decimal, Decimal],
+                     info: AccountReading) -> Decimal:
+    """The closing balance once the summary box has checked the rows (a due rounded to
+    whole units read exactly where it does); a slipped decimal mark in either end noted."""
+    opening, closing = ends
+    _, closing_found, slipped = ctx.balances(sec)
     summed = len(ctx.sections) == 1 and _summary_checked(r, ctx, sec, txs, where, out)
     if summed and closing_found is not None:
         closing = _rounded_due(opening, txs, closing, closing_found.label, info)
@@ -336,6 +376,14 @@ def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: Pars
         info.derived[slipped] = ("a figure printed with a slipped decimal mark, read as "
                                  f"{money(opening if slipped == 'opening_balance' else closing)}"
                                  " (the balance equation confirms it or refuses the statement)")
+    return closing
+
+
+def _note_lost_lines(ctx: Context, sec: Section, first: int, where: str, out: ParseOutput,
+                     info: AccountReading) -> None:
+    """Rows whose date is damaged, and lines among the section's rows no row took: a
+    problem where one prints a figure where amounts stand (a row may be lost), else
+    furniture."""
     for n, row in enumerate(sec.rows, start=1):
         if row.bad_date:
             out.problems.append(f"{where} row {n}: {row.bad_date!r} stands where its date "
@@ -350,9 +398,13 @@ def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: Pars
                                 f"figure where amounts stand and no row took it: {ln.text!r}")
         else:
             info.furniture.append(f"page {ln.page}: {mask_digits(ln.text)}")
-    days = _days(r, ctx, sec, end)
-    if days is None:
-        return f"a day of the daily balances is no date in the form {r.date_format}"
+
+
+def _check_running(opening: Decimal, txs: list[Transaction], checks: list[tuple[int, Decimal]],
+                   days: list[tuple[date, Decimal]], where: str, out: ParseOutput,
+                   info: AccountReading) -> None:
+    """Every balance row and daily balance against the running total there: a problem in
+    `out` where one disagrees."""
     #: the amounts up to each row, summed in the rows' order (as a sum of each first few is)
     upto = list(itertools.accumulate((t.amount for t in txs), initial=Decimal(0))) if (
         checks or days) else []
@@ -372,8 +424,6 @@ def _account(r: Reading, ctx: Context, sec: Section, end: date | None, out: Pars
         if value != running:
             out.problems.append(f"{where}: the daily balance of {day} is {money(value)}, the "
                                 f"transactions up to that day give {money(running)}")
-    out.readings.append(info)
-    return Account(last4, ctx.currency, opening, closing, txs)
 
 
 def _summary_checked(r: Reading, ctx: Context, sec: Section, txs: list[Transaction],

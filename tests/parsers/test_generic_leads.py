@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from parsers.dates import compile_format, fold, parse_date
 from parsers.generic.figures import line_last4
-from parsers.generic.rows import DATE_FORMATS, _label_sets, lead_forms
+from parsers.generic.leads import DATE_FORMATS, lead_forms
+from parsers.generic.rows import _label_sets
 from parsers.generic.words import DAILY_HEADINGS, SIGN_HEADINGS
 from parsers.layout.vocabulary import ACCOUNT, BALANCE_ROWS, is_heading, starts_with_label
 from parsers.pdf.lines import Line
