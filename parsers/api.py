@@ -30,7 +30,7 @@ from parsers.layout.engine import run_template
 from parsers.layout.hooks import HOOKS
 from parsers.layout.ocr_labels import snap_lines
 from parsers.layout.outcome import AccountReading, ParseOutput, TemplateMismatch
-from parsers.layout.rows import TableReading
+from parsers.layout.table_rows import TableReading
 from parsers.layout.template import Template, load_templates
 from parsers.limits import Limits
 from parsers.model import Account, Statement, mask_account

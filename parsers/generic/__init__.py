@@ -1,6 +1,6 @@
 """The generic reader: reads a statement no template describes, when its numbers agree.
 
-It finds the transaction table from the page's geometry (`table.py`, its rows read by
+It finds the transaction table from the page's geometry (`table_search.py`, its rows read by
 `rows.py`), the figures around it from the shared vocabulary (`figures.py`), and tries the
 plausible readings of the table (`readings.py`): the one accepted is the one the
 statement's own balances prove, and two that prove different statements are refused
@@ -15,7 +15,7 @@ from parsers.generic.leads import lead_forms, starts_with_date
 from parsers.generic.mend import mend
 from parsers.generic.pages import clean
 from parsers.generic.readings import Validator, decide
-from parsers.generic.table import find_table, until_end
+from parsers.generic.table_search import find_table, until_end
 from parsers.layout.outcome import ParseOutput
 from parsers.layout.vocabulary import furniture_folded, furniture_lines
 from parsers.pdf.lines import Line

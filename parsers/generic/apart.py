@@ -5,7 +5,7 @@ of the row's description."""
 from __future__ import annotations
 
 from parsers.dates import fold
-from parsers.generic.model import Table
+from parsers.generic.found import Table
 from parsers.pdf.lines import Line
 
 #: Header words (folded, the first of a label) of a column of references or value dates.

@@ -12,7 +12,7 @@ import re
 import statistics
 from dataclasses import replace
 
-from parsers.generic.model import Table
+from parsers.generic.found import Table
 from parsers.layout.tokens import Token, figures_at_end, tokens
 from parsers.pdf.lines import Line
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from parsers.generic.columns import trailing
 from parsers.generic.figures import currency, is_card, line_last4
 from parsers.generic.readings import signed
-from parsers.generic.table import NUMBER_LOCALES
+from parsers.generic.table_search import NUMBER_LOCALES
 from parsers.generic.words import CARD_WORDS
 from parsers.layout.labelled import amount_reader, exact_amount_reader, find_labelled
 from parsers.layout.outcome import AccountReading, ParseOutput

@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from parsers.dates import compile_format, fold
-from parsers.generic.model import Marker, Row, Table
+from parsers.generic.found import Marker, Row, Table
 from parsers.generic.words import CARD_WORDS, COLUMN_WORDS, SUMMARY_IN, SUMMARY_OUT
 from parsers.layout.boxes import Boxed
 from parsers.layout.labelled import (

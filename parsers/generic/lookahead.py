@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 
 from parsers.generic.columns import column_of, end_figures
-from parsers.generic.model import Table
+from parsers.generic.found import Table
 from parsers.generic.shapes import follows, is_header, left_of_figures
 from parsers.layout.tokens import tokens
 from parsers.pdf.lines import Line

@@ -41,7 +41,7 @@ from parsers.generic.figures import (
     split_sections,
     summary_totals,
 )
-from parsers.generic.model import Row, Table
+from parsers.generic.found import Row, Table
 from parsers.generic.words import DUES
 from parsers.layout.boxes import Boxed, boxed_figures
 from parsers.layout.labelled import Found

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from enum import Enum, auto
 
 from parsers.generic.columns import column_of, end_figures, trailing
+from parsers.generic.found import Marker, Row, Table
 from parsers.generic.lookahead import bottom_aligned, opens_next, row_gap, runs_on
-from parsers.generic.model import Marker, Row, Table
 from parsers.generic.shapes import (
     date_range,
     day_pairs,

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 from parsers.dates import compile_format, fold, parse_date
+from parsers.generic.found import Table
 from parsers.generic.leads import FAR
-from parsers.generic.model import Table
 from parsers.generic.words import HEADER_WORDS
 from parsers.layout.tokens import Token, tokens
 from parsers.layout.vocabulary import PERIOD_TO

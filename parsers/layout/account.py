@@ -32,7 +32,7 @@ from parsers.layout.labelled import (
 )
 from parsers.layout.ocr_doubts import doubts, weigh_ocr
 from parsers.layout.outcome import AccountReading, TemplateMismatch, template_fault
-from parsers.layout.rows import TableReading
+from parsers.layout.table_rows import TableReading
 from parsers.layout.template import Field, Template
 from parsers.layout.transactions import signed, transaction
 from parsers.layout.vocabulary import ACCOUNT, CLOSING, OPENING

@@ -17,7 +17,7 @@ from typing import TypeVar
 from parsers.dates import parse_date
 from parsers.layout.labelled import amount_reader, every_labelled, read_last4
 from parsers.layout.outcome import AccountReading
-from parsers.layout.rows import Row, TableReading
+from parsers.layout.table_rows import Row, TableReading
 from parsers.layout.template import Template
 from parsers.layout.tokens import Token, tokens
 from parsers.layout.transactions import signed

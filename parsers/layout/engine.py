@@ -25,8 +25,8 @@ from parsers.layout.checks import pairs_of
 from parsers.layout.labelled import find_labelled, read_last4
 from parsers.layout.outcome import ParseOutput, TemplateMismatch, template_fault
 from parsers.layout.periods import Periods, find_period_end
-from parsers.layout.rows import TableReading
 from parsers.layout.table import read_table
+from parsers.layout.table_rows import TableReading
 from parsers.layout.template import Template
 from parsers.layout.tokens import tokens
 from parsers.layout.vocabulary import ACCOUNT

@@ -9,7 +9,7 @@ balance can settle. Apart from the reader, as it needs every row of an account a
 
 from __future__ import annotations
 
-from parsers.layout.rows import Row, TableReading, row_text
+from parsers.layout.table_rows import Row, TableReading, row_text
 from parsers.layout.template import NUMBER_ROLES
 from parsers.ocr.lexicon import run_together
 from parsers.ocr.lexicon import words as lexicon

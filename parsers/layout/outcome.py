@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parsers.errors import TemplateFault
-from parsers.layout.rows import TableReading
+from parsers.layout.table_rows import TableReading
 from parsers.layout.template import Template
 from parsers.model import Statement, mask_account, mask_digits
 from parsers.ocr.trust import Doubt

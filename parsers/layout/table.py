@@ -36,7 +36,7 @@ from parsers.layout.ocr_cells import (
     merge_confs,
     read_twice,
 )
-from parsers.layout.rows import Marker, Row, TableReading, Total, row_text
+from parsers.layout.table_rows import Marker, Row, TableReading, Total, row_text
 from parsers.layout.template import NUMBER_ROLES, Template
 from parsers.layout.tokens import Token, tokens
 from parsers.layout.vocabulary import (

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from parsers.layout.rows import Row
+from parsers.layout.table_rows import Row
 from parsers.layout.template import Template
 from parsers.layout.tokens import Token
 from parsers.model import Transaction

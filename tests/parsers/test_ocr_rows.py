@@ -12,8 +12,8 @@ import pytest
 
 from corpus.banks import Printed
 from parsers.layout.ocr_doubts import doubts
-from parsers.layout.rows import TableReading
 from parsers.layout.table import read_table
+from parsers.layout.table_rows import TableReading
 from parsers.layout.template import Template
 from parsers.layout.tokens import tokens
 from parsers.model import money

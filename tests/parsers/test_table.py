@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from parsers.layout.ocr_doubts import doubts, weigh_ocr
-from parsers.layout.rows import TableReading
 from parsers.layout.table import read_table
+from parsers.layout.table_rows import TableReading
 from parsers.layout.template import Template
 from parsers.layout.tokens import figures_at_end, loose_amount, tokens
 from parsers.pdf.lines import Line

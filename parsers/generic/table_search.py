@@ -16,8 +16,8 @@ from collections import Counter
 from parsers.dates import compile_format
 from parsers.generic.apart import set_apart
 from parsers.generic.columns import COLUMN_SLACK, digits_x1, end_figures, find_columns
+from parsers.generic.found import Table
 from parsers.generic.leads import DATE_FORMATS, starts_with_date
-from parsers.generic.model import Table
 from parsers.generic.rows import read_rows
 from parsers.generic.shapes import day_pairs, is_header
 from parsers.layout.tokens import Token
