@@ -47,7 +47,7 @@ class Printed:
     drawn: frozenset[str] = frozenset()
 
 
-def _style(d: Draw) -> tuple[tuple[str, str], float]:
+def drawn_style(d: Draw) -> tuple[tuple[str, str], float]:
     """A font and size; monospaced Courier stays at 9 pt so that 1,234,567.89 fits a column."""
     font = d.rng.choice(FONTS)
     return font, d.rng.choice([8.0, 9.0] if font[0] == "Courier" else [8.0, 9.0, 10.0])
@@ -67,7 +67,7 @@ def render_northwind(d: Draw, v: Variant = PLAIN) -> Printed:
     accounts = [account(d, last4, "USD", start, end)]
     if v.structure == "two-accounts":
         accounts.append(_second(d, "USD", start, end))
-    font, size = _style(d)
+    font, size = drawn_style(d)
     if v.period_form == "standard" or rng.random() < 0.5:
         s_, e_ = f"{start:%m/%d/%Y}", f"{end:%m/%d/%Y}"
     else:
@@ -127,7 +127,7 @@ def render_bluebird(d: Draw, v: Variant = PLAIN) -> Printed:
     per = max(0, d.transactions // len(names))
     accounts = [account(Draw(rng, per, d.large, d.negative and n == "Checking"),
                         f"{rng.randint(0, 9999):04d}", "USD", start, end) for n in names]
-    font, size = _style(d)
+    font, size = drawn_style(d)
     s_ = f"{start:%B} {start.day}, {start.year}"
     e_ = f"{end:%B} {end.day}, {end.year}"
     period = period_line(v, f"{s_} {v.cased('through')} {e_}", s_, e_)
@@ -217,7 +217,7 @@ def render_harbor(d: Draw, v: Variant = PLAIN) -> Printed:
         body = format_amount(value)
         return {"leading": "-" + body, "parentheses": f"({body})"}.get(v.sign, body + " CR")
 
-    font, size = _style(d)
+    font, size = drawn_style(d)
     number = {"Account No :": f"Account No : XXXX XXXX XXXX {last4}",
               "Card ending": f"Card ending {last4}",
               "Account ending": f"Account ending {last4}"}.get(
@@ -284,7 +284,7 @@ def render_alpenbank(d: Draw, v: Variant = PLAIN) -> Printed:
     for a, ps in zip(accounts, purposes, strict=True):
         a.transactions = [Transaction(t.date, " ".join(p), t.amount, None)
                           for t, p in zip(a.transactions, ps, strict=True)]
-    font, size = _style(d)
+    font, size = drawn_style(d)
 
     def eur(value: Decimal) -> str:
         return money(value, v, code="EUR", symbol="", locale="de")
@@ -392,7 +392,7 @@ def render_cedar(d: Draw, v: Variant = PLAIN) -> Printed:
     start, end = period_for(rng, rng.random() < 0.3)
     last4 = f"{rng.randint(0, 9999):04d}"
     acct = account(d, last4, "USD", start, end)
-    font, size = _style(d)
+    font, size = drawn_style(d)
 
     def header(s: Sheet, page: int) -> None:
         s.line((50, "CEDAR VALLEY BANK"), (-560, f"Sheet {page}"), bold=True)

@@ -17,7 +17,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
-from corpus.banks import HOLDERS, Printed, _style
+from corpus.banks import HOLDERS, Printed, drawn_style
 from corpus.forms import runs
 from corpus.layout import Block, DailyBalances, Ensure, Layout, Line, Row, Skip, Table
 from corpus.render import Sheet
@@ -106,7 +106,7 @@ def render(layout: Layout, d: Draw) -> Printed:
         acct.transactions = [Transaction(t.date, " ".join(p), t.amount, None)
                              for t, p in zip(acct.transactions, texts, strict=True)]
         purposes = {id(t): p for t, p in zip(acct.transactions, texts, strict=True)}
-    font = _style(d)[0]
+    font = drawn_style(d)[0]
     groups = {"all": acct.transactions, "in": [t for t in acct.transactions if t.amount > 0],
               "out": [t for t in acct.transactions if t.amount < 0]}
     values: dict[str, Any] = {}
