@@ -19,7 +19,7 @@ from corpus import PLAIN, draw_for
 from corpus.banks import RENDERERS
 from corpus.lookalikes import LOOKALIKES
 from parsers.api import builtin_templates, parse_pdf
-from parsers.worker.outputs import statement_document
+from parsers.worker.statement_files import statement_document
 
 HERE = Path(__file__).parent
 #: the banks whose generated sample is a scan: read by OCR, whose output follows the
