@@ -8,7 +8,7 @@ from pathlib import Path
 from test_beancount import bean_check
 
 from corpus import statement
-from corpus.exports import FORMATS, write_exports
+from corpus.bank_exports import FORMATS, write_exports
 from parsers.exports.settings import AccountRule, Exports
 from parsers.files import parse_file
 from parsers.worker.statement_files import statement_dict
