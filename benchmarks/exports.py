@@ -1,7 +1,7 @@
 """Bank exports against the PDFs they stand beside: the same statements, drawn once.
 
 For every text statement of the generated corpus, its OFX, CAMT.053, MT940 and CSV
-(`corpus/exports.py`) are read in this process (`parsers.files.parse_file`): per format, the
+(`corpus/bank_exports.py`) are read in this process (`parsers.files.parse_file`): per format, the
 files read exactly as their truth (dates, amounts, balances), the files validated, and files
 per second, with the PDFs of the same statements as the baseline in the same run. Every
 account is trusted here, so an export without balances (a card's CSV) validates on its rows
@@ -16,7 +16,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from corpus import BANKS, SCANNED, statement
-from corpus.exports import FORMATS, write_exports
+from corpus.bank_exports import FORMATS, write_exports
 from parsers.errors import StatementError
 from parsers.exports.settings import AccountRule, Exports
 from parsers.files import parse_file

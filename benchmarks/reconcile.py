@@ -36,7 +36,7 @@ from typing import Any
 
 from sqlalchemy import insert
 
-from flows.outputs import SCHEMA_VERSION, document_files
+from flows.job_files import SCHEMA_VERSION, document_files
 from parsers.codes import BatchState, Outcome, Status
 from reconcile.book import Book, Delivery
 from reconcile.db import attempts, batches, jobs, make_engine, notifications, output_stamps

@@ -73,7 +73,7 @@ def output_writing(rounds: int = 5) -> tuple[float, float]:
     import pandas as pd
 
     from corpus import statement
-    from flows.outputs import COLUMNS, output_files, statement_document
+    from flows.job_files import COLUMNS, output_files, statement_document
     from parsers.api import ParseResult
     from parsers.validate import Validation
     from reconcile.records import Job

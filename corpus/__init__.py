@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 
 from corpus.bad import BAD_INPUTS, BASIC_BAD
+from corpus.bank_exports import CARDS, EXPORT_SETTINGS, write_exports
 from corpus.banks import RENDERERS, Printed
-from corpus.exports import CARDS, EXPORT_SETTINGS, write_exports
 from corpus.scan import scan_with, to_scan
 from corpus.traits import draw_traits, real_world
 from corpus.truth import Draw
@@ -98,7 +98,7 @@ def generate(out: Path, banks: tuple[str, ...] = BANKS, statements: int = 10, se
              dpi: int | None = None, exports: bool = False) -> list[Sample]:
     """`statements` of `banks` (and the `bad` inputs) written into `out`; with `dpi`, every
     varied scan drawn at that resolution, its other qualities as drawn; with `exports`, each
-    statement also as its bank's OFX, CAMT.053, MT940 and CSV (`corpus/exports.py`), and
+    statement also as its bank's OFX, CAMT.053, MT940 and CSV (`corpus/bank_exports.py`), and
     the export settings that book their accounts under the bank in `out/.exports.toml`."""
     out.mkdir(parents=True, exist_ok=True)
     unknown = set(banks) - set(ALL_LAYOUTS)

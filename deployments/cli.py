@@ -37,7 +37,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_deployments_render(args: argparse.Namespace) -> int:
-    from deployments.settings import PREFECT_YAML, render_prefect_yaml
+    from deployments.specs import PREFECT_YAML, render_prefect_yaml
 
     text = render_prefect_yaml()
     current = PREFECT_YAML.read_text() if PREFECT_YAML.exists() else ""

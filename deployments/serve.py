@@ -1,6 +1,6 @@
 """`stmtflow serve`: every deployment with its schedule, on this machine, without a work pool.
 
-The same specs as prefect.yaml (`settings.specs()`), served by one long-running process
+The same specs as prefect.yaml (`specs.specs()`), served by one long-running process
 through `prefect.serve`; runs go to the Prefect API in force (the embedded one by default).
 
 A server that `stmtflow setup` prepared already has these deployments, on the work pool:
@@ -19,7 +19,7 @@ from prefect.client.schemas.objects import ConcurrencyLimitConfig
 from prefect.schedules import Cron
 from prefect.utilities.asyncutils import run_coro_as_sync
 
-from deployments.settings import IMPORT, RECONCILE, RECOVER, RERUN, REVIEW, specs
+from deployments.specs import IMPORT, RECONCILE, RECOVER, RERUN, REVIEW, specs
 from flows.import_flow import import_batch
 from flows.reconcile_flow import reconcile
 from flows.recover import recover_batches

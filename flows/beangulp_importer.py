@@ -33,8 +33,8 @@ import beangulp
 from beancount.core import data, flags
 from beancount.core.amount import Amount
 
+from flows.book_exports import account_names
 from flows.config import Settings
-from flows.exports import account_names
 from flows.parser import Parser
 from parsers.api import ParseResult
 from parsers.errors import StatementError

@@ -31,7 +31,7 @@ from prefect.states import Completed, Failed, State
 from prefect.utilities.asyncutils import run_coro_as_sync
 
 from flows.config import Settings
-from flows.outputs import document_files
+from flows.job_files import document_files
 from flows.parser import Parser
 from flows.plain_flow import flow
 from flows.review_evidence import Sighting, locate, picture

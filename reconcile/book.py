@@ -63,7 +63,7 @@ from reconcile.db import (
     transaction,
 )
 from reconcile.ledger import Ledger
-from reconcile.outputs import Found, OutputPass, Wanted
+from reconcile.output_checks import Found, OutputPass, Wanted
 from reconcile.records import Clock, Job, utc_now
 from reconcile.review import open_review
 from reconcile.storage import Storage

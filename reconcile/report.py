@@ -22,7 +22,7 @@ from reconcile.db import bulk
 from reconcile.investigations import Investigations
 from reconcile.ledger import Ledger
 from reconcile.notifications import Notifications
-from reconcile.outputs import OutputCheck, OutputPass
+from reconcile.output_checks import OutputCheck, OutputPass
 from reconcile.records import Job
 from reconcile.recovery import Swept
 from reconcile.review import ReviewLog

@@ -39,8 +39,8 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
 
 
 def cmd_book_export(args: argparse.Namespace) -> int:
+    from flows.book_exports import export_book
     from flows.config import Settings
-    from flows.exports import export_book
     from flows.parser import Parser
     from reconcile.book import Book
     from reconcile.exports import BINARY

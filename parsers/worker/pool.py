@@ -54,7 +54,8 @@ from parsers.limits import Limits
 #: What a worker runs: `target(data, bank=..., limits=..., passwords=..., **extra)`,
 #: `parse_pdf` or anything with its signature and its configuration bound (picklable: it is
 #: sent to each worker once), which may take more keywords (`ParsePool.parse`'s `extra`) and
-#: return what it makes of the parse (an import's rendered objects: `parsers.worker.outputs`).
+#: return what it makes of the parse (an import's rendered objects:
+#: `parsers.worker.statement_files`).
 Target = Callable[..., Any]
 #: Extra wall time over the per-file budget before the caller kills the worker.
 GRACE_SECONDS = 1.0

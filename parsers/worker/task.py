@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 #: what a parse worker imports before its first file: the parser, the rendering, and
 #: pandas, which pyarrow imports as it builds its first array
-WORKER_MODULES = ("parsers.api", "parsers.files", "parsers.worker.outputs", "pandas")
+WORKER_MODULES = ("parsers.api", "parsers.files", "parsers.worker.statement_files", "pandas")
 
 
 def parse_and_render(data: bytes, *, templates: Sequence[Template], reader: str,
@@ -32,7 +32,7 @@ def parse_and_render(data: bytes, *, templates: Sequence[Template], reader: str,
     arguments)."""
     from parsers.api import page_reader  # in the worker: see the module's note
     from parsers.files import parse_file
-    from parsers.worker.outputs import render
+    from parsers.worker.statement_files import render
 
     result = parse_file(data, templates=list(templates), reader=page_reader(reader),
                         exports=exports, **kwargs)

@@ -24,7 +24,7 @@ from flows.taxonomy import LeaseLost, classify_source
 from parsers.codes import Reason, Status
 from reconcile.book import Book, sync
 from reconcile.ledger import Ledger
-from reconcile.outputs import check_outputs
+from reconcile.output_checks import check_outputs
 
 #: banks the generator draws with a text layer (no OCR: fast)
 TEXT_BANKS = ("alpenbank", "bluebird", "harbor", "northwind")

@@ -14,9 +14,9 @@ from beancount.core import data
 from beancount.parser import parser, printer
 
 from corpus import BAD_INPUTS, statement
-from corpus.exports import write_exports
+from corpus.bank_exports import write_exports
 from flows.beangulp_importer import StatementImporter
-from flows.exports import account_names
+from flows.book_exports import account_names
 from parsers.layout.template import BUILTIN_DIR, load_templates
 from parsers.model import Statement, transaction_ids
 from reconcile.book_records import AccountKey

@@ -15,7 +15,7 @@ from faults import Faults
 from flows.config import Settings
 from flows.recover import abandoned, recover
 from parsers.codes import Outcome, Status
-from reconcile.outputs import check_outputs
+from reconcile.output_checks import check_outputs
 from reconcile.records import utc_now
 from reconcile.storage import sha256
 

@@ -21,7 +21,7 @@ import pytest
 from prefect.settings import PREFECT_API_URL, temporary_settings
 
 from corpus import BASIC_BAD, generate
-from deployments.settings import PREFECT_YAML, PULL, load, render_prefect_yaml, specs
+from deployments.specs import PREFECT_YAML, PULL, load, render_prefect_yaml, specs
 from flows.import_flow import WARNINGS
 from flows.recover import BATCH_FLOWS
 from flows.setup import ALERTS, OUTCOMES, RECOVERY, RERUN, ZOMBIES, zombie_automation

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from corpus import statement
-from corpus.exports import write_exports
+from corpus.bank_exports import write_exports
 from flows.config import Settings
 from flows.import_flow import WARNINGS, import_batch
 from parsers.codes import Reason, Status

@@ -30,7 +30,7 @@ from flows.crashpoint import POINTS
 from flows.import_flow import WARNINGS, import_batch
 from flows.recover import recover
 from parsers.codes import BatchState, Outcome, Status
-from reconcile.outputs import check_outputs
+from reconcile.output_checks import check_outputs
 from reconcile.records import Job, utc_now
 from reconcile.storage import sha256
 

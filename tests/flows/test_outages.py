@@ -26,7 +26,7 @@ from corpus import Sample, generate
 from flows.config import Settings
 from flows.import_flow import WARNINGS, import_batch
 from parsers.codes import BatchState, Outcome, Status
-from reconcile.outputs import check_outputs
+from reconcile.output_checks import check_outputs
 
 BANKS = ("bluebird", "northwind")
 

@@ -13,7 +13,7 @@ from corpus import generate
 from flows.config import Settings
 from flows.parser import Parser, _pool, start_workers
 from parsers.codes import Status
-from parsers.worker.outputs import render
+from parsers.worker.statement_files import render
 from reconcile.records import Job
 from tests.flows.conftest import TEXT_BANKS
 

@@ -13,8 +13,8 @@ from lxml import etree
 from ofxtools.Parser import OFXTree
 
 from corpus import statement
-from corpus.exports import camt053, csv_export, ofx
-from corpus.exports import mt940 as write_mt940
+from corpus.bank_exports import camt053, csv_export, ofx
+from corpus.bank_exports import mt940 as write_mt940
 from parsers.codes import Reason
 from parsers.errors import StatementError
 from parsers.exports import safexml

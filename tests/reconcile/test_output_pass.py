@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from parsers.codes import Status
 from reconcile.db import make_engine, output_stamps
 from reconcile.ledger import Claim, Ledger
-from reconcile.outputs import OutputPass, check_outputs
+from reconcile.output_checks import OutputPass, check_outputs
 from reconcile.records import Identities, Job
 from reconcile.storage import Storage, sha256
 

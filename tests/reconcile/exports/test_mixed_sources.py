@@ -8,10 +8,10 @@ from pathlib import Path
 from test_beancount import bean_check
 
 from corpus import statement
-from corpus.exports import FORMATS, write_exports
+from corpus.bank_exports import FORMATS, write_exports
 from parsers.exports.settings import AccountRule, Exports
 from parsers.files import parse_file
-from parsers.worker.outputs import statement_dict
+from parsers.worker.statement_files import statement_dict
 from reconcile.book import Book, Delivery
 from reconcile.db import make_engine
 from reconcile.exports import AccountNames, BookExport, beancount

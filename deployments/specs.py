@@ -1,4 +1,4 @@
-"""Deployment settings: read once from `banks.toml`, used by prefect.yaml and by `serve`.
+"""Deployment specs: settings read once from `banks.toml`, used by prefect.yaml and by `serve`.
 
 A bank is its template: `banks.toml` holds only what is a deployment's (schedule, timezone,
 inbox) for banks the templates in force describe, and naming any other bank is an error.

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from flows.book_exports import card_banks
 from flows.cli import parser
-from flows.exports import card_banks
 from parsers.layout.template import load_templates
 from reconcile.exports import FORMATS
 

@@ -1,4 +1,5 @@
-"""A job's output objects, as `parsers.worker.outputs` renders them for the job's input and pins.
+"""A job's output objects, as `parsers.worker.statement_files` renders them for the job's
+input and pins.
 
 The rendering itself lives beside the parser (Prefect-free), so that a parse worker renders
 and hashes an import's objects where it parsed them; this is the job-shaped face of it, for
@@ -9,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from parsers.worker.outputs import COLUMNS, SCHEMA_VERSION, document_files
-from parsers.worker.outputs import output_files as _output_files
-from parsers.worker.outputs import statement_document as _statement_document
+from parsers.worker.statement_files import COLUMNS, SCHEMA_VERSION, document_files
+from parsers.worker.statement_files import output_files as _output_files
+from parsers.worker.statement_files import statement_document as _statement_document
 from reconcile.records import Job
 
 if TYPE_CHECKING:

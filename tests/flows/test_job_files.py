@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from corpus import statement
-from flows.outputs import SCHEMA_VERSION, output_files
+from flows.job_files import SCHEMA_VERSION, output_files
 from parsers.api import ParseResult
 from parsers.codes import Status
 from parsers.model import transaction_ids
