@@ -516,14 +516,19 @@ def test_the_progress_thread_outlives_a_ledger_it_cannot_reach(
     monkeypatch.setattr(threading, "excepthook", died.append)
     watcher = threading.Thread(target=_progress, args=(Settings.from_env(), "b-x", stop))
     said = "progress: the ledger cannot be read now (OperationalError); trying again"
+
+    def mine() -> list[str]:
+        """This watcher's lines (an earlier test's import may still be logging its own)."""
+        return [r.message for r in caplog.records if r.thread == watcher.ident]
+
     with caplog.at_level(logging.WARNING, logger="stmtflow"):
         watcher.start()
         for _ in range(600):  # the first failing read (a loaded machine may be slow to it)
-            if any(r.message == said for r in caplog.records):
+            if said in mine():
                 break
             time.sleep(0.1)
         stop.wait(2.0)  # more reads, each failing
         stop.set()
         watcher.join(30)
     assert not watcher.is_alive() and not died
-    assert [r.message for r in caplog.records].count(said) == 1
+    assert mine().count(said) == 1
