@@ -6,7 +6,8 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [ROOT / "README.md", ROOT / "benchmarks" / "README.md",
+         *sorted((ROOT / "docs").glob("*.md"))]
 ROOMS = ("corpus", "reconcile", "flows", "deployments", "benchmarks")
 
 
