@@ -65,6 +65,10 @@ class Page:
     ocr: bool = False
     #: What the reader could not read faithfully here; any note sends the statement to review.
     problems: list[str] = field(default_factory=list)
+    #: Words the reader joined where the PDF library's own text parts them (PDFium's text
+    #: page puts a word break between their parts, pdfplumber's tolerance does not): where
+    #: the page's words part is in doubt there (`breaks.py`).
+    parted: set[str] = field(default_factory=set)
 
 
 class PageReader(Protocol):

@@ -11,6 +11,9 @@ a run drawn from several text objects, set in a font large enough for PDFium to 
 wide gap without a space, or turned. Characters set at an angle are left out, as the
 pdfplumber reader leaves them out. Runs drawn apart that touch on one line are joined in reading
 order as pdfplumber joins them (it sorts each line by x; PDFium keeps the drawing order).
+Where such a join crosses a word break PDFium's text page sees (a space or line break of its
+own between the runs), the word is noted on the page (`Page.parted`): the two readings of
+where its words part disagree, and a description holding it is not trusted (`breaks.py`).
 """
 
 from __future__ import annotations
@@ -111,8 +114,8 @@ class PdfiumReader:
             raise ParseTimeout(f"reading stopped after {limits.seconds_per_file:.0f} s at "
                                f"page {index + 1}")
         with LOCK:
-            width, height, words, imaged = _read_page(doc, index)
-        out = Page(index + 1, width, height, words)
+            width, height, words, imaged, parted = _read_page(doc, index)
+        out = Page(index + 1, width, height, words, parted=parted)
         if not words:
             self._blank_or_scanned(doc, index, limits, out)
         elif imaged and self._ocr is not None:
@@ -156,9 +159,10 @@ class PdfiumReader:
 
 
 def _read_page(doc: pdfium.PdfDocument, index: int
-               ) -> tuple[float, float, list[Word], bool]:
-    """A page's width, height and words, and whether an image of its own drawn at its top
-    level covers most of it (a scan's page may); the caller holds `LOCK`. The page and its
+               ) -> tuple[float, float, list[Word], bool, set[str]]:
+    """A page's width, height and words, whether an image of its own drawn at its top
+    level covers most of it (a scan's page may), and the words joined across a word break
+    PDFium's text page sees (`page_words`); the caller holds `LOCK`. The page and its
     text page are loaded and closed through PDFium's own calls: pypdfium2's objects for
     them (a finalizer and a place in their parent's list each) cost more than reading a
     short page's words."""
@@ -175,17 +179,21 @@ def _read_page(doc: pdfium.PdfDocument, index: int
             width, height = _page_width(page), _page_height(page)
             imaged = _imaged(page, width * height)
             turns = _rotation(page)
+            parted: set[str] = set()
             if turns:
-                return width, height, turned_page_words(textpage, turns, width, height), imaged
-            return width, height, page_words(textpage, height), imaged
+                return (width, height, turned_page_words(textpage, turns, width, height),
+                        imaged, parted)
+            return width, height, page_words(textpage, height, parted), imaged, parted
         finally:
             _close_textpage(textpage)
     finally:
         _close_page(page)
 
 
-def page_words(textpage: pdfium_c.FPDF_TEXTPAGE | ctypes.c_void_p, height: float) -> list[Word]:
-    """The words of one text page, with boxes in top-down page coordinates."""
+def page_words(textpage: pdfium_c.FPDF_TEXTPAGE | ctypes.c_void_p, height: float,
+               parted: set[str] | None = None) -> list[Word]:
+    """The words of one text page, with boxes in top-down page coordinates; into `parted`,
+    the text of each word joined across a space or line break of PDFium's own (`_join`)."""
     tp = ctypes.cast(textpage, ctypes.c_void_p)
     count = _count_chars(tp)
     if count <= 0:
@@ -220,7 +228,7 @@ def page_words(textpage: pdfium_c.FPDF_TEXTPAGE | ctypes.c_void_p, height: float
     # (the fields written out, not `Word(...)`: a call less per word; a text layer's word
     # has no OCR confidence, line, ink or second reading)
     return [_new(Word, (r[0], r[1], r[2], r[3], r[4], None, None, None, False, None))
-            for r in _join(tp, text, runs, height)]
+            for r in _join(tp, text, runs, height, set() if parted is None else parted)]
 
 
 def turned_page_words(textpage: pdfium_c.FPDF_TEXTPAGE | ctypes.c_void_p, turns: int,
@@ -340,29 +348,37 @@ def _turned(tp: ctypes.c_void_p, i: int) -> bool:
     return TURNED < angle < 2 * math.pi - TURNED
 
 
-def _join(tp: ctypes.c_void_p, text: str, runs: list[Run], height: float) -> list[Run]:
+def _join(tp: ctypes.c_void_p, text: str, runs: list[Run], height: float,
+          parted: set[str]) -> list[Run]:
     """Join runs that pdfplumber reads as one word: it sorts each line's characters by x,
     so two runs drawn apart join when they touch on one line and no space drawn in the
     file parts them (PDFium puts a space of its own between separate drawings), and runs
-    that overlap are read interleaved, character by character."""
+    that overlap are read interleaved, character by character. Into `parted`, each word
+    so joined where PDFium's text page parts it (a space or line break of its own after a
+    run: PDFium sees a word break there, pdfplumber's 1.5 pt tolerance does not)."""
     out: list[Run] = []
+    broken: set[int] = set()  # the indices in `out` of the words joined across a break
     for line in _lines(runs):
         if len(line) == 1:
             out += line
             continue
         line.sort(key=_X0)
         start = len(out)
-        if not _joined(tp, text, line, out):
+        if not _joined(tp, text, line, out, broken):
             del out[start:]
-            _joined(tp, text, _interleaved(tp, text, line, height), out, check=False)
+            broken = {k for k in broken if k < start}
+            _joined(tp, text, _interleaved(tp, text, line, height, broken, start), out,
+                    broken, check=False)
+    parted.update(out[k][0] for k in broken)
     return out
 
 
 def _joined(tp: ctypes.c_void_p, text: str, line: list[Run], out: list[Run],
-            check: bool = True) -> bool:
-    """Add a line's runs (sorted by x) to `out`, those that touch joined; with `check`,
-    False, part way, when a run starts before an earlier run's last character (the line
-    must be read interleaved): looked for in the same pass, which saves a pass per line."""
+            broken: set[int], check: bool = True) -> bool:
+    """Add a line's runs (sorted by x) to `out`, those that touch joined (the index of a
+    word joined where PDFium's text breaks, into `broken`); with `check`, False, part way,
+    when a run starts before an earlier run's last character (the line must be read
+    interleaved): looked for in the same pass, which saves a pass per line."""
     # (NaN: no run ever starts before it, and no run's last character moves it)
     reach = float("-inf") if check else math.nan
     prev = None
@@ -374,6 +390,8 @@ def _joined(tp: ctypes.c_void_p, text: str, line: list[Run], out: list[Run],
             reach = r[5]
         if prev is not None and prev[5] <= x0 <= prev[2] + WORD_GAP \
                 and abs(r[3] - prev[6]) <= WORD_RISE and not _space_after(tp, text, prev):
+            if _breaks_after(text, prev[7]):
+                broken.add(len(out) - 1)
             # (`max` and `min` of two written out: each keeps its first argument on a tie)
             prev = out[-1] = (prev[0] + r[0], prev[1],
                               r[2] if r[2] > prev[2] else prev[2],
@@ -385,19 +403,24 @@ def _joined(tp: ctypes.c_void_p, text: str, line: list[Run], out: list[Run],
     return True
 
 
-def _interleaved(tp: ctypes.c_void_p, text: str, line: list[Run],
-                 height: float) -> list[Run]:
+def _interleaved(tp: ctypes.c_void_p, text: str, line: list[Run], height: float,
+                 broken: set[int], start: int) -> list[Run]:
     """A line whose runs overlap, cut into words as pdfplumber cuts its characters sorted
-    by x (a space the file draws after a run still ends the word there)."""
+    by x (a space the file draws after a run still ends the word there); a word that goes
+    on past a run's last character where PDFium's text breaks is noted in `broken` (by its
+    index in `out`, whose words before these are `start`)."""
     box = pdfium_c.FS_RECTF()
     ref = ctypes.byref(box)
     chars = []
+    ends = set()  # the runs' last characters that PDFium's text parts from what follows
     for r in line:
         for i in range(r[7] - len(r[0]), r[7]):
             _loose_box(tp, i, ref)
             chars.append((box.left, box.right, height - box.top, height - box.bottom, i))
         if _space_after(tp, text, r):
             chars.append((r[2], r[2], r[3], r[4], -1))
+        elif _breaks_after(text, r[7]):
+            ends.add(r[7] - 1)
     chars.sort(key=_X0_CHAR)
     words: list[list] = []
     prev = None
@@ -407,6 +430,8 @@ def _interleaved(tp: ctypes.c_void_p, text: str, line: list[Run],
             continue
         if prev is not None and prev[5] <= left <= prev[2] + WORD_GAP \
                 and abs(top - prev[6]) <= WORD_RISE:
+            if prev[7] - 1 in ends:
+                broken.add(start + len(words) - 1)
             prev[0] += text[i]
             prev[2], prev[3], prev[4] = max(prev[2], right), min(prev[3], top), \
                 max(prev[4], bottom)
@@ -431,6 +456,13 @@ def _lines(runs: list[Run]) -> list[list[Run]]:
             line.append(r)
         last = top
     return lines
+
+
+def _breaks_after(text: str, i: int) -> bool:
+    """Whether PDFium's text parts the character at `i` from the one before it (a space or
+    a line break, of the file's or its own: the file's spaces end a word before this is
+    asked)."""
+    return i < len(text) and text[i].isspace()
 
 
 def _space_after(tp: ctypes.c_void_p, text: str, run: Run) -> bool:

@@ -161,3 +161,19 @@ def test_every_varied_statement_reads_as_with_pdfplumber(varied: list[Sample]) -
         kinds = s.variant.get("kinds", ())
         assert same_lines or "furniture:watermark" in kinds \
             or "trait:narrow-space-grouping" in kinds, s.pdf.name
+
+
+@pytest.mark.parametrize(("gap", "parted"), [(0.3, False), (1.4, True), (2.5, False)])
+def test_a_word_joined_where_pdfiums_text_breaks_is_noted(gap: float, parted: bool) -> None:
+    """Two drawings 1.4 pt apart: PDFium's text page puts a space of its own between them,
+    pdfplumber's 1.5 pt tolerance joins them; the page notes the joined word. Nearer, both
+    join; further, both part: nothing is in doubt."""
+    def draw(c: Canvas) -> None:
+        c.setFont("Courier", 8)
+        c.drawString(110, 700, "RESTAURANT")
+        c.drawString(110 + stringWidth("RESTAURANT", "Courier", 8) + gap, 700, "LA")
+
+    page = PDFIUM.read(canvas_pdf(draw), Limits())[0]
+    joined = [w.text for w in page.words] == ["RESTAURANTLA"]
+    assert joined == (gap < 1.5)
+    assert page.parted == ({"RESTAURANTLA"} if parted else set())
