@@ -367,22 +367,24 @@ def _join(tp: ctypes.c_void_p, text: str, runs: list[Run], height: float,
         if not _joined(tp, text, line, out, broken):
             del out[start:]
             broken = {k for k in broken if k < start}
-            _joined(tp, text, _interleaved(tp, text, line, height, broken, start), out,
-                    broken, check=False)
+            words, marked = _interleaved(tp, text, line, height)
+            _joined(tp, text, words, out, broken, check=False, marked=marked)
     parted.update(out[k][0] for k in broken)
     return out
 
 
 def _joined(tp: ctypes.c_void_p, text: str, line: list[Run], out: list[Run],
-            broken: set[int], check: bool = True) -> bool:
-    """Add a line's runs (sorted by x) to `out`, those that touch joined (the index of a
-    word joined where PDFium's text breaks, into `broken`); with `check`, False, part way,
-    when a run starts before an earlier run's last character (the line must be read
-    interleaved): looked for in the same pass, which saves a pass per line."""
+            broken: set[int], check: bool = True, marked: frozenset[int] = frozenset()
+            ) -> bool:
+    """Add a line's runs (sorted by x) to `out`, those that touch joined (the index in
+    `out` of a word joined where PDFium's text breaks, or holding a run of the positions
+    `marked`, into `broken`); with `check`, False, part way, when a run starts before an
+    earlier run's last character (the line must be read interleaved): looked for in the
+    same pass, which saves a pass per line."""
     # (NaN: no run ever starts before it, and no run's last character moves it)
     reach = float("-inf") if check else math.nan
     prev = None
-    for r in line:
+    for j, r in enumerate(line):
         x0 = r[1]
         if x0 < reach:
             return False
@@ -390,7 +392,7 @@ def _joined(tp: ctypes.c_void_p, text: str, line: list[Run], out: list[Run],
             reach = r[5]
         if prev is not None and prev[5] <= x0 <= prev[2] + WORD_GAP \
                 and abs(r[3] - prev[6]) <= WORD_RISE and not _space_after(tp, text, prev):
-            if _breaks_after(text, prev[7]):
+            if _breaks_after(text, prev[7]) or j in marked:
                 broken.add(len(out) - 1)
             # (`max` and `min` of two written out: each keeps its first argument on a tie)
             prev = out[-1] = (prev[0] + r[0], prev[1],
@@ -399,16 +401,17 @@ def _joined(tp: ctypes.c_void_p, text: str, line: list[Run], out: list[Run],
                               r[4] if r[4] > prev[4] else prev[4], r[5], r[6], r[7])
             continue
         out.append(r)
+        if j in marked:
+            broken.add(len(out) - 1)
         prev = r
     return True
 
 
-def _interleaved(tp: ctypes.c_void_p, text: str, line: list[Run], height: float,
-                 broken: set[int], start: int) -> list[Run]:
+def _interleaved(tp: ctypes.c_void_p, text: str, line: list[Run], height: float
+                 ) -> tuple[list[Run], frozenset[int]]:
     """A line whose runs overlap, cut into words as pdfplumber cuts its characters sorted
-    by x (a space the file draws after a run still ends the word there); a word that goes
-    on past a run's last character where PDFium's text breaks is noted in `broken` (by its
-    index in `out`, whose words before these are `start`)."""
+    by x (a space the file draws after a run still ends the word there), and the positions
+    of the words that go on past a run's last character where PDFium's text breaks."""
     box = pdfium_c.FS_RECTF()
     ref = ctypes.byref(box)
     chars = []
@@ -423,6 +426,7 @@ def _interleaved(tp: ctypes.c_void_p, text: str, line: list[Run], height: float,
             ends.add(r[7] - 1)
     chars.sort(key=_X0_CHAR)
     words: list[list] = []
+    marked: set[int] = set()
     prev = None
     for left, right, top, bottom, i in chars:
         if i < 0:
@@ -431,7 +435,7 @@ def _interleaved(tp: ctypes.c_void_p, text: str, line: list[Run], height: float,
         if prev is not None and prev[5] <= left <= prev[2] + WORD_GAP \
                 and abs(top - prev[6]) <= WORD_RISE:
             if prev[7] - 1 in ends:
-                broken.add(start + len(words) - 1)
+                marked.add(len(words) - 1)
             prev[0] += text[i]
             prev[2], prev[3], prev[4] = max(prev[2], right), min(prev[3], top), \
                 max(prev[4], bottom)
@@ -439,7 +443,7 @@ def _interleaved(tp: ctypes.c_void_p, text: str, line: list[Run], height: float,
         else:
             prev = [text[i], left, right, top, bottom, left, top, i + 1]
             words.append(prev)
-    return [tuple(w) for w in words]
+    return [tuple(w) for w in words], frozenset(marked)
 
 
 def _lines(runs: list[Run]) -> list[list[Run]]:
