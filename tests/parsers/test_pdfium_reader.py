@@ -17,7 +17,7 @@ from parsers.errors import StatementError
 from parsers.limits import Limits
 from parsers.pdf.lines import page_lines
 from parsers.pdf.page import UNDECODABLE, Page
-from parsers.pdf.pdfium_reader import PdfiumReader
+from parsers.pdf.pdfium_reader import PdfiumReader, _joined
 from parsers.pdf.pdfplumber_reader import PdfplumberReader
 
 PLUMBER, PDFIUM = PdfplumberReader(), PdfiumReader()
@@ -177,3 +177,20 @@ def test_a_word_joined_where_pdfiums_text_breaks_is_noted(gap: float, parted: bo
     joined = [w.text for w in page.words] == ["RESTAURANTLA"]
     assert joined == (gap < 1.5)
     assert page.parted == ({"RESTAURANTLA"} if parted else set())
+
+
+@pytest.mark.parametrize(("text", "marked", "broken"), [
+    ("ABCD", frozenset(), set()),       # the runs follow each other in PDFium's text
+    ("AB\rCD", frozenset(), {0}),       # PDFium's text breaks the line between them
+    ("ABCD", frozenset({1}), {0}),      # a run already joined across a break (interleaved)
+])
+def test_a_join_keeps_where_pdfiums_text_breaks(text: str, marked: frozenset[int],
+                                                broken: set[int]) -> None:
+    """Two runs 0.5 pt apart join into one word; the word's index is noted where PDFium's
+    text breaks between them or where a run joined carries such a break already."""
+    end = len(text)
+    runs = [("AB", 0.0, 10.0, 0.0, 8.0, 5.0, 0.0, 2), ("CD", 10.5, 20.0, 0.0, 8.0, 15.0, 0.0, end)]
+    out: list = []
+    noted: set[int] = set()
+    assert _joined(None, text, runs, out, noted, check=False, marked=marked)
+    assert [r[0] for r in out] == ["ABCD"] and noted == broken
