@@ -38,7 +38,7 @@ from parsers.ocr.tesseract import ocr_page
 from parsers.ocr.trust import pinned, weigh
 from parsers.ocr.witness import disputes, unvouched
 from parsers.pdf.boundary import data_loss
-from parsers.pdf.breaks import doubted_breaks
+from parsers.pdf.breaks import part_descriptions
 from parsers.pdf.crosscheck import Disagreement, disagreements
 from parsers.pdf.lines import Line, page_lines
 from parsers.pdf.page import CID, UNDECODABLE, UNDECODABLE_NOTE, Page, PageReader
@@ -168,6 +168,10 @@ def _parse(read: _PagesRead, bank: str | None, templates: list[Template], damage
     (out, validation, layout), mismatch, instead = _choose(lines, bank, templates, ocr)
     notes = out.notes + instead + ([f"recognised as {mismatch}: read by the generic reader "
                                     "instead"] if mismatch is not None else [])
+    parted = part_descriptions(pages, out.statement, out.pages)
+    if parted:
+        notes.append(f"{parted} description(s) take PDFium's word breaks where the word "
+                     "reader joined their words")
     unfaithful = _unfaithful(read, lines, out, layout=layout, ocr=ocr, mismatch=mismatch,
                              damaged=damaged, ok=validation.ok)
     if unfaithful:
@@ -240,8 +244,8 @@ def _unfaithful(read: _PagesRead, lines: list[Line], out: ParseOutput, *, layout
                 ) -> list[str]:
     """Why a reading may not be faithful to the file though its numbers may agree: glyphs
     no reader maps, OCR text nothing vouches for, damaged streams, data a PDF library lost,
-    and (where nothing else is in doubt, `ok`) descriptions whose word breaks PDFium's text
-    and the word reader disagree on, and what the second PDF library reads differently."""
+    and (where nothing else is in doubt, `ok`) what the second PDF library reads
+    differently."""
     pages = read.pages
     # a page no row or labelled figure was read from matters only where the rows' sum is
     # not pinned at both ends by printed balances (a page lost at the end could hide rows)
@@ -258,9 +262,6 @@ def _unfaithful(read: _PagesRead, lines: list[Line], out: ParseOutput, *, layout
     if damaged:
         unfaithful.append(f"{damaged} compressed stream(s) of the file are damaged: data was "
                           "lost while reading them")
-    if ok and not unfaithful and not read.lost:
-        # (where the page's own two readings part words differently: cheap, so asked first)
-        unfaithful += doubted_breaks(pages, out.statement, out.pages)
     if ok and not unfaithful and not read.lost:
         # (as many digits apart as glyphs the word reader could not map there: the other
         # library read a digit where this one read none, which the descriptions' check

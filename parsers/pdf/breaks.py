@@ -1,42 +1,40 @@
-"""Descriptions whose word breaks the two readings of the page disagree on.
+"""Descriptions parted where PDFium's text parts their words.
 
 The word reader parts words as pdfplumber does: characters less than 1.5 pt apart are one
-word. PDFium's text page parts them by its own measure (a space or line break of its own
-between two drawings, weighed by the font). On a sound page the two agree wherever a
-statement's rows are; they part ways where the file's glyphs no longer stand where its
-drawing places them: a font the page does not define (drawn in a stand-in of other widths,
-its words colliding), a character edited into a wider one. Then one reading holds a word
-the other holds as two (`RESTAURANTLA`, printed `RESTAURANT LA`), and neither can say which
-the page shows. A figure keeps its digits either way (the figures' check is
-`crosscheck.py`'s); a description does not, so one holding such a word is not validated
-silently: it goes to review with the word named. The words come with the pages
-(`Page.parted`, noted as they are read): the check is a set lookup per description word.
+word, which keeps a figure drawn in pieces (`-` `2051`, `1 234` `,56`) whole. PDFium's text
+page parts them by its own measure (a space or line break of its own between two drawings,
+weighed by the font), and where the two differ inside a description, PDFium's is what the
+page shows: a visible gap too narrow for the tolerance (`Cardarelli 54313097145`), or glyphs
+of a stand-in font of other widths colliding (`RESTAURANTLA`, printed `RESTAURANT LA`). A
+description changes no figure, so it takes PDFium's parting; figures, dates and labels keep
+the word reader's. The words come with the pages (`Page.parted`, noted as they are read).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from parsers.model import Statement
 from parsers.pdf.page import Page
 
-#: The most doubted words named in the problem.
-_SHOWN = 3
 
-
-def doubted_breaks(pages: Sequence[Page], statement: Statement,
-                   read_from: set[int]) -> list[str]:
-    """A problem when a description holds a word the word reader joined where PDFium's
-    text parts it, on a page rows were read from (`read_from`; every page when empty)."""
-    parted = set().union(*(p.parted for p in pages if not read_from or p.number in read_from))
+def part_descriptions(pages: Sequence[Page], statement: Statement, read_from: set[int]
+                      ) -> int:
+    """Give each description word the reader joined across a break of PDFium's the words
+    PDFium parts it into, on the pages rows were read from (`read_from`; every page when
+    empty); how many descriptions changed."""
+    parted: dict[str, str] = {}
+    for p in pages:
+        if not read_from or p.number in read_from:
+            parted.update(p.parted)
     if not parted:
-        return []
-    doubted = list(dict.fromkeys(
-        w for a in statement.accounts for t in a.transactions
-        for w in t.description.split() if w in parted))
-    if not doubted:
-        return []
-    shown = ", ".join(repr(w) for w in doubted[:_SHOWN])
-    more = f" and {len(doubted) - _SHOWN} more" if len(doubted) > _SHOWN else ""
-    return [f"descriptions hold {len(doubted)} word(s) PDFium's text parts in two where the "
-            f"word reader reads one ({shown}{more}): where their words break is in doubt"]
+        return 0
+    changed = 0
+    for account in statement.accounts:
+        for i, t in enumerate(account.transactions):
+            text = " ".join(parted.get(w, w) for w in t.description.split(" "))
+            if text != t.description:
+                account.transactions[i] = replace(t, description=text)
+                changed += 1
+    return changed

@@ -66,9 +66,9 @@ class Page:
     #: What the reader could not read faithfully here; any note sends the statement to review.
     problems: list[str] = field(default_factory=list)
     #: Words the reader joined where the PDF library's own text parts them (PDFium's text
-    #: page puts a word break between their parts, pdfplumber's tolerance does not): where
-    #: the page's words part is in doubt there (`breaks.py`).
-    parted: set[str] = field(default_factory=set)
+    #: page puts a word break between their parts, pdfplumber's tolerance does not), each
+    #: with the words PDFium's text parts it into, which a description takes (`breaks.py`).
+    parted: dict[str, str] = field(default_factory=dict)
 
 
 class PageReader(Protocol):

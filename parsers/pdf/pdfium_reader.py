@@ -12,17 +12,19 @@ wide gap without a space, or turned. Characters set at an angle are left out, as
 pdfplumber reader leaves them out. Runs drawn apart that touch on one line are joined in reading
 order as pdfplumber joins them (it sorts each line by x; PDFium keeps the drawing order).
 Where such a join crosses a word break PDFium's text page sees (a space or line break of its
-own between the runs), the word is noted on the page (`Page.parted`): the two readings of
-where its words part disagree, and a description holding it is not trusted (`breaks.py`).
+own between the runs), the word is noted on the page with PDFium's parting of it
+(`Page.parted`): a description takes that parting (`breaks.py`), a figure never does.
 """
 
 from __future__ import annotations
 
 import ctypes
+import itertools
 import math
 import re
 import struct
 import time
+from collections.abc import Mapping
 from operator import itemgetter
 from typing import Any
 
@@ -159,7 +161,7 @@ class PdfiumReader:
 
 
 def _read_page(doc: pdfium.PdfDocument, index: int
-               ) -> tuple[float, float, list[Word], bool, set[str]]:
+               ) -> tuple[float, float, list[Word], bool, dict[str, str]]:
     """A page's width, height and words, whether an image of its own drawn at its top
     level covers most of it (a scan's page may), and the words joined across a word break
     PDFium's text page sees (`page_words`); the caller holds `LOCK`. The page and its
@@ -179,7 +181,7 @@ def _read_page(doc: pdfium.PdfDocument, index: int
             width, height = _page_width(page), _page_height(page)
             imaged = _imaged(page, width * height)
             turns = _rotation(page)
-            parted: set[str] = set()
+            parted: dict[str, str] = {}
             if turns:
                 return (width, height, turned_page_words(textpage, turns, width, height),
                         imaged, parted)
@@ -191,9 +193,10 @@ def _read_page(doc: pdfium.PdfDocument, index: int
 
 
 def page_words(textpage: pdfium_c.FPDF_TEXTPAGE | ctypes.c_void_p, height: float,
-               parted: set[str] | None = None) -> list[Word]:
+               parted: dict[str, str] | None = None) -> list[Word]:
     """The words of one text page, with boxes in top-down page coordinates; into `parted`,
-    the text of each word joined across a space or line break of PDFium's own (`_join`)."""
+    each word joined across a space or line break of PDFium's own, with the words PDFium's
+    text parts it into (`_join`)."""
     tp = ctypes.cast(textpage, ctypes.c_void_p)
     count = _count_chars(tp)
     if count <= 0:
@@ -228,7 +231,7 @@ def page_words(textpage: pdfium_c.FPDF_TEXTPAGE | ctypes.c_void_p, height: float
     # (the fields written out, not `Word(...)`: a call less per word; a text layer's word
     # has no OCR confidence, line, ink or second reading)
     return [_new(Word, (r[0], r[1], r[2], r[3], r[4], None, None, None, False, None))
-            for r in _join(tp, text, runs, height, set() if parted is None else parted)]
+            for r in _join(tp, text, runs, height, {} if parted is None else parted)]
 
 
 def turned_page_words(textpage: pdfium_c.FPDF_TEXTPAGE | ctypes.c_void_p, turns: int,
@@ -349,15 +352,16 @@ def _turned(tp: ctypes.c_void_p, i: int) -> bool:
 
 
 def _join(tp: ctypes.c_void_p, text: str, runs: list[Run], height: float,
-          parted: set[str]) -> list[Run]:
+          parted: dict[str, str]) -> list[Run]:
     """Join runs that pdfplumber reads as one word: it sorts each line's characters by x,
     so two runs drawn apart join when they touch on one line and no space drawn in the
     file parts them (PDFium puts a space of its own between separate drawings), and runs
     that overlap are read interleaved, character by character. Into `parted`, each word
     so joined where PDFium's text page parts it (a space or line break of its own after a
-    run: PDFium sees a word break there, pdfplumber's 1.5 pt tolerance does not)."""
+    run: PDFium sees a word break there, pdfplumber's 1.5 pt tolerance does not), with
+    spaces where PDFium's text breaks it."""
     out: list[Run] = []
-    broken: set[int] = set()  # the indices in `out` of the words joined across a break
+    broken: dict[int, list[int]] = {}  # a word of `out` joined across breaks: where they fall
     for line in _lines(runs):
         if len(line) == 1:
             out += line
@@ -366,19 +370,23 @@ def _join(tp: ctypes.c_void_p, text: str, runs: list[Run], height: float,
         start = len(out)
         if not _joined(tp, text, line, out, broken):
             del out[start:]
-            broken = {k for k in broken if k < start}
+            broken = {k: v for k, v in broken.items() if k < start}
             words, marked = _interleaved(tp, text, line, height)
             _joined(tp, text, words, out, broken, check=False, marked=marked)
-    parted.update(out[k][0] for k in broken)
+    for k, cuts in broken.items():
+        word = out[k][0]
+        ends = [0, *sorted(set(cuts)), len(word)]
+        parted[word] = " ".join(word[a:b] for a, b in itertools.pairwise(ends) if a < b)
     return out
 
 
 def _joined(tp: ctypes.c_void_p, text: str, line: list[Run], out: list[Run],
-            broken: set[int], check: bool = True, marked: frozenset[int] = frozenset()
-            ) -> bool:
+            broken: dict[int, list[int]], check: bool = True,
+            marked: Mapping[int, list[int]] | None = None) -> bool:
     """Add a line's runs (sorted by x) to `out`, those that touch joined (the index in
-    `out` of a word joined where PDFium's text breaks, or holding a run of the positions
-    `marked`, into `broken`); with `check`, False, part way, when a run starts before an
+    `out` of a word joined where PDFium's text breaks, or holding a run `marked` with the
+    breaks in it, into `broken` with where in the word the breaks fall); with `check`,
+    False, part way, when a run starts before an
     earlier run's last character (the line must be read interleaved): looked for in the
     same pass, which saves a pass per line."""
     # (NaN: no run ever starts before it, and no run's last character moves it)
@@ -392,8 +400,12 @@ def _joined(tp: ctypes.c_void_p, text: str, line: list[Run], out: list[Run],
             reach = r[5]
         if prev is not None and prev[5] <= x0 <= prev[2] + WORD_GAP \
                 and abs(r[3] - prev[6]) <= WORD_RISE and not _space_after(tp, text, prev):
-            if _breaks_after(text, prev[7]) or j in marked:
-                broken.add(len(out) - 1)
+            at = len(prev[0])
+            cuts = [at + c for c in (marked or {}).get(j, ())]
+            if _breaks_after(text, prev[7]):
+                cuts.append(at)
+            if cuts:
+                broken.setdefault(len(out) - 1, []).extend(cuts)
             # (`max` and `min` of two written out: each keeps its first argument on a tie)
             prev = out[-1] = (prev[0] + r[0], prev[1],
                               r[2] if r[2] > prev[2] else prev[2],
@@ -401,17 +413,18 @@ def _joined(tp: ctypes.c_void_p, text: str, line: list[Run], out: list[Run],
                               r[4] if r[4] > prev[4] else prev[4], r[5], r[6], r[7])
             continue
         out.append(r)
-        if j in marked:
-            broken.add(len(out) - 1)
+        if marked and j in marked:
+            broken.setdefault(len(out) - 1, []).extend(marked[j])
         prev = r
     return True
 
 
 def _interleaved(tp: ctypes.c_void_p, text: str, line: list[Run], height: float
-                 ) -> tuple[list[Run], frozenset[int]]:
+                 ) -> tuple[list[Run], dict[int, list[int]]]:
     """A line whose runs overlap, cut into words as pdfplumber cuts its characters sorted
-    by x (a space the file draws after a run still ends the word there), and the positions
-    of the words that go on past a run's last character where PDFium's text breaks."""
+    by x (a space the file draws after a run still ends the word there), and, for the
+    words that go on past a run's last character where PDFium's text breaks, where in the
+    word those breaks fall."""
     box = pdfium_c.FS_RECTF()
     ref = ctypes.byref(box)
     chars = []
@@ -426,7 +439,7 @@ def _interleaved(tp: ctypes.c_void_p, text: str, line: list[Run], height: float
             ends.add(r[7] - 1)
     chars.sort(key=_X0_CHAR)
     words: list[list] = []
-    marked: set[int] = set()
+    marked: dict[int, list[int]] = {}
     prev = None
     for left, right, top, bottom, i in chars:
         if i < 0:
@@ -435,7 +448,7 @@ def _interleaved(tp: ctypes.c_void_p, text: str, line: list[Run], height: float
         if prev is not None and prev[5] <= left <= prev[2] + WORD_GAP \
                 and abs(top - prev[6]) <= WORD_RISE:
             if prev[7] - 1 in ends:
-                marked.add(len(words) - 1)
+                marked.setdefault(len(words) - 1, []).append(len(prev[0]))
             prev[0] += text[i]
             prev[2], prev[3], prev[4] = max(prev[2], right), min(prev[3], top), \
                 max(prev[4], bottom)
@@ -443,7 +456,7 @@ def _interleaved(tp: ctypes.c_void_p, text: str, line: list[Run], height: float
         else:
             prev = [text[i], left, right, top, bottom, left, top, i + 1]
             words.append(prev)
-    return [tuple(w) for w in words], frozenset(marked)
+    return [tuple(w) for w in words], marked
 
 
 def _lines(runs: list[Run]) -> list[list[Run]]:

@@ -8,7 +8,7 @@ import pytest
 from corpus import statement
 from parsers.api import parse_pdf
 from parsers.model import Account, Statement, Transaction
-from parsers.pdf.breaks import doubted_breaks
+from parsers.pdf.breaks import part_descriptions
 from parsers.pdf.crosscheck import _object_numbers
 from parsers.pdf.page import Page
 from tests.parsers.sheets import misprinted
@@ -20,24 +20,23 @@ def test_object_numbers_are_those_of_definitions_only() -> None:
     assert _object_numbers(data) == [1, 4, 7, 10]
 
 
-@pytest.mark.parametrize(("kerning", "read", "review"), [
-    (100, "BOOKSHOPON THE CORNER", False),   # 1.2 pt: both readings join the words
-    (175, "BOOKSHOPON THE CORNER", True),    # 1.4 pt: PDFium's text parts them, pdfplumber's
-                                             # tolerance joins them
-    (400, "BOOKSHOP ON THE CORNER", False),  # 3.2 pt: both part them
+@pytest.mark.parametrize(("kerning", "read"), [
+    (100, "BOOKSHOPON THE CORNER"),   # 1.2 pt: both readings join the words
+    (175, "BOOKSHOP ON THE CORNER"),  # 1.4 pt: PDFium's text parts them, pdfplumber's
+                                      # tolerance joins them: the description takes PDFium's
+    (400, "BOOKSHOP ON THE CORNER"),  # 3.2 pt: both part them
 ])
-def test_a_description_whose_word_breaks_the_readings_disagree_on_is_not_validated(
-        kerning: int, read: str, review: bool) -> None:
+def test_a_description_takes_pdfiums_word_breaks_and_still_validates(
+        kerning: int, read: str) -> None:
+    """Where a description's words part is text that changes no figure: the statement
+    validates, with the words PDFium's text shows."""
     drawn = statement("bluebird", index=3, seed=11)
     data = misprinted(drawn.pdf, "(BOOKSHOP ON THE CORNER) Tj",
                       f"[(BOOKSHOP) -{kerning} (ON THE CORNER)] TJ")
     result = parse_pdf(data)
     assert read in [t.description for a in result.statement.accounts for t in a.transactions]
-    assert result.validation.ok is not review
-    doubts = [p for p in result.validation.problems if "word reader reads one" in p]
-    assert doubts == (["descriptions hold 1 word(s) PDFium's text parts in two where the word "
-                       "reader reads one ('BOOKSHOPON'): where their words break is in doubt"]
-                      if review else [])
+    assert result.validation.ok, result.validation.problems
+    assert any("PDFium's word breaks" in n for n in result.notes) is (kerning == 175)
 
 
 def _statement(*descriptions: str) -> Statement:
@@ -45,11 +44,17 @@ def _statement(*descriptions: str) -> Statement:
     return Statement("bank", [Account("1234", "USD", Decimal(0), Decimal(len(rows)), rows)])
 
 
-def test_only_a_description_word_on_a_page_rows_were_read_from_is_doubted() -> None:
-    pages = [Page(1, 612, 792, [], parted={"RESTAURANTLA"}), Page(2, 612, 792, [],
-                                                                   parted={"Total:"})]
-    assert doubted_breaks(pages, _statement("CAFE", "BAR"), {1, 2}) == []
-    assert doubted_breaks(pages, _statement("Total: fees"), {1}) == []
-    assert doubted_breaks(pages, _statement("Total: fees"), set()) != []
-    [problem] = doubted_breaks(pages, _statement("RESTAURANTLA PIAZZA", "RESTAURANTLA"), {1})
-    assert "1 word(s)" in problem and "'RESTAURANTLA'" in problem
+def test_only_a_description_word_on_a_page_rows_were_read_from_is_parted() -> None:
+    pages = [Page(1, 612, 792, [], parted={"RESTAURANTLA": "RESTAURANT LA"}),
+             Page(2, 612, 792, [], parted={"Total:": "To tal:"})]
+    untouched = _statement("CAFE", "BAR", "Total: fees")
+    assert part_descriptions(pages, untouched, {1}) == 0
+    assert [t.description for t in untouched.accounts[0].transactions] == [
+        "CAFE", "BAR", "Total: fees"]
+    everywhere = _statement("Total: fees")
+    assert part_descriptions(pages, everywhere, set()) == 1
+    assert everywhere.accounts[0].transactions[0].description == "To tal: fees"
+    two = _statement("RESTAURANTLA PIAZZA", "AT RESTAURANTLA", "RESTAURANT")
+    assert part_descriptions(pages, two, {1}) == 2
+    assert [t.description for t in two.accounts[0].transactions] == [
+        "RESTAURANT LA PIAZZA", "AT RESTAURANT LA", "RESTAURANT"]

@@ -166,8 +166,8 @@ def test_every_varied_statement_reads_as_with_pdfplumber(varied: list[Sample]) -
 @pytest.mark.parametrize(("gap", "parted"), [(0.3, False), (1.4, True), (2.5, False)])
 def test_a_word_joined_where_pdfiums_text_breaks_is_noted(gap: float, parted: bool) -> None:
     """Two drawings 1.4 pt apart: PDFium's text page puts a space of its own between them,
-    pdfplumber's 1.5 pt tolerance joins them; the page notes the joined word. Nearer, both
-    join; further, both part: nothing is in doubt."""
+    pdfplumber's 1.5 pt tolerance joins them; the page notes the joined word with PDFium's
+    parting of it. Nearer, both join; further, both part: nothing is noted."""
     def draw(c: Canvas) -> None:
         c.setFont("Courier", 8)
         c.drawString(110, 700, "RESTAURANT")
@@ -176,21 +176,21 @@ def test_a_word_joined_where_pdfiums_text_breaks_is_noted(gap: float, parted: bo
     page = PDFIUM.read(canvas_pdf(draw), Limits())[0]
     joined = [w.text for w in page.words] == ["RESTAURANTLA"]
     assert joined == (gap < 1.5)
-    assert page.parted == ({"RESTAURANTLA"} if parted else set())
+    assert page.parted == ({"RESTAURANTLA": "RESTAURANT LA"} if parted else {})
 
 
 @pytest.mark.parametrize(("text", "marked", "broken"), [
-    ("ABCD", frozenset(), set()),       # the runs follow each other in PDFium's text
-    ("AB\rCD", frozenset(), {0}),       # PDFium's text breaks the line between them
-    ("ABCD", frozenset({1}), {0}),      # a run already joined across a break (interleaved)
+    ("ABCD", {}, {}),                # the runs follow each other in PDFium's text
+    ("AB\rCD", {}, {0: [2]}),        # PDFium's text breaks the line between them
+    ("ABCD", {1: [1]}, {0: [3]}),    # a run already joined across a break (interleaved)
 ])
-def test_a_join_keeps_where_pdfiums_text_breaks(text: str, marked: frozenset[int],
-                                                broken: set[int]) -> None:
-    """Two runs 0.5 pt apart join into one word; the word's index is noted where PDFium's
-    text breaks between them or where a run joined carries such a break already."""
+def test_a_join_keeps_where_pdfiums_text_breaks(text: str, marked: dict[int, list[int]],
+                                                broken: dict[int, list[int]]) -> None:
+    """Two runs 0.5 pt apart join into one word; where in it PDFium's text breaks is noted:
+    between them, or inside a run joined that carries such a break already."""
     end = len(text)
     runs = [("AB", 0.0, 10.0, 0.0, 8.0, 5.0, 0.0, 2), ("CD", 10.5, 20.0, 0.0, 8.0, 15.0, 0.0, end)]
     out: list = []
-    noted: set[int] = set()
+    noted: dict[int, list[int]] = {}
     assert _joined(None, text, runs, out, noted, check=False, marked=marked)
     assert [r[0] for r in out] == ["ABCD"] and noted == broken
