@@ -33,6 +33,7 @@ from parsers.layout.table import TableReading
 from parsers.layout.template import Template, load_templates
 from parsers.limits import Limits
 from parsers.model import Account, Statement, mask_account
+from parsers.ocr.descriptions import unvouched_descriptions
 from parsers.ocr.tesseract import ocr_page
 from parsers.ocr.trust import pinned, weigh
 from parsers.ocr.witness import disputes, unvouched
@@ -215,7 +216,9 @@ def _parse(read: _PagesRead, bank: str | None, templates: list[Template], damage
                    for a in out.statement.accounts for t in a.transactions
                    if CID.search(t.description)]
     if layout == "generic" and ocr:
-        unfaithful += unvouched([ln for ln in lines if ln.ocr], _pinned_throughout(out))
+        scanned = [ln for ln in lines if ln.ocr]
+        unfaithful += unvouched(scanned, _pinned_throughout(out))
+        unfaithful += unvouched_descriptions(scanned, out.statement.accounts)
         if mismatch is not None:
             # what the template could not find on a scan, the generic reader may have
             # taken from elsewhere (a card number in a description for the account's)
