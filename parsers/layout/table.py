@@ -58,7 +58,7 @@ from parsers.layout.vocabulary import (
 )
 from parsers.model import mask_digits
 from parsers.numbers import CURRENCY_PATTERN, LOCALES, Amount, amount_or_none
-from parsers.ocr.lexicon import run_together
+from parsers.ocr.lexicon import in_its_language, run_together
 from parsers.ocr.lexicon import words as lexicon
 from parsers.ocr.reread import across_a_speck
 from parsers.ocr.trust import (
@@ -1124,12 +1124,13 @@ def _weigh_descriptions(out: TableReading, lines: list[Line], where: str) -> Non
     """A problem for every OCR description word read below the review confidence that is no
     word the statement prints confidently elsewhere or the language knows, and for every
     word that reads as an ordinal once its look-alike letters are digits or is words run
-    together (`trust.py`)."""
+    together (`trust.py`; on a table whose descriptions are English, `lexicon.in_its_language`)."""
     if not any(c is not None for r in out.rows for c in r.desc_confs):
         return
     confident = frozenset(w.text for ln in lines for w in ln.words
                           if w.conf is not None and w.conf >= OCR_REVIEW_CONFIDENCE)
     words = lexicon()
+    english = in_its_language([w for r in out.rows for w in r.desc], words)
     for n, r in enumerate(out.rows, start=1):
         row = f"{where} row {n} ({r.date})"
         doubted, vouched = [], []
@@ -1146,7 +1147,7 @@ def _weigh_descriptions(out: TableReading, lines: list[Line], where: str) -> Non
                 out.problems.append(f"{row}: OCR read the description word {text!r}, "
                                     "which may be two words joined across a speck, and no "
                                     "arithmetic checks a description")
-            elif run_together(text, words):
+            elif english and run_together(text, words):
                 out.problems.append(f"{row}: OCR read the description word {text!r}, "
                                     "which is words run together (a space OCR did not "
                                     "see?), and no arithmetic checks a description")

@@ -379,6 +379,25 @@ def test_words_run_together_go_to_review_however_sure_ocr_was(teal: Template) ->
     assert weighed(teal, rows).problems == []
 
 
+def test_a_compound_of_a_table_not_printed_in_english_is_no_words_run_together(
+        teal: Template) -> None:
+    # German writes its compounds as one word; the dictionary's words in them are no sign
+    # of a space OCR did not see where the descriptions are not English
+    german = lines((100, HEADER),
+                   (115, [(50, "2 Feb"), (95, "Kartenzahlung Supermarkt Kundenreferenz"),
+                          (-410, "1.00"), (-560, "99.00")]),
+                   (130, [(50, "3 Feb"), (95, "Miete Wohnung Lindenstrasse"),
+                          (-410, "1.00"), (-560, "98.00")]))
+    assert not any("words run together" in p for p in weighed(teal, scanned(german, {})).problems)
+    english = lines((100, HEADER),
+                    (115, [(50, "2 Feb"), (95, "GYMMEMBERSHIP MONTHLY DUES"),
+                           (-410, "1.00"), (-560, "99.00")]),
+                    (130, [(50, "3 Feb"), (95, "RENT PAYMENT OAK"),
+                           (-410, "1.00"), (-560, "98.00")]))
+    got = weighed(teal, scanned(english, {})).problems
+    assert any("'GYMMEMBERSHIP', which is words run together" in p for p in got)
+
+
 @pytest.mark.parametrize(("printed", "value", "suffix"), [
     ("102.95.", "102.95", ""), ("372:52", "372.52", ""), ("5;440.40", "5440.40", ""),
     ("8,470.36:Cr", "8470.36", "CR"), ("—1,236,600.87 Cr", "1236600.87", "CR"),
