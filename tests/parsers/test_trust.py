@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
@@ -16,6 +16,7 @@ from parsers.ocr.trust import (
     alone_in_sum,
     dates_in_order,
     dates_pinned,
+    in_order,
     numbers_apart,
     ordinal_look_alike,
     pinned,
@@ -142,6 +143,42 @@ def test_no_date_is_pinned_where_the_confident_dates_are_out_of_order() -> None:
 
 
 PERIOD = (date(2026, 1, 1), date(2026, 1, 31))
+
+
+def long_table(misread: int | None) -> list[tuple[date, float | None]]:
+    """Twenty rows three a day from 1 Jan, read confidently but for rows 4 and 16 (each the
+    middle row of its day); row `misread` read confidently as a day a week later (an OCR
+    slip out of order)."""
+    dates: list[tuple[date, float | None]] = [
+        (date(2026, 1, 1 + i // 3), 40.0 if i in (4, 16) else 95.0) for i in range(20)]
+    if misread is not None:
+        dates[misread] = (dates[misread][0] + timedelta(days=7), 95.0)
+    return dates
+
+
+def test_one_date_misread_out_of_order_costs_only_its_own_neighbours() -> None:
+    assert dates_pinned(long_table(None), 90.0) == {4, 16}
+    # a misread far from row 4 leaves it pinned; one beside it no longer pins it
+    assert dates_pinned(long_table(12), 90.0) == {4, 16}
+    assert dates_pinned(long_table(3), 90.0) == {16}
+    twice = [True] * 20
+    assert dates_in_order(long_table(12), 90.0, twice, PERIOD) == {4, 16}
+
+
+def test_dates_pin_nothing_where_more_than_one_in_ten_is_out_of_order() -> None:
+    dates = long_table(12)
+    dates[2] = (date(2026, 1, 20), 95.0)
+    dates[8] = (date(2026, 1, 25), 95.0)
+    assert dates_pinned(dates, 90.0) == set()
+    descending = long_table(None)[::-1]
+    assert dates_pinned(descending, 90.0) == set()
+
+
+def test_the_dates_in_order_are_the_longest_ordered_run() -> None:
+    dates = [(date(2026, 1, d), 95.0) for d in (1, 2, 9, 3, 4, 5, 6, 7, 8, 8, 10)]
+    assert in_order(dates, list(range(len(dates)))) == [0, 1, 3, 4, 5, 6, 7, 8, 9, 10]
+
+
 
 
 def test_a_doubtful_date_read_alike_twice_in_order_and_in_the_period_stands() -> None:
