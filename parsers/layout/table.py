@@ -822,6 +822,10 @@ def read_table(t: Template, lines: list[Line], period_end: date,
 
     #: the header line right above, until a line of the table is read under it
     under: Line | None = None
+    #: OCR lines right under a row, no date where dates stand and no figure: words of the
+    #: row above OCR placed off its column (`CORP` read wider, left into the dates), or
+    #: a line outside the table; under a dated row below them, they are inside it
+    loose: list[Line] = []
     for i, ln in enumerate(lines):
         if held and id(lines[i - 1]) == held[-1][0]:  # the row the held lines begin
             settle()
@@ -842,6 +846,7 @@ def read_table(t: Template, lines: list[Line], period_end: date,
         header = match_header(lines, i, t) if i in headers else None
         if header is not None:
             geometry, top, last, under = header.geometry, header.top, None, ln
+            loose.clear()
             taken.update({id(o): ("header", "(stacked header line)")
                           for o in lines[i + 1:i + header.lines]})
             out.headers += 1
@@ -971,6 +976,8 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             except ValueError:
                 if not one and not strays and not (desc and last is not None
                                                    and _junk(cells["date"])):
+                    if ocr and near and out.rows:
+                        loose.append(ln)  # a problem if a row follows it (below)
                     note(ln, "outside", f"{date_text!r} is no date and there are no figures: "
                          "not a row")
                     continue
@@ -986,6 +993,10 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             else:  # a text line's words carry no confidence: none is doubted
                 row = Row(when, desc, one, {}, [ln], sign, geometry.has_balance,
                           [None] * len(desc), date_twice=True)
+            out.problems += [f"page {o.page}: a line between two rows prints words where "
+                             f"dates stand that are no date, and no row took them: "
+                             f"{_row_text(o)!r}" for o in loose if o.page == ln.page]
+            loose.clear()
             out.rows.append(row)
             day = when
             note(ln, "row", _reading(out.rows[-1]))

@@ -379,6 +379,21 @@ def test_words_run_together_go_to_review_however_sure_ocr_was(teal: Template) ->
     assert weighed(teal, rows).problems == []
 
 
+def test_ocr_words_left_of_the_details_between_two_rows_go_to_review(teal: Template) -> None:
+    # `CORP` of the row above, its box read wider into the dates' column: no date, no
+    # figure, and the next line a row, so it is text of the table no row took
+    rows = scanned(lines((100, HEADER),
+                         (115, [(50, "2 Feb"), (95, "PAYROLL DEPOSIT ACME"), (-410, "1.00"),
+                                (-560, "99.00")]),
+                         (128, [(60, "CORP"), (110, "REF 0000057486085")]),
+                         (141, [(50, "3 Feb"), (95, "RENT"), (-410, "1.00"),
+                                (-560, "98.00")])), {})
+    got = read_table(teal, rows, END).problems
+    assert len(got) == 1 and "a line between two rows prints words where dates stand" in got[0]
+    # under the table's last row, it may be anything below the table
+    assert read_table(teal, rows[:3], END).problems == []
+
+
 def test_a_compound_of_a_table_not_printed_in_english_is_no_words_run_together(
         teal: Template) -> None:
     # German writes its compounds as one word; the dictionary's words in them are no sign
