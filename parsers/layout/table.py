@@ -66,6 +66,7 @@ from parsers.ocr.trust import (
     Doubt,
     dates_in_order,
     dates_pinned,
+    iban_words,
     numbers_apart,
     ordinal_look_alike,
     word_vouched,
@@ -1168,8 +1169,10 @@ def _weigh_descriptions(out: TableReading, lines: list[Line], where: str) -> Non
                  else doubted).append(
                     (text, conf))
         ocr = [c is not None for c in r.desc_confs]
-        if any(numbers_apart(a, b) and (x or y) for a, b, x, y in zip(
-                r.desc, r.desc[1:], ocr, ocr[1:], strict=False)):
+        iban = iban_words(r.desc)
+        if any(numbers_apart(a, b) and (x or y) and not {k, k + 1} <= iban
+               for k, (a, b, x, y) in enumerate(zip(r.desc, r.desc[1:], ocr, ocr[1:],
+                                                    strict=False))):
             out.problems.append(f"{row}: OCR read two numbers side by side in the "
                                 "description, which may be one number with a space read "
                                 "into it, and no arithmetic checks a description")

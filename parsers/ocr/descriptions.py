@@ -23,6 +23,7 @@ from parsers.ocr.lexicon import words as lexicon
 from parsers.ocr.reread import across_a_speck
 from parsers.ocr.trust import (
     OCR_REVIEW_CONFIDENCE,
+    iban_words,
     numbers_apart,
     ordinal_look_alike,
     word_vouched,
@@ -57,8 +58,9 @@ def unvouched_descriptions(lines: list[Line], accounts: list[Account]) -> list[s
             why = next((w for w in (_doubt(text, read, confident, known, english)
                                     for text in words)
                         if w), None)
-            if why is None and any(numbers_apart(a, b)
-                                   for a, b in itertools.pairwise(words)):
+            iban = iban_words(words)
+            if why is None and any(numbers_apart(a, b) and not {k, k + 1} <= iban
+                                   for k, (a, b) in enumerate(itertools.pairwise(words))):
                 why = "two numbers side by side, which may be one with a space read into it"
             if why:
                 problems.append(f"{where} row {n} ({t.date}): {why}, and no template "

@@ -84,3 +84,4 @@ def in_its_language(desc: list[str], lexicon: frozenset[str]) -> bool:
     writes its compounds so (`Kartenzahlung`, `Kundenreferenz`)."""
     plain = [w.upper() for w in desc if len(w) >= 3 and w.isalpha()]
     return not plain or sum(w in lexicon for w in plain) >= ENGLISH * len(plain)
+

@@ -292,3 +292,34 @@ def numbers_apart(first: str, second: str) -> bool:
     second starting with one: one number OCR may have read a space into (`20251 10400193`,
     `00826821 42-C`), as likely as two numbers printed apart."""
     return first[-1:].isdigit() and second[:1].isdigit()
+
+
+_COUNTRY = re.compile(r"[A-Z]{2}\d{2}")
+_GROUP = re.compile(r"[A-Z0-9]{1,4}")
+
+
+def iban_words(words: list[str]) -> set[int]:
+    """The positions of `words` that print an IBAN in its print form (`DE02 1203 0000 0000
+    2020 51`: country and check digits, then groups of four, the last of one to four) whose
+    check digits hold (ISO 13616, mod 97): numbers side by side there are printed apart,
+    and a digit OCR misread or a space it read into a group would break the check or the
+    groups."""
+    out: set[int] = set()
+    for i, w in enumerate(words):
+        if not _COUNTRY.fullmatch(w):
+            continue
+        end = i + 1
+        while end < len(words) and _GROUP.fullmatch(words[end]) and len(words[end - 1]) == 4:
+            end += 1
+        for last in range(end, i + 1, -1):
+            if _iban_holds("".join(words[i:last])):
+                out.update(range(i, last))
+                break
+    return out
+
+
+def _iban_holds(iban: str) -> bool:
+    if not 15 <= len(iban) <= 34:
+        return False
+    moved = iban[4:] + iban[:4]
+    return int("".join(str(int(c, 36)) for c in moved)) % 97 == 1

@@ -66,6 +66,12 @@ def test_two_numbers_side_by_side_and_look_alike_ordinals_go_to_review() -> None
     assert "two numbers side by side" in problems[0] and "'STH'" in problems[1]
 
 
+def test_an_iban_in_its_print_form_is_no_two_numbers_side_by_side() -> None:
+    printed = "IBAN: DE02 1203 0000 0000 2020 51"
+    lines = ocr(*((w, 96.0) for w in printed.split()))
+    assert unvouched_descriptions(lines, account(printed)) == []
+
+
 def test_a_text_layer_s_words_are_not_weighed() -> None:
     lines = [Line(1, [Word("peat", 50, 80, 100, 110)])]
     assert unvouched_descriptions(lines, account("peat")) == []

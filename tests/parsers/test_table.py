@@ -379,6 +379,15 @@ def test_words_run_together_go_to_review_however_sure_ocr_was(teal: Template) ->
     assert weighed(teal, rows).problems == []
 
 
+def test_an_iban_printed_in_groups_is_no_two_numbers_side_by_side(teal: Template) -> None:
+    def row(details: str) -> list[Line]:
+        return scanned(lines((100, HEADER), (115, [(50, "2 Feb"), (95, details),
+                                                   (-410, "1.00"), (-560, "99.00")])), {})
+    assert weighed(teal, row("IBAN: DE02 1203 0000 0000 2020 51")).problems == []
+    got = weighed(teal, row("IBAN: DE02 1203 0000 0000 2020 57")).problems
+    assert len(got) == 1 and "two numbers side by side" in got[0]
+
+
 def test_ocr_words_left_of_the_details_between_two_rows_go_to_review(teal: Template) -> None:
     # `CORP` of the row above, its box read wider into the dates' column: no date, no
     # figure, and the next line a row, so it is text of the table no row took

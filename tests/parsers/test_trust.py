@@ -16,6 +16,7 @@ from parsers.ocr.trust import (
     alone_in_sum,
     dates_in_order,
     dates_pinned,
+    iban_words,
     in_order,
     numbers_apart,
     ordinal_look_alike,
@@ -278,3 +279,18 @@ def test_numbers_side_by_side_may_be_one() -> None:
     assert numbers_apart("20251", "10400193") and numbers_apart("00826821", "42-C")
     assert numbers_apart("#4471", "0912")
     assert not numbers_apart("BRANCH", "221") and not numbers_apart("4410", "PURCHASE")
+
+
+def words_of(text: str) -> list[str]:
+    return text.split()
+
+
+def test_an_iban_in_its_print_form_whose_check_digits_hold_is_found() -> None:
+    assert iban_words(words_of("IBAN: DE02 1203 0000 0000 2020 51")) == {1, 2, 3, 4, 5, 6}
+    assert iban_words(words_of("GB82 WEST 1234 5698 7654 32 REF")) == {0, 1, 2, 3, 4, 5}
+
+
+def test_an_iban_misread_or_spaced_otherwise_is_not() -> None:
+    assert iban_words(words_of("IBAN: DE02 1203 0000 0000 2020 52")) == set()  # a digit
+    assert iban_words(words_of("IBAN: DE02 1203 0000 00 00 2020 51")) == set()  # a space
+    assert iban_words(words_of("REF 20251 10400193")) == set()
