@@ -58,7 +58,7 @@ from parsers.layout.vocabulary import (
 )
 from parsers.model import mask_digits
 from parsers.numbers import CURRENCY_PATTERN, LOCALES, Amount, amount_or_none
-from parsers.ocr.lexicon import in_its_language, run_together
+from parsers.ocr.lexicon import in_its_language, run_together, split_apart
 from parsers.ocr.lexicon import words as lexicon
 from parsers.ocr.reread import across_a_speck
 from parsers.ocr.trust import (
@@ -1169,6 +1169,13 @@ def _weigh_descriptions(out: TableReading, lines: list[Line], where: str) -> Non
                  else doubted).append(
                     (text, conf))
         ocr = [c is not None for c in r.desc_confs]
+        split = next((f"{a} {b}" for a, b, x, y in zip(r.desc, r.desc[1:], ocr, ocr[1:],
+                                                         strict=False)
+                      if (x or y) and split_apart(a, b, words)), None)
+        if split is not None:
+            out.problems.append(f"{row}: OCR read {split!r}, which is one word of the "
+                                "language with a space read into it, and no arithmetic "
+                                "checks a description")
         iban = iban_words(r.desc)
         if any(numbers_apart(a, b) and (x or y) and not {k, k + 1} <= iban
                for k, (a, b, x, y) in enumerate(zip(r.desc, r.desc[1:], ocr, ocr[1:],

@@ -85,3 +85,11 @@ def in_its_language(desc: list[str], lexicon: frozenset[str]) -> bool:
     plain = [w.upper() for w in desc if len(w) >= 3 and w.isalpha()]
     return not plain or sum(w in lexicon for w in plain) >= ENGLISH * len(plain)
 
+
+def split_apart(first: str, second: str, lexicon: frozenset[str]) -> bool:
+    """Whether two words side by side are one word of `lexicon` OCR read a space into
+    (`ENDIN G` for `ENDING`): letters only, one of them no word of it, the two together
+    one of four letters or more. Two words of it side by side (`IN TO`) may be printed so."""
+    a, b = first.upper(), second.upper()
+    return a.isalpha() and b.isalpha() and len(a + b) >= 4 and (a + b) in lexicon and not (
+        a in lexicon and b in lexicon)

@@ -379,6 +379,18 @@ def test_words_run_together_go_to_review_however_sure_ocr_was(teal: Template) ->
     assert weighed(teal, rows).problems == []
 
 
+def test_a_word_of_the_language_with_a_space_read_into_it_goes_to_review(
+        teal: Template) -> None:
+    rows = lines((100, HEADER), (115, [(50, "2 Feb"), (95, "CARD ENDIN G 4410"),
+                                       (-410, "1.00"), (-560, "99.00")]))
+    got = weighed(teal, scanned(rows, {})).problems
+    assert any("'ENDIN G', which is one word of the language with a space" in p for p in got)
+    rows = lines((100, HEADER), (115, [(50, "2 Feb"), (95, "CARD ENDING 4410 IN TO"),
+                                       (-410, "1.00"), (-560, "99.00")]))
+    assert weighed(teal, scanned(rows, {})).problems == []
+    assert weighed(teal, rows).problems == []  # a text layer is taken as printed
+
+
 def test_an_iban_printed_in_groups_is_no_two_numbers_side_by_side(teal: Template) -> None:
     def row(details: str) -> list[Line]:
         return scanned(lines((100, HEADER), (115, [(50, "2 Feb"), (95, details),
