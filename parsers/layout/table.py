@@ -972,9 +972,15 @@ def read_table(t: Template, lines: list[Line], period_end: date,
             note(ln, "continuation", f"the value date {date_text!r} of the row above"
                  + (f" and {' '.join(desc)!r}" if desc else ""))
         elif date_text:
+            looked = False  # the date read with its digits' look-alike letters as digits
+            when: date | None
             try:
                 when = _row_date(date_text, t.row_date_formats, period_end)
             except ValueError:
+                when = _as_digits(date_text, t.row_date_formats, period_end) \
+                    if ocr and one else None
+                looked = when is not None
+            if when is None:
                 if not one and not strays and not (desc and last is not None
                                                    and _junk(cells["date"])):
                     if ocr and near and out.rows:
@@ -991,6 +997,10 @@ def read_table(t: Template, lines: list[Line], period_end: date,
                 row = Row(when, desc, one, _confs(cells), [ln], sign, geometry.has_balance,
                           _desc_confs(cells), date_twice=_read_twice(cells.get("date", [])),
                           assembled=_assembled(ln, one, noise))
+                if looked:  # only the dates around it can vouch for it (`_weigh_dates`)
+                    row.confs["date"] = min(row.confs.get("date", 100.0),
+                                            OCR_REVIEW_CONFIDENCE - 1)
+                    row.date_twice = False
             else:  # a text line's words carry no confidence: none is doubted
                 row = Row(when, desc, one, {}, [ln], sign, geometry.has_balance,
                           [None] * len(desc), date_twice=True)
@@ -1395,6 +1405,24 @@ def _reads_date(text: str, formats: tuple[str, ...], period_end: date) -> bool:
     except ValueError:
         return False
     return True
+
+
+#: Letters OCR reads for the digit they look like, in a word that holds a digit.
+_AS_DIGIT = str.maketrans("IlOo|", "11001")
+
+
+def _as_digits(text: str, formats: tuple[str, ...], period_end: date) -> date | None:
+    """The date `text` reads once the look-alike letters of its words that hold a digit are
+    digits (`May I1`, `O3/12`), or None: a row's figures say it is a row, and its date so
+    read is doubted, for the dates read confidently around it to pin or not."""
+    folded = " ".join(w.translate(_AS_DIGIT) if any(c.isdigit() for c in w) else w
+                      for w in text.split())
+    if folded == text:
+        return None
+    try:
+        return _row_date(folded, formats, period_end)
+    except ValueError:
+        return None
 
 
 def _row_date(text: str, formats: tuple[str, ...], period_end: date) -> date:

@@ -400,6 +400,21 @@ def test_an_iban_printed_in_groups_is_no_two_numbers_side_by_side(teal: Template
     assert len(got) == 1 and "two numbers side by side" in got[0]
 
 
+def test_a_date_read_with_a_letter_for_a_digit_stands_only_where_its_day_pins_it(
+        teal: Template) -> None:
+    def table(before: str, after: str) -> list[Line]:
+        return scanned(lines(
+            (100, HEADER),
+            (115, [(50, before), (95, "ONE"), (-410, "1.00"), (-560, "99.00")]),
+            (128, [(50, "I1 Feb"), (95, "TWO"), (-410, "1.00"), (-560, "98.00")]),
+            (141, [(50, after), (95, "THREE"), (-410, "1.00"), (-560, "97.00")])), {})
+    r = weighed(teal, table("11 Feb", "11 Feb"))
+    assert r.problems == [] and r.rows[1].date == date(2026, 2, 11)
+    r = weighed(teal, table("10 Feb", "12 Feb"))
+    assert len(r.problems) == 1 and "OCR read the date of this row with confidence 89" \
+        in r.problems[0]
+
+
 def test_ocr_words_left_of_the_details_between_two_rows_go_to_review(teal: Template) -> None:
     # `CORP` of the row above, its box read wider into the dates' column: no date, no
     # figure, and the next line a row, so it is text of the table no row took
