@@ -4,7 +4,8 @@ Each benchmark is a module with a `run(...)` of its own over the corpora of `cor
 (generated once per run) or a synthesised ledger: `accuracy.py`, `generic.py` (the generic
 reader alone), `realworld.py`, `stages.py` (parse time per stage), `scans.py`, `speed.py`,
 `overhead.py`, `ledger.py`, `reconcile.py`, `start.py`, `memory.py`, `exports.py` (bank
-exports beside their PDFs), and `fuzz.py`, which runs only when asked. This entry point
+exports beside their PDFs), and `fuzz.py` and `foreign_scans.py` (scans from another
+producer), which run only when asked. This entry point
 only parses the options and dispatches, so a new benchmark is a new module and a line here.
 """
 
@@ -17,6 +18,7 @@ from pathlib import Path
 from benchmarks import (
     accuracy,
     exports,
+    foreign_scans,
     fuzz,
     generic,
     ledger,
@@ -40,8 +42,10 @@ def _sizes(text: str) -> list[int]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(prog="python -m benchmarks")
-    ap.add_argument("which", nargs="?", default="all", choices=[*EVERY, "fuzz", "all"],
-                    help="all: every benchmark but fuzz, which runs on its own")
+    ap.add_argument("which", nargs="?", default="all",
+                    choices=[*EVERY, "fuzz", "foreign-scans", "all"],
+                    help="all: every benchmark but fuzz and foreign-scans, which run on "
+                         "their own")
     ap.add_argument("--statements", type=int, default=204, help="plain corpus size")
     ap.add_argument("--varied", type=int, default=200,
                     help="varied corpus size for accuracy, and statements generated for the "
@@ -70,9 +74,13 @@ def main() -> None:
                     help="scans: comma-separated OCR engine combinations read in turn (both, "
                          "first: tesseract alone, second: the second engine alone)")
     ap.add_argument("--ocr-cache", type=Path, default=None,
-                    help="scans: keep tesseract's answers here and reuse them (rules only)")
+                    help="scans, foreign-scans: keep tesseract's answers here and reuse them "
+                         "(rules only)")
     ap.add_argument("--dir", type=Path, default=None,
-                    help="scans: where the scan corpus is written, reused by later runs")
+                    help="scans, foreign-scans: where the scan corpus is written, reused by "
+                         "later runs")
+    ap.add_argument("--foreign", type=int, default=48,
+                    help="foreign-scans: statements photocopied by another producer")
     ap.add_argument("--files", type=_sizes, default=None,
                     help="overhead: text statements through `stmtflow import` (default 100); "
                          "memory: comma-separated batch sizes compared (default 100,2000)")
@@ -109,6 +117,8 @@ def main() -> None:
                                            args.keep),
         "start": lambda: start.run(args.rounds),
         "exports": lambda: exports.run(min(args.statements, 60), args.seed),
+        "foreign-scans": lambda: foreign_scans.run(args.foreign, args.seed, args.workers,
+                                                   args.dir, args.ocr_cache),
         "fuzz": lambda: fuzz.run(args.n, args.seed, args.base, args.workers, args.reader,
                                  args.keep, args.only, args.minutes, args.start,
                                  args.fuzz_varied),

@@ -34,6 +34,7 @@ from parsers.layout.table_rows import TableReading
 from parsers.layout.template import Template, load_templates
 from parsers.limits import Limits
 from parsers.model import Account, Statement, mask_account
+from parsers.ocr.descriptions import unvouched_descriptions
 from parsers.ocr.tesseract import ocr_page
 from parsers.ocr.trust import pinned, weigh
 from parsers.ocr.witness import disputes, unvouched
@@ -253,7 +254,9 @@ def _unfaithful(read: _PagesRead, lines: list[Line], out: ParseOutput, *, layout
         r.pinned for r in out.readings)
     unfaithful = _glyph_doubts(pages, out, pinned_ends)
     if layout == "generic" and ocr:
-        unfaithful += unvouched([ln for ln in lines if ln.ocr], _pinned_throughout(out))
+        scanned = [ln for ln in lines if ln.ocr]
+        unfaithful += unvouched(scanned, _pinned_throughout(out))
+        unfaithful += unvouched_descriptions(scanned, out.statement.accounts)
         if mismatch is not None:
             # what the template could not find on a scan, the generic reader may have
             # taken from elsewhere (a card number in a description for the account's)

@@ -81,20 +81,22 @@ def repair_from_running_balance(acct: Account) -> list[str]:
     likewise a misread balance is replaced only when the next row confirms the recomputed one.
     The first row's amount is never replaced: the opening balance before it is a single
     reading that nothing else confirms, and a misread opening balance would be "repaired" into
-    the first amount, where the two wrong figures agree with everything else.
+    the first amount, where the two wrong figures agree with everything else. A row is
+    weighed only where the balances before it, on it and after it are printed: one that OCR
+    could not read costs the rows beside it, not every repair of the account.
     Returns a note per repair; `acct.transactions` is updated in place.
     """
     txs = acct.transactions
-    if not txs or any(t.balance is None for t in txs):
-        return []
     repairs: list[str] = []
     for i, t in enumerate(txs):
         prev = acct.opening_balance if i == 0 else txs[i - 1].balance
-        if prev is None or t.balance is None:  # none is, as checked above; this narrows
+        if prev is None or t.balance is None:
             continue
         if prev + t.amount == t.balance:
             continue
         nxt = txs[i + 1] if i + 1 < len(txs) else None
+        if nxt is not None and nxt.balance is None:
+            continue  # nothing after it confirms a repair
         next_ok = nxt is None or t.balance + nxt.amount == nxt.balance
         closing_ok = nxt is not None or t.balance == acct.closing_balance
         if next_ok and closing_ok and i > 0:

@@ -83,13 +83,18 @@ def check_money_in_out(txs: list[Transaction], summary: dict[str, Decimal],
 
 def check_markers(t: Template, reading: TableReading, txs: list[Transaction],
                   opening: Decimal, where: str, info: AccountReading) -> list[str]:
-    """Every balance brought/carried forward row must equal the running total there."""
+    """Every balance brought/carried forward row must equal the running total there: the
+    balance printed on the row before it, where one is (each row's balance is checked
+    against the one before it, so a misread amount costs its own row, not every balance
+    row after it), else the opening balance and the amounts up to it."""
     problems = []
     for m in reading.markers:
         if m.value is None or m.value.amount is None:
             continue
         printed = signed(m.value.amount, t.balance_unsigned)
-        running = opening + sum((tx.amount for tx in txs[:m.before]), Decimal(0))
+        above = txs[m.before - 1].balance if 0 < m.before <= len(txs) else None
+        running = above if above is not None else opening + sum(
+            (tx.amount for tx in txs[:m.before]), Decimal(0))
         info.balance_rows_checked += 1
         if printed != running:
             problems.append(f"{where}: balance row on page {m.line.page} says "

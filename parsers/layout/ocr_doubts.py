@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from parsers.layout.table_rows import Row, TableReading, row_text
 from parsers.layout.template import NUMBER_ROLES
-from parsers.ocr.lexicon import run_together
+from parsers.ocr.lexicon import in_its_language, run_together, split_apart
 from parsers.ocr.lexicon import words as lexicon
 from parsers.ocr.reread import across_a_speck
 from parsers.ocr.trust import (
@@ -19,6 +19,7 @@ from parsers.ocr.trust import (
     Doubt,
     dates_in_order,
     dates_pinned,
+    iban_words,
     numbers_apart,
     ordinal_look_alike,
     word_vouched,
@@ -73,12 +74,14 @@ def _weigh_descriptions(out: TableReading, lines: list[Line], where: str) -> Non
     """A problem for every OCR description word read below the review confidence that is no
     word the statement prints confidently elsewhere or the language knows, and for every
     word that reads as an ordinal once its look-alike letters are digits or is words run
-    together (`trust.py`)."""
+    together (`trust.py`; on a table whose descriptions are English,
+    `lexicon.in_its_language`)."""
     if not any(c is not None for r in out.rows for c in r.desc_confs):
         return
     confident = frozenset(w.text for ln in lines for w in ln.words
                           if w.conf is not None and w.conf >= OCR_REVIEW_CONFIDENCE)
     words = lexicon()
+    english = in_its_language([w for r in out.rows for w in r.desc], words)
     for n, r in enumerate(out.rows, start=1):
         row = f"{where} row {n} ({r.date})"
         doubted, vouched = [], []
@@ -95,7 +98,7 @@ def _weigh_descriptions(out: TableReading, lines: list[Line], where: str) -> Non
                 out.problems.append(f"{row}: OCR read the description word {text!r}, "
                                     "which may be two words joined across a speck, and no "
                                     "arithmetic checks a description")
-            elif run_together(text, words):
+            elif english and run_together(text, words):
                 out.problems.append(f"{row}: OCR read the description word {text!r}, "
                                     "which is words run together (a space OCR did not "
                                     "see?), and no arithmetic checks a description")
@@ -105,8 +108,17 @@ def _weigh_descriptions(out: TableReading, lines: list[Line], where: str) -> Non
                  else doubted).append(
                     (text, conf))
         ocr = [c is not None for c in r.desc_confs]
-        if any(numbers_apart(a, b) and (x or y) for a, b, x, y in zip(
-                r.desc, r.desc[1:], ocr, ocr[1:], strict=False)):
+        split = next((f"{a} {b}" for a, b, x, y in zip(r.desc, r.desc[1:], ocr, ocr[1:],
+                                                         strict=False)
+                      if (x or y) and split_apart(a, b, words)), None)
+        if split is not None:
+            out.problems.append(f"{row}: OCR read {split!r}, which is one word of the "
+                                "language with a space read into it, and no arithmetic "
+                                "checks a description")
+        iban = iban_words(r.desc)
+        if any(numbers_apart(a, b) and (x or y) and not {k, k + 1} <= iban
+               for k, (a, b, x, y) in enumerate(zip(r.desc, r.desc[1:], ocr, ocr[1:],
+                                                    strict=False))):
             out.problems.append(f"{row}: OCR read two numbers side by side in the "
                                 "description, which may be one number with a space read "
                                 "into it, and no arithmetic checks a description")

@@ -17,13 +17,11 @@ row are taken only where the running balance pins them (`ocr_doubts.py`).
 from __future__ import annotations
 
 import contextlib
-import functools
 import re
 from collections.abc import Callable
 from datetime import date
 from typing import NamedTuple
 
-from parsers.dates import parse_date
 from parsers.layout.geometry import Geometry
 from parsers.layout.header import match_header, printing_header_words
 from parsers.layout.line_scan import lines_holding
@@ -36,6 +34,7 @@ from parsers.layout.ocr_cells import (
     merge_confs,
     read_twice,
 )
+from parsers.layout.row_dates import as_digits, reads_date, row_date
 from parsers.layout.table_rows import Marker, Row, TableReading, Total, row_text
 from parsers.layout.template import NUMBER_ROLES, Template
 from parsers.layout.tokens import Token, tokens
@@ -51,9 +50,9 @@ from parsers.layout.vocabulary import (
     match_label,
 )
 from parsers.model import mask_digits
+from parsers.ocr.trust import OCR_REVIEW_CONFIDENCE
 from parsers.pdf.lines import Line, skew
 
-_STRAY = " .,;:|_~»«'`\""
 #: a figure's decimal part, in any locale (`5,90`, `4.50`)
 _DECIMALS = re.compile(r"\d[.,]\d{2}(?!\d)")
 
@@ -131,6 +130,10 @@ class _Reader:
         self.held: list[_Held] = []
         #: the header line right above, until a line of the table is read under it
         self.under: Line | None = None
+        #: OCR lines right under a row, no date where dates stand and no figure: words of the
+        #: row above OCR placed off its column (`CORP` read wider, left into the dates), or
+        #: a line outside the table; under a dated row below them, they are inside it
+        self.loose: list[Line] = []
 
     def note(self, ln: Line, role: str, detail: str = "") -> None:
         self.out.roles[id(ln)] = role
@@ -201,6 +204,7 @@ class _Reader:
         if header is not None:
             self.geometry, self.top, self.last, self.under = (header.geometry, header.top,
                                                               None, ln)
+            self.loose.clear()
             self.taken.update({id(o): ("header", "(stacked header line)")
                                for o in self.lines[i + 1:i + header.lines]})
             self.out.headers += 1
@@ -272,7 +276,7 @@ class _Reader:
             return False
         if lc.date_text:
             with contextlib.suppress(ValueError):
-                self.day = _row_date(lc.date_text, t.row_date_formats, self.period_end)
+                self.day = row_date(lc.date_text, t.row_date_formats, self.period_end)
         figure = value[-1] if value else (below[1] if below else None)
         if below is not None:
             self.taken[id(below[0])] = ("marker", "the figure of the balance row above")
@@ -294,7 +298,7 @@ class _Reader:
         # (on a line without a row's date, such a word must also have a figure's decimals:
         # `5,90EUR` may be an amount misprinted, `19850,` of an address is none)
         ln, t, last, date_text = lc.ln, self.t, self.last, lc.date_text
-        dated_row = bool(date_text) and _reads_date(date_text, t.row_date_formats,
+        dated_row = bool(date_text) and reads_date(date_text, t.row_date_formats,
                                                     self.period_end)
         figured = ln.ocr or bool(lc.figures) or any(
             tok.amount is not None or (any(map(str.isdigit, tok.text))
@@ -345,11 +349,21 @@ class _Reader:
             self.note(ln, "continuation", f"the value date {lc.date_text!r} of the row above"
                       + (f" and {' '.join(desc)!r}" if desc else ""))
             return True
+        looked = False  # the date read with its digits' look-alike letters as digits
+        when: date | None
         try:
-            when = _row_date(lc.date_text, t.row_date_formats, self.period_end)
+            when = row_date(lc.date_text, t.row_date_formats, self.period_end)
         except ValueError:
-            if not one and not lc.strays and not (desc and self.last is not None
+            when = as_digits(lc.date_text, t.row_date_formats, self.period_end) \
+                if ln.ocr and one else None
+            looked = when is not None
+        if when is None:
+            last = self.last
+            if not one and not lc.strays and not (desc and last is not None
                                                   and junk(lc.cells["date"])):
+                if ln.ocr and out.rows and last is not None \
+                        and ln.top - last.bottom <= 1.5 * last.height:
+                    self.loose.append(ln)  # a problem if a row follows it (below)
                 self.note(ln, "outside", f"{lc.date_text!r} is no date and there are no "
                           "figures: not a row")
                 return False
@@ -363,9 +377,17 @@ class _Reader:
             row = Row(when, desc, one, cell_confs(cells), [ln], self.sign, has_balance,
                       desc_confs(cells), date_twice=read_twice(cells.get("date", [])),
                       assembled=assembled(ln, one, lc.noise))
+            if looked:  # only the dates around it can vouch for it (`_weigh_dates`)
+                row.confs["date"] = min(row.confs.get("date", 100.0),
+                                        OCR_REVIEW_CONFIDENCE - 1)
+                row.date_twice = False
         else:  # a text line's words carry no confidence: none is doubted
             row = Row(when, desc, one, {}, [ln], self.sign, has_balance,
                       [None] * len(desc), date_twice=True)
+        out.problems += [f"page {o.page}: a line between two rows prints words where dates "
+                         f"stand that are no date, and no row took them: {row_text(o)!r}"
+                         for o in self.loose if o.page == ln.page]
+        self.loose.clear()
         out.rows.append(row)
         self.day = when
         self.note(ln, "row", _reading(out.rows[-1]))
@@ -440,7 +462,7 @@ def _opens_row(lines: list[Line], i: int, last: Line, geometry: Geometry, t: Tem
         below, _ = geometry.line_cells(nx, t.locale)
         dated = below.get("date")
         # a row's line: dated, or (dates printed once per day) its figures without one
-        row = (_reads_date(" ".join(tok.text for tok in dated), t.row_date_formats,
+        row = (reads_date(" ".join(tok.text for tok in dated), t.row_date_formats,
                            period_end) if dated else
                t.carry_date and any(role in below for role in NUMBER_ROLES))
         if row:
@@ -538,22 +560,3 @@ def _reading(r: Row) -> str:
     """A row as `templates check` shows it: its date, description and figures."""
     figures = ", ".join([f"{role} {tok.text}" for role, tok in sorted(r.figures.items())])
     return f"{r.date} {' '.join(r.desc)!r} {figures or 'no figures'}"
-
-
-@functools.lru_cache(maxsize=4096)
-def _reads_date(text: str, formats: tuple[str, ...], period_end: date) -> bool:
-    """Whether `text` reads as a row's date (`_row_date`), kept."""
-    try:
-        _row_date(text, formats, period_end)
-    except ValueError:
-        return False
-    return True
-
-
-def _row_date(text: str, formats: tuple[str, ...], period_end: date) -> date:
-    """The row's date; stray punctuation a scan leaves at either end is forgiven. Readings
-    are kept (a statement prints each day on several rows, and its period's days again)."""
-    try:
-        return parse_date(text, formats, period_end)
-    except ValueError:
-        return parse_date(text.strip(_STRAY), formats, period_end)

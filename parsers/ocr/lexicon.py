@@ -70,3 +70,26 @@ def run_together(word: str, lexicon: frozenset[str]) -> bool:
     for i in range(_PART, len(w) + 1):
         ends[i] = any(ends[j] and w[j:i] in lexicon for j in range(0, i - _PART + 1))
     return ends[-1]
+
+
+#: The share of a table's description words the dictionary knows from which the table is
+#: taken to be printed in the dictionary's language (English).
+ENGLISH = 0.5
+
+
+def in_its_language(desc: list[str], lexicon: frozenset[str]) -> bool:
+    """Whether the descriptions `desc` are in the language of `lexicon` (tesseract's English
+    dictionary): at least `ENGLISH` of their words of three letters or more are its words.
+    Only there is a long word made of its words a space OCR did not see: German, say,
+    writes its compounds so (`Kartenzahlung`, `Kundenreferenz`)."""
+    plain = [w.upper() for w in desc if len(w) >= 3 and w.isalpha()]
+    return not plain or sum(w in lexicon for w in plain) >= ENGLISH * len(plain)
+
+
+def split_apart(first: str, second: str, lexicon: frozenset[str]) -> bool:
+    """Whether two words side by side are one word of `lexicon` OCR read a space into
+    (`ENDIN G` for `ENDING`): letters only, one of them no word of it, the two together
+    one of four letters or more. Two words of it side by side (`IN TO`) may be printed so."""
+    a, b = first.upper(), second.upper()
+    return a.isalpha() and b.isalpha() and len(a + b) >= 4 and (a + b) in lexicon and not (
+        a in lexicon and b in lexicon)

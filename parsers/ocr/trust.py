@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -173,11 +174,11 @@ def _why(acct: Account, d: Doubt, opening_printed: bool, closing_printed: bool) 
 def dates_pinned(dates: list[tuple[date, float | None]], gate: float) -> set[int]:
     """Rows whose date, read below `gate` (or not read on the row at all: `None`, a date
     carried from the row above), the dates read confidently around it pin: the nearest such
-    date before it and the nearest after it are the row's date, and every confidently read
-    date of the table is in order (so nothing but that day fits between them)."""
-    sure = [i for i, (_, conf) in enumerate(dates) if conf is not None and conf >= gate]
-    days = [dates[i][0] for i in sure]
-    if any(a > b for a, b in itertools.pairwise(days)):
+    date before it and the nearest after it that are in order (`in_order`) are the row's
+    date (so nothing but that day fits between them)."""
+    sure = in_order(dates, [i for i, (_, conf) in enumerate(dates)
+                            if conf is not None and conf >= gate])
+    if sure is None:
         return set()
     out = set()
     for i, (day, conf) in enumerate(dates):
@@ -190,16 +191,47 @@ def dates_pinned(dates: list[tuple[date, float | None]], gate: float) -> set[int
     return out
 
 
+#: Of this many dates read confidently, one may be out of order (a misread) and the others
+#: still pin the dates around them.
+_ONE_IN = 10
+
+
+def in_order(dates: list[tuple[date, float | None]], sure: list[int]) -> list[int] | None:
+    """Those of the rows `sure` (dates read confidently) whose dates are in order: the
+    longest run of them in order (not always adjacent) where at most one in `_ONE_IN` stands
+    out of it — a date misread confidently costs its own row, not every row of the table —
+    and None where more do (a table not in date order, whose dates pin nothing)."""
+    tails: list[date] = []  # tails[k]: the least last date of an ordered run of k + 1
+    ends: list[int] = []  # the position in `sure` of that run's last date
+    before: list[int] = []  # per position, the one before it in its run (-1: none)
+    for pos, i in enumerate(sure):
+        k = bisect_right(tails, dates[i][0])
+        before.append(ends[k - 1] if k else -1)
+        if k == len(tails):
+            tails.append(dates[i][0])
+            ends.append(pos)
+        else:
+            tails[k], ends[k] = dates[i][0], pos
+    if len(sure) - len(tails) > len(sure) // _ONE_IN:
+        return None
+    run, pos = [], ends[-1] if ends else -1
+    while pos >= 0:
+        run.append(sure[pos])
+        pos = before[pos]
+    return run[::-1]
+
+
 def dates_in_order(dates: list[tuple[date, float | None]], gate: float, twice: list[bool],
                    period: tuple[date | None, date]) -> set[int]:
     """Rows whose date, read below `gate`, two independent readings read alike (`twice`),
     within the statement `period`, and no earlier than the nearest date read confidently
     before it nor later than the nearest after it (the period's ends standing in where
-    there is none; every confidently read date of the table in order): a digit misread
-    alike twice would still have to fall in that span."""
+    there is none; only the confidently read dates in order count, `in_order`): a digit
+    misread alike twice would still have to fall in that span."""
     start, end = period
-    sure = [i for i, (_, conf) in enumerate(dates) if conf is not None and conf >= gate]
-    if start is None or any(dates[a][0] > dates[b][0] for a, b in itertools.pairwise(sure)):
+    sure = in_order(dates, [i for i, (_, conf) in enumerate(dates)
+                            if conf is not None and conf >= gate])
+    if start is None or sure is None:
         return set()
     out = set()
     for i, (day, conf) in enumerate(dates):
@@ -260,3 +292,34 @@ def numbers_apart(first: str, second: str) -> bool:
     second starting with one: one number OCR may have read a space into (`20251 10400193`,
     `00826821 42-C`), as likely as two numbers printed apart."""
     return first[-1:].isdigit() and second[:1].isdigit()
+
+
+_COUNTRY = re.compile(r"[A-Z]{2}\d{2}")
+_GROUP = re.compile(r"[A-Z0-9]{1,4}")
+
+
+def iban_words(words: list[str]) -> set[int]:
+    """The positions of `words` that print an IBAN in its print form (`DE02 1203 0000 0000
+    2020 51`: country and check digits, then groups of four, the last of one to four) whose
+    check digits hold (ISO 13616, mod 97): numbers side by side there are printed apart,
+    and a digit OCR misread or a space it read into a group would break the check or the
+    groups."""
+    out: set[int] = set()
+    for i, w in enumerate(words):
+        if not _COUNTRY.fullmatch(w):
+            continue
+        end = i + 1
+        while end < len(words) and _GROUP.fullmatch(words[end]) and len(words[end - 1]) == 4:
+            end += 1
+        for last in range(end, i + 1, -1):
+            if _iban_holds("".join(words[i:last])):
+                out.update(range(i, last))
+                break
+    return out
+
+
+def _iban_holds(iban: str) -> bool:
+    if not 15 <= len(iban) <= 34:
+        return False
+    moved = iban[4:] + iban[:4]
+    return int("".join(str(int(c, 36)) for c in moved)) % 97 == 1

@@ -158,17 +158,14 @@ def _rejoin(page: int, groups: list[list[Word]]) -> list[Line]:
     """OCR's lines, with those it read apart joined again: a table row whose description and
     figures stand far apart is often read as two lines, and on a skewed page the part on the
     right may come before the row above it. Lines are joined when they share no width and,
-    measured square to the page's skew, their tops are level within half a word's height
-    (rows and wrapped lines stand a whole line apart). Lines come top to bottom in that
-    measure too."""
-    slope = _skew(groups)
+    measured square to the skew where they stand, their tops are level within half a word's
+    height (rows and wrapped lines stand a whole line apart). Lines come top to bottom in
+    that measure too. The skew is the page's near each line (`_local_skews`): a page
+    photographed or copied off the square is skewed more at one end than at the other."""
+    slopes = _local_skews(groups)
     usual = statistics.median(w.bottom - w.top for g in groups for w in g)
-
-    def level(w: Word) -> float:
-        return w.top - slope * (w.x0 + w.x1) / 2
-
-    keyed = sorted(((statistics.median(level(w) for w in g), g) for g in groups),
-                   key=lambda kg: kg[0])
+    keyed = sorted(((statistics.median(w.top - slope * (w.x0 + w.x1) / 2 for w in g), g)
+                    for g, slope in zip(groups, slopes, strict=True)), key=lambda kg: kg[0])
     joined: list[tuple[float, list[Word]]] = []
     for key, g in keyed:
         for k, (other, words) in enumerate(joined):
@@ -178,6 +175,26 @@ def _rejoin(page: int, groups: list[list[Word]]) -> list[Line]:
         else:
             joined.append((key, list(g)))
     return [Line(page, sorted(g, key=lambda w: w.x0)) for _, g in joined]
+
+
+#: Lines whose tops stand within this many points of a line tell the skew where it stands,
+#: where at least `_NEAR_LINES` of them span `_SPAN`; else the page's skew does.
+_NEAR = 80.0
+_NEAR_LINES = 3
+
+
+def _local_skews(groups: list[list[Word]]) -> list[float]:
+    """The skew where each of OCR's lines stands: the median slope of the lines spanning
+    some width whose tops are within `_NEAR` points of its top, or the page's (`_skew`)
+    where too few are. On a page scanned square every slope is the page's, within OCR's
+    jitter; on one copied or photographed in perspective they change down the page."""
+    page = _skew(groups)
+    spans = [(g[0].top, s) for g in groups if (s := _slope(g)) is not None]
+    out = []
+    for g in groups:
+        near = [s for top, s in spans if abs(top - g[0].top) <= _NEAR]
+        out.append(statistics.median(near) if len(near) >= _NEAR_LINES else page)
+    return out
 
 
 def skew(lines: list[Line]) -> float:
@@ -190,13 +207,15 @@ def skew(lines: list[Line]) -> float:
 def _skew(groups: list[list[Word]]) -> float:
     """The page's skew, as the slope of its lines' tops (points down per point right): the
     median over OCR's lines that span some width, from their first word to their last."""
-    slopes = []
-    for g in groups:
-        first, last = min(g, key=lambda w: w.x0), max(g, key=lambda w: w.x1)
-        span = (last.x0 + last.x1 - first.x0 - first.x1) / 2
-        if span >= _SPAN:
-            slopes.append((last.top - first.top) / span)
+    slopes = [s for g in groups if (s := _slope(g)) is not None]
     return statistics.median(slopes) if slopes else 0.0
+
+
+def _slope(g: list[Word]) -> float | None:
+    """The slope of a line's tops from its first word to its last, where it spans `_SPAN`."""
+    first, last = min(g, key=lambda w: w.x0), max(g, key=lambda w: w.x1)
+    span = (last.x0 + last.x1 - first.x0 - first.x1) / 2
+    return (last.top - first.top) / span if span >= _SPAN else None
 
 
 def _overlap(a: list[Word], b: list[Word]) -> bool:

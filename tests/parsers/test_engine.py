@@ -90,6 +90,22 @@ def test_a_balance_row_that_disagrees_with_the_running_total_is_a_problem(
     assert any("says 999.50, the running total there is 995.50" in p for p in bad.problems)
 
 
+def test_a_misread_amount_costs_its_own_row_not_every_balance_row_after_it(
+        teal: Template) -> None:
+    # 4.50 read as 9.50: its row's balance disagrees; the balance rows after it agree with
+    # the balances printed above them
+    rows = [(115, [(50, "2 Feb"), (95, "COFFEE"), (-410, "9.50"), (-560, "995.50")]),
+            (121, [(95, "Balance carried forward"), (-560, "995.50")]),
+            (128, [(50, "3 Feb"), (95, "BOOKS"), (-410, "5.00"), (-560, "990.50")]),
+            (134, [(95, "Balance carried forward"), (-560, "990.50")])]
+    out = run_template(teal, statement(*rows))
+    assert out.problems == [] and out.readings[0].balance_rows_checked == 2
+    problems = validate(out.statement, out.problems).problems
+    assert [p for p in problems if "row 1" in p] == [
+        "account 1 (****5678) row 1: balance 995.50 but the running total is 990.50"]
+    assert not any("balance row" in p for p in problems)
+
+
 def test_a_regex_capturing_something_not_an_amount_is_a_template_error(
         teal: Template) -> None:
     broken = replace(teal, opening=Field(pattern=r"^Opening balance (?P<opening>\S+)"))

@@ -95,6 +95,30 @@ def test_lines_a_row_apart_or_sharing_width_are_not_joined() -> None:
         "2 Feb COFFEE HOUSE 995.50", "MAIN STREET", "xx"]
 
 
+def test_a_row_read_as_two_lines_where_a_copied_page_is_skewed_most_is_one_line_again(
+        ) -> None:
+    # a page copied in perspective: square at its top, where most of its lines are, turned
+    # further down, where one row's balance was read as a line of its own (level with its
+    # row under the skew there, not under the page's, which is the top's)
+    level = [scanned(100 + 12 * i, (50, f"{i + 1} Jan"), (95, "SHOP"), (-410, "1.00"),
+                     (-560, f"{900 + i}.00"), line=i) for i in range(7)]
+    down = -0.03
+    page = skewed_page(
+        *level,
+        scanned(600, (50, "3 Feb"), (95, "RENT PAYMENT"), (-410, "9.00"), (-560, "986.50"),
+                line=20, slope=down),
+        scanned(615, (50, "4 Feb"), (95, "BOOKSHOP"), (-410, "5.00"), line=21, slope=down),
+        scanned(615, (-560, "981.50"), line=22, slope=down),
+        scanned(630, (50, "5 Feb"), (95, "GROCERY"), (-410, "1.00"), (-560, "980.50"),
+                line=23, slope=down),
+        scanned(645, (50, "6 Feb"), (95, "FUEL"), (-410, "2.00"), (-560, "978.50"),
+                line=24, slope=down))
+    lines = page_lines(page)
+    assert [(ln.text, ln.joined) for ln in lines[7:]] == [
+        ("3 Feb RENT PAYMENT 9.00 986.50", False), ("4 Feb BOOKSHOP 5.00 981.50", True),
+        ("5 Feb GROCERY 1.00 980.50", False), ("6 Feb FUEL 2.00 978.50", False)]
+
+
 def turned(top: float, *cells: Cell, line: int, turn: float) -> list[Word]:
     """The words of `cells` as OCR reads them on a page turned by `turn` (radians,
     clockwise): each point goes `turn` points down per point right, and as many left per

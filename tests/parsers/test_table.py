@@ -374,6 +374,76 @@ def test_words_run_together_go_to_review_however_sure_ocr_was(teal: Template) ->
     assert weighed(teal, rows).problems == []
 
 
+def test_a_word_of_the_language_with_a_space_read_into_it_goes_to_review(
+        teal: Template) -> None:
+    rows = lines((100, HEADER), (115, [(50, "2 Feb"), (95, "CARD ENDIN G 4410"),
+                                       (-410, "1.00"), (-560, "99.00")]))
+    got = weighed(teal, scanned(rows, {})).problems
+    assert any("'ENDIN G', which is one word of the language with a space" in p for p in got)
+    rows = lines((100, HEADER), (115, [(50, "2 Feb"), (95, "CARD ENDING 4410 IN TO"),
+                                       (-410, "1.00"), (-560, "99.00")]))
+    assert weighed(teal, scanned(rows, {})).problems == []
+    assert weighed(teal, rows).problems == []  # a text layer is taken as printed
+
+
+def test_an_iban_printed_in_groups_is_no_two_numbers_side_by_side(teal: Template) -> None:
+    def row(details: str) -> list[Line]:
+        return scanned(lines((100, HEADER), (115, [(50, "2 Feb"), (95, details),
+                                                   (-410, "1.00"), (-560, "99.00")])), {})
+    assert weighed(teal, row("IBAN: DE02 1203 0000 0000 2020 51")).problems == []
+    got = weighed(teal, row("IBAN: DE02 1203 0000 0000 2020 57")).problems
+    assert len(got) == 1 and "two numbers side by side" in got[0]
+
+
+def test_a_date_read_with_a_letter_for_a_digit_stands_only_where_its_day_pins_it(
+        teal: Template) -> None:
+    def table(before: str, after: str) -> list[Line]:
+        return scanned(lines(
+            (100, HEADER),
+            (115, [(50, before), (95, "ONE"), (-410, "1.00"), (-560, "99.00")]),
+            (128, [(50, "I1 Feb"), (95, "TWO"), (-410, "1.00"), (-560, "98.00")]),
+            (141, [(50, after), (95, "THREE"), (-410, "1.00"), (-560, "97.00")])), {})
+    r = weighed(teal, table("11 Feb", "11 Feb"))
+    assert r.problems == [] and r.rows[1].date == date(2026, 2, 11)
+    r = weighed(teal, table("10 Feb", "12 Feb"))
+    assert len(r.problems) == 1 and "OCR read the date of this row with confidence 89" \
+        in r.problems[0]
+
+
+def test_ocr_words_left_of_the_details_between_two_rows_go_to_review(teal: Template) -> None:
+    # `CORP` of the row above, its box read wider into the dates' column: no date, no
+    # figure, and the next line a row, so it is text of the table no row took
+    rows = scanned(lines((100, HEADER),
+                         (115, [(50, "2 Feb"), (95, "PAYROLL DEPOSIT ACME"), (-410, "1.00"),
+                                (-560, "99.00")]),
+                         (128, [(60, "CORP"), (110, "REF 0000057486085")]),
+                         (141, [(50, "3 Feb"), (95, "RENT"), (-410, "1.00"),
+                                (-560, "98.00")])), {})
+    got = read_table(teal, rows, END).problems
+    assert len(got) == 1 and "a line between two rows prints words where dates stand" in got[0]
+    # under the table's last row, it may be anything below the table
+    assert read_table(teal, rows[:3], END).problems == []
+
+
+def test_a_compound_of_a_table_not_printed_in_english_is_no_words_run_together(
+        teal: Template) -> None:
+    # German writes its compounds as one word; the dictionary's words in them are no sign
+    # of a space OCR did not see where the descriptions are not English
+    german = lines((100, HEADER),
+                   (115, [(50, "2 Feb"), (95, "Kartenzahlung Supermarkt Kundenreferenz"),
+                          (-410, "1.00"), (-560, "99.00")]),
+                   (130, [(50, "3 Feb"), (95, "Miete Wohnung Lindenstrasse"),
+                          (-410, "1.00"), (-560, "98.00")]))
+    assert not any("words run together" in p for p in weighed(teal, scanned(german, {})).problems)
+    english = lines((100, HEADER),
+                    (115, [(50, "2 Feb"), (95, "GYMMEMBERSHIP MONTHLY DUES"),
+                           (-410, "1.00"), (-560, "99.00")]),
+                    (130, [(50, "3 Feb"), (95, "RENT PAYMENT OAK"),
+                           (-410, "1.00"), (-560, "98.00")]))
+    got = weighed(teal, scanned(english, {})).problems
+    assert any("'GYMMEMBERSHIP', which is words run together" in p for p in got)
+
+
 @pytest.mark.parametrize(("printed", "value", "suffix"), [
     ("102.95.", "102.95", ""), ("372:52", "372.52", ""), ("5;440.40", "5440.40", ""),
     ("8,470.36:Cr", "8470.36", "CR"), ("—1,236,600.87 Cr", "1236600.87", "CR"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
@@ -16,6 +16,8 @@ from parsers.ocr.trust import (
     alone_in_sum,
     dates_in_order,
     dates_pinned,
+    iban_words,
+    in_order,
     numbers_apart,
     ordinal_look_alike,
     pinned,
@@ -144,6 +146,42 @@ def test_no_date_is_pinned_where_the_confident_dates_are_out_of_order() -> None:
 PERIOD = (date(2026, 1, 1), date(2026, 1, 31))
 
 
+def long_table(misread: int | None) -> list[tuple[date, float | None]]:
+    """Twenty rows three a day from 1 Jan, read confidently but for rows 4 and 16 (each the
+    middle row of its day); row `misread` read confidently as a day a week later (an OCR
+    slip out of order)."""
+    dates: list[tuple[date, float | None]] = [
+        (date(2026, 1, 1 + i // 3), 40.0 if i in (4, 16) else 95.0) for i in range(20)]
+    if misread is not None:
+        dates[misread] = (dates[misread][0] + timedelta(days=7), 95.0)
+    return dates
+
+
+def test_one_date_misread_out_of_order_costs_only_its_own_neighbours() -> None:
+    assert dates_pinned(long_table(None), 90.0) == {4, 16}
+    # a misread far from row 4 leaves it pinned; one beside it no longer pins it
+    assert dates_pinned(long_table(12), 90.0) == {4, 16}
+    assert dates_pinned(long_table(3), 90.0) == {16}
+    twice = [True] * 20
+    assert dates_in_order(long_table(12), 90.0, twice, PERIOD) == {4, 16}
+
+
+def test_dates_pin_nothing_where_more_than_one_in_ten_is_out_of_order() -> None:
+    dates = long_table(12)
+    dates[2] = (date(2026, 1, 20), 95.0)
+    dates[8] = (date(2026, 1, 25), 95.0)
+    assert dates_pinned(dates, 90.0) == set()
+    descending = long_table(None)[::-1]
+    assert dates_pinned(descending, 90.0) == set()
+
+
+def test_the_dates_in_order_are_the_longest_ordered_run() -> None:
+    dates = [(date(2026, 1, d), 95.0) for d in (1, 2, 9, 3, 4, 5, 6, 7, 8, 8, 10)]
+    assert in_order(dates, list(range(len(dates)))) == [0, 1, 3, 4, 5, 6, 7, 8, 9, 10]
+
+
+
+
 def test_a_doubtful_date_read_alike_twice_in_order_and_in_the_period_stands() -> None:
     mid = date(2026, 1, 6)
     dates = [(DAY, 95.0), (mid, 40.0), (NEXT, 96.0), (date(2026, 1, 20), 60.0)]
@@ -241,3 +279,18 @@ def test_numbers_side_by_side_may_be_one() -> None:
     assert numbers_apart("20251", "10400193") and numbers_apart("00826821", "42-C")
     assert numbers_apart("#4471", "0912")
     assert not numbers_apart("BRANCH", "221") and not numbers_apart("4410", "PURCHASE")
+
+
+def words_of(text: str) -> list[str]:
+    return text.split()
+
+
+def test_an_iban_in_its_print_form_whose_check_digits_hold_is_found() -> None:
+    assert iban_words(words_of("IBAN: DE02 1203 0000 0000 2020 51")) == {1, 2, 3, 4, 5, 6}
+    assert iban_words(words_of("GB82 WEST 1234 5698 7654 32 REF")) == {0, 1, 2, 3, 4, 5}
+
+
+def test_an_iban_misread_or_spaced_otherwise_is_not() -> None:
+    assert iban_words(words_of("IBAN: DE02 1203 0000 0000 2020 52")) == set()  # a digit
+    assert iban_words(words_of("IBAN: DE02 1203 0000 00 00 2020 51")) == set()  # a space
+    assert iban_words(words_of("REF 20251 10400193")) == set()

@@ -47,6 +47,21 @@ def test_misread_amount_pinned_by_running_balance_is_repaired() -> None:
     assert validate(statement(acct)).ok
 
 
+def test_a_balance_ocr_could_not_read_costs_only_the_repairs_beside_it() -> None:
+    # row 5's balance unread; row 2's 5.50 read as 8.50 is still pinned by rows 1-3
+    acct = account(["-10.00", "8.50", "-1.00", "2.00", "-3.00", "1.00"],
+                   ["90.00", "95.50", "94.50", "96.50", "93.50", "94.50"])
+    acct.transactions[4] = Transaction(date(2026, 1, 5), "row 4", D("-3.00"), None)
+    assert repair_from_running_balance(acct) == ["row 2: amount 8.50 read as 5.50"]
+    assert validate(statement(acct)).ok
+    # beside the unread balance, nothing confirms one: the misread stays for review
+    acct = account(["-10.00", "5.50", "-1.00", "2.00", "-8.00", "1.00"],
+                   ["90.00", "95.50", "94.50", "96.50", "93.50", "94.50"])
+    acct.transactions[5] = Transaction(date(2026, 1, 6), "row 5", D("1.00"), None)
+    assert repair_from_running_balance(acct) == []
+    assert not validate(statement(acct)).ok
+
+
 def test_misread_balance_confirmed_by_next_row_is_repaired() -> None:
     acct = account(["-10.00", "5.50", "-1.00"], ["90.00", "96.50", "94.50"])  # 95.50 as 96.50
     assert repair_from_running_balance(acct) == ["row 2: balance 96.50 read as 95.50"]
