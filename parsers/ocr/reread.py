@@ -93,13 +93,17 @@ PLAIN = re.compile(r"[^\W_]+(?:[-/][^\W_]+)*")
 #: A mark a speck makes, between two runs of two glyphs or more, one of them letters: a
 #: speck in the space between two words that OCR read as one (`STORE.0912`).
 _ACROSS = re.compile(r"[^\W\d_]{2}[.,:;][^\W_]{2}|[^\W_]{2}[.,:;][^\W\d_]{2}")
+#: A web address's ending at a word's end (`.COM`, `.CO.UK`), none of them a word of text.
+_DOMAIN = re.compile(r"(?:\.CO)?\.(?:COM|NET|ORG|GOV|EDU|IO|UK|NL|AU)$", re.IGNORECASE)
 
 
 def across_a_speck(word: str) -> bool:
     """Whether `word` may be two words OCR joined across a speck in the space between them
     (`STORE.0912`, `PAYMENT.ID`); printed ones (`NO.123`) read alike, so none is taken on
-    one reading (`apart` weighs them on the page without its specks)."""
-    return _ACROSS.search(word) is not None
+    one reading (`apart` weighs them on the page without its specks). A web address's
+    ending (`AMAZON.COM`, `PAYPAL.CO.UK`), which card statements print on many rows, is
+    read as printed: a speck does not make a `.COM`."""
+    return _ACROSS.search(_DOMAIN.sub("", word)) is not None
 
 
 @dataclass(frozen=True)
