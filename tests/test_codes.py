@@ -39,6 +39,10 @@ ALLOWED = {
     ("benchmarks/realworld.py", "crashed"): "a benchmark's outcome: an unclassified exception",
     ("benchmarks/scans.py", "refused"): "a benchmark's outcome: the parser refused the file",
     ("benchmarks/scans.py", "crashed"): "a benchmark's outcome: an unclassified exception",
+    ("benchmarks/foreign_scans.py", "refused"): "a benchmark's outcome: the parser refused the "
+                                                "file",
+    ("benchmarks/foreign_scans.py", "crashed"): "a benchmark's outcome: an unclassified "
+                                                "exception",
     ("corpus/banks.py", "DUPLICATE"): "a watermark the generator draws on a statement",
     ("flows/crashpoint.py", "succeeded"): "a crash point named after the moment it stands for",
     ("flows/jobs.py", "succeeded"): "the crash point after a success is recorded",
