@@ -18,16 +18,13 @@ import json
 import re
 import time
 from collections import Counter, defaultdict
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from benchmarks import corpora, ocr_cache
-from benchmarks.accuracy import Result, read
-from benchmarks.scans import target
+from benchmarks import corpora
+from benchmarks.accuracy import Result
+from benchmarks.scans import read_all
 from corpus import Sample
 from corpus.photocopy import photocopies
-from parsers.limits import Limits
-from parsers.worker.pool import ParsePool
 
 COLUMNS = ("validated exact", "validated", "review", "refused", "wrong", "crashed")
 
@@ -105,15 +102,7 @@ def run(statements: int, seed: int, workers: int, where: Path | None = None,
     print(f"foreign scans: {len(found)} photocopies in {found[0].pdf.parent}, "
           f"{workers} parse worker(s)\n")
     started = time.perf_counter()
-    limits = Limits()
-    parse = target("both", cache)
-    if workers:
-        with ParsePool(workers, limits, target=parse) as pool, \
-                ThreadPoolExecutor(workers) as threads:
-            results = list(threads.map(lambda s: read(s, limits, pool.parse), found))
-    else:
-        results = [read(s, limits, lambda data: parse(data, limits=limits)) for s in found]
-        ocr_cache.install(None)
+    results = read_all(found, "both", workers, cache)
     (found[0].pdf.parent / "results.json").write_text(json.dumps(
         [{"scan": r.sample.pdf.name, "outcome": r.outcome, "problems": r.problems}
          for r in results], indent=1) + "\n")

@@ -193,20 +193,27 @@ def run(statements: int, seed: int, workers: int, where: Path | None = None,
     return read_by[engines[0]]
 
 
-def _run(found: list[Sample], engines: str, workers: int, where: Path | None,
-         cost_pages: int, cache: Path | None) -> list[Result]:
-    """Read `found` with `engines`, print its tables, and return the results."""
-    print(f"--- engines: {engines}")
-    started = time.perf_counter()
+def read_all(found: list[Sample], engines: str, workers: int, cache: Path | None
+             ) -> list[Result]:
+    """Read `found` with `engines`: in `workers` parse workers, or here with none (where
+    tesseract's answers may come from `cache`)."""
     limits = Limits()
     parse = target(engines, cache)
     if workers:
         with ParsePool(workers, limits, target=parse) as pool, \
                 ThreadPoolExecutor(workers) as threads:
-            results = list(threads.map(lambda s: read(s, limits, pool.parse), found))
-    else:
-        results = [read(s, limits, lambda data: parse(data, limits=limits)) for s in found]
-        ocr_cache.install(None)
+            return list(threads.map(lambda s: read(s, limits, pool.parse), found))
+    results = [read(s, limits, lambda data: parse(data, limits=limits)) for s in found]
+    ocr_cache.install(None)
+    return results
+
+
+def _run(found: list[Sample], engines: str, workers: int, where: Path | None,
+         cost_pages: int, cache: Path | None) -> list[Result]:
+    """Read `found` with `engines`, print its tables, and return the results."""
+    print(f"--- engines: {engines}")
+    started = time.perf_counter()
+    results = read_all(found, engines, workers, cache)
     wall = time.perf_counter() - started
     if where is not None:
         (found[0].pdf.parent / "results.json").write_text(json.dumps(
@@ -218,7 +225,7 @@ def _run(found: list[Sample], engines: str, workers: int, where: Path | None,
           f"with {workers} worker(s))")
     if cost_pages:
         loaded = model_load() if engines != "first" else 0.0
-        bare, ours, starts = ocr_cost(found, cost_pages, limits, engines)
+        bare, ours, starts = ocr_cost(found, cost_pages, Limits(), engines)
         print(f"OCR CPU per page on {min(cost_pages, len(found))} pages: {ours:.0f} ms against "
               f"{bare:.0f} ms for bare tesseract on the same image ({ours / bare:.2f}x)\n"
               f"  bare: render, then one `tesseract --psm 4` process per page with default "
