@@ -14,16 +14,15 @@ amount prints can hide no figure of the statement.
 
 pdfminer interprets content streams in Python, several times slower than PDFium's word
 reader; so a PDFium reading is checked only where the file's structure is not intact
-(`intact`: a classic cross-reference table whose every entry points at its object, each
-object defined once, no update chain), the files where the two libraries may repair or
-resolve differently. pdfminer's words are always checked: PDFium's text page is cheap.
+(`structure.intact`: one cross-reference table or stream whose every entry points at its
+object, each object defined once, no update chain), the files where the two libraries may
+repair or resolve differently. pdfminer's words are always checked: PDFium's text page is cheap.
 """
 
 from __future__ import annotations
 
 import io
 import math
-import re
 import signal
 import threading
 from collections import Counter
@@ -42,63 +41,9 @@ from pdfminer.pdfparser import PDFParser
 from parsers.pdf.boundary import library_errors
 from parsers.pdf.page import TURNED, Page
 from parsers.pdf.pdfium import LOCK
+from parsers.pdf.structure import intact
 
 Digits = Counter[str]
-_STARTXREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
-_SECTION = re.compile(rb"xref\s+((?:\d+ \d+\s+(?:\d{10} \d{5} [nf]\s+)*)+)trailer\s*<<")
-_SUBSECTION = re.compile(rb"(\d+) (\d+)\s+((?:\d{10} \d{5} [nf]\s+)*)")
-_ENTRY = re.compile(rb"(\d{10}) (\d{5}) ([nf])")
-#: The keyword of an object's definition (`12 0 obj`), whose numbers stand before it.
-_OBJ = re.compile(rb" obj\b")
-_DIGITS = frozenset(b"0123456789")
-
-
-def intact(data: bytes) -> bool:
-    """Whether the file is one classic cross-reference section whose every in-use entry
-    points at the object it names, with each object defined once: the structure both
-    libraries read the same way, without repair."""
-    end = _STARTXREF.search(data[-64:])
-    if end is None:
-        return False
-    section = _SECTION.match(data, int(end.group(1)))
-    if section is None or b"/Prev" in data[section.end(): section.end() + 4096].split(
-            b">>\nstartxref")[0]:
-        return False
-    numbers = _object_numbers(data)
-    if len(numbers) != len(set(numbers)):
-        return False
-    for sub in _SUBSECTION.finditer(section.group(1)):
-        first = int(sub.group(1))
-        for k, e in enumerate(_ENTRY.finditer(sub.group(3))):
-            if e.group(3) == b"n" and not data.startswith(b"%d %d obj" % (
-                    first + k, int(e.group(2))), int(e.group(1))):
-                return False
-    return True
-
-
-def _object_numbers(data: bytes) -> list[int]:
-    """The number of each object definition (`12 0 obj`: digits, a space, digits, ` obj`)
-    in the file, in order. The ` obj` keyword is looked for and the digits read back from
-    it: a regex that starts at every run of digits (a content stream is mostly numbers)
-    costs twenty times as much."""
-    numbers = []
-    for m in _OBJ.finditer(data):
-        generation = _digits_before(data, m.start())
-        if generation == m.start() or generation == 0 or data[generation - 1] != 0x20:
-            continue
-        number = _digits_before(data, generation - 1)
-        if number < generation - 1:
-            numbers.append(int(data[number:generation - 1]))
-    return numbers
-
-
-def _digits_before(data: bytes, end: int) -> int:
-    """Where the run of digits that ends at `end` starts (`end` when there is none)."""
-    start = end
-    while start > 0 and data[start - 1] in _DIGITS:
-        start -= 1
-    return start
-
 
 #: The fewest digits an amount prints (`0.00`): fewer digits than this, differing on a page
 #: no figure of the statement was read from, cannot be a figure lost from it.

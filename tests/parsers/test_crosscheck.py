@@ -9,15 +9,15 @@ from corpus import statement
 from parsers.api import parse_pdf
 from parsers.model import Account, Statement, Transaction
 from parsers.pdf.breaks import part_descriptions
-from parsers.pdf.crosscheck import _object_numbers
 from parsers.pdf.page import Page
+from parsers.pdf.structure import _object_numbers
 from tests.parsers.sheets import misprinted
 
 
 def test_object_numbers_are_those_of_definitions_only() -> None:
     data = (b"%PDF-1.4\n1 0 obj\n<< /Length 9 >>\nstream\n12 0 0 12 70 700 Tm\nendstream\n"
             b"endobj\n2 0 R 3 4 5 obj\nx7 0 obj\n8 0 objx\n9  0 obj\n10 0 obj")
-    assert _object_numbers(data) == [1, 4, 7, 10]
+    assert _object_numbers(data) == [1, 4, 7, 9, 10]
 
 
 @pytest.mark.parametrize(("kerning", "read"), [
