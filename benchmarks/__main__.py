@@ -17,6 +17,7 @@ from pathlib import Path
 
 from benchmarks import (
     accuracy,
+    dask_scale,
     exports,
     foreign_scans,
     fuzz,
@@ -43,9 +44,9 @@ def _sizes(text: str) -> list[int]:
 def main() -> None:
     ap = argparse.ArgumentParser(prog="python -m benchmarks")
     ap.add_argument("which", nargs="?", default="all",
-                    choices=[*EVERY, "fuzz", "foreign-scans", "all"],
-                    help="all: every benchmark but fuzz and foreign-scans, which run on "
-                         "their own")
+                    choices=[*EVERY, "fuzz", "foreign-scans", "dask", "all"],
+                    help="all: every benchmark but fuzz, foreign-scans and dask, which run "
+                         "on their own")
     ap.add_argument("--statements", type=int, default=204, help="plain corpus size")
     ap.add_argument("--varied", type=int, default=200,
                     help="varied corpus size for accuracy, and statements generated for the "
@@ -83,6 +84,7 @@ def main() -> None:
                     help="foreign-scans: statements photocopied by another producer")
     ap.add_argument("--files", type=_sizes, default=None,
                     help="overhead: text statements through `stmtflow import` (default 100); "
+                         "dask: the batch's size (default 200); "
                          "memory: comma-separated batch sizes compared (default 100,2000)")
     ap.add_argument("--jobs", type=int, default=20_000, help="reconcile: ledger size")
     ap.add_argument("--cycles", type=int, default=1000,
@@ -117,6 +119,7 @@ def main() -> None:
                                            args.keep),
         "start": lambda: start.run(args.rounds),
         "exports": lambda: exports.run(min(args.statements, 60), args.seed),
+        "dask": lambda: dask_scale.run((args.files or [200])[0], args.seed),
         "foreign-scans": lambda: foreign_scans.run(args.foreign, args.seed, args.workers,
                                                    args.dir, args.ocr_cache),
         "fuzz": lambda: fuzz.run(args.n, args.seed, args.base, args.workers, args.reader,
