@@ -39,7 +39,7 @@ from reconcile.ledger import Ledger
 from reconcile.records import Clock, utc_now
 from reconcile.storage import Storage
 
-TASK_RUNNERS = ("threads", "dask")
+TASK_RUNNERS = ("threads", "dask", "task-workers")
 #: `stmtflow review serve`'s address: loopback only, on a port of its own
 REVIEW_URL = "http://127.0.0.1:8377"
 

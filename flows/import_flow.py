@@ -179,7 +179,8 @@ def run_batch(settings: Settings, batch_id: str, run: Taken) -> State:
         retry_delay_seconds=backoff(settings.retry_seconds, MAX_ATTEMPTS - 1),
         retry_jitter_factor=BACKOFF_JITTER)
     futures = list(attempt.map([r.job_id for r in rows],
-                               [mask_digits(r.file_name) for r in rows]))
+                               [mask_digits(r.file_name) for r in rows],
+                               deferred=settings.task_runner == "task-workers"))
     shown = time.monotonic()
     for done, _ in enumerate(as_completed(futures), start=1):
         if done == len(rows) or time.monotonic() - shown >= PROGRESS_SECONDS:

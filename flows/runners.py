@@ -2,7 +2,9 @@
 
 `STMTFLOW_TASK_RUNNER=dask` runs per-file tasks through prefect-dask's `DaskTaskRunner`, on
 the cluster at `STMTFLOW_DASK_ADDRESS` or, without one, on a local cluster of
-`STMTFLOW_WORKERS` single-threaded worker processes.
+`STMTFLOW_WORKERS` single-threaded worker processes. `STMTFLOW_TASK_RUNNER=task-workers`
+hands each file to Prefect's task workers (`stmtflow task-worker`, `flows.task_workers`):
+the batch's run only waits for them, and parses nothing itself.
 
 A flow's task runner is given in its decorator, when the module is imported; the choice is
 configuration, read when the flow runs. So the decorators get a `SettingsTaskRunner`, and
@@ -38,6 +40,8 @@ def task_runner(settings: Settings) -> TaskRunner[Any]:
             return DaskTaskRunner(address=settings.dask_address)
         return DaskTaskRunner(cluster_kwargs={"n_workers": settings.workers,
                                               "threads_per_worker": 1, "processes": True})
+    if settings.task_runner == "task-workers":  # the files' tasks run in the task workers
+        return ThreadPoolTaskRunner(max_workers=settings.workers)
     threading.Thread(target=_start_workers, args=(settings,), name="parse-workers",
                      daemon=True).start()
     return ThreadPoolTaskRunner(max_workers=settings.workers)

@@ -29,6 +29,7 @@ from flows.cli.operate import (
     cmd_recover,
     cmd_rerun,
     cmd_setup,
+    cmd_task_worker,
 )
 from flows.cli.review import add_parser as add_review_parser
 from flows.cli.server import add_parser as add_server_parser
@@ -59,6 +60,11 @@ def main(argv: list[str] | None = None, extra: Sequence[Commands] = ()) -> int:
         if running := api_url():
             os.environ["PREFECT_API_URL"] = running  # this home's `stmtflow server`: no start-up
         elif getattr(args, "embedded", False):
+            if os.environ.get("STMTFLOW_TASK_RUNNER") == "task-workers":
+                print("stmtflow: STMTFLOW_TASK_RUNNER=task-workers needs the API the task "
+                      "workers take files from: start `stmtflow server start` or set "
+                      "PREFECT_API_URL", file=sys.stderr)
+                return 2
             start_embedded()  # comes up while the command imports; `api_ready` waits for it
     try:
         return int(args.func(args))
@@ -165,6 +171,12 @@ def parser(extra: Sequence[Commands] = ()) -> argparse.ArgumentParser:
                     help="resume this batch, even one whose run still holds it (repeatable)")
     rc.add_argument("--json", action="store_true")
     rc.set_defaults(func=cmd_recover, embedded=True)
+
+    tw = sub.add_parser("task-worker", help="take the files of batches run with "
+                        "STMTFLOW_TASK_RUNNER=task-workers, on a shared API")
+    tw.add_argument("--limit", type=int, default=0,
+                    help="files at a time (default: STMTFLOW_WORKERS)")
+    tw.set_defaults(func=cmd_task_worker)
 
     r = sub.add_parser("reconcile", help="account for every accepted job (the reconcile flow)")
     r.add_argument("--json", action="store_true")

@@ -27,6 +27,25 @@ def cmd_recover(args: argparse.Namespace) -> int:
     return 1 if result["unfinished"] else 0
 
 
+def cmd_task_worker(args: argparse.Namespace) -> int:
+    """Take files' task runs of every batch run with `STMTFLOW_TASK_RUNNER=task-workers`
+    until interrupted; it needs the API those runs report to."""
+    import os
+
+    from flows.config import Settings
+    from flows.task_workers import serve_files
+
+    if not os.environ.get("PREFECT_API_URL"):
+        print("stmtflow task-worker: no Prefect API to take files from: start one with "
+              "`stmtflow server start` or set PREFECT_API_URL", file=sys.stderr)
+        return 2
+    settings = Settings.from_env()
+    print(f"taking files from {os.environ['PREFECT_API_URL']}, {args.limit or settings.workers}"
+          " at a time; stop with Ctrl-C", file=sys.stderr)
+    serve_files(settings, args.limit or settings.workers)
+    return 0
+
+
 def cmd_reconcile(args: argparse.Namespace) -> int:
     from flows.cli.server import api_ready
     from flows.reconcile_flow import reconcile
