@@ -13,7 +13,7 @@ import statistics
 from dataclasses import replace
 
 from parsers.generic.found import Table
-from parsers.layout.tokens import Token, figures_at_end, tokens
+from parsers.layout.tokens import Token, figures_at_end, tail_tokens
 from parsers.pdf.lines import Line
 
 #: A `CR` or `DR` word.
@@ -43,11 +43,11 @@ def trailing(toks: list[Token]) -> tuple[list[Token], list[Token]]:
 
 def end_figures(ln: Line, locale: str) -> list[Token]:
     """`figures_at_end`, a `CR`/`DR` set apart after each figure taken as `trailing` takes
-    it."""
+    it (read from the line's `tail_tokens`: a `CR`/`DR` is a mark, so it stands in them)."""
     figures = figures_at_end(ln, locale)
     if figures or not ln.words or not _SIDE.fullmatch(ln.words[-1].text):
         return figures
-    return trailing(tokens(ln, locale))[1]
+    return trailing(tail_tokens(ln, locale))[1]
 
 
 

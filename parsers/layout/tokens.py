@@ -54,9 +54,12 @@ def tokens(ln: Line, locale: str) -> list[Token]:
     """The line's words, with a sign, currency or `CR` word joined to its figure (a run is
     read only when it is one word with a digit and signs, currency marks or `CR`/`DR`). An
     OCR `CR`/`DR` wrapped in specks (`‘Cr`) is joined too, the figure then `loose`."""
-    words = ln.words
+    return _tokens(ln.words, ln.ocr, locale)
+
+
+def _tokens(words: list[Word], ocr: bool, locale: str) -> list[Token]:
+    """`tokens` of a line's `words` (all of them, or the last few: `tail_tokens`)."""
     # a text layer's words need none of the mending of OCR's (each step asks for OCR words)
-    ocr = ln.ocr
     spaced = " " in LOCALES[locale].group_char  # `1 234,56`: one figure in several words
     if not (ocr or spaced):
         readings = [text_word(w.text, locale) for w in words]
@@ -104,12 +107,13 @@ def tokens(ln: Line, locale: str) -> list[Token]:
 def figures_at_end(ln: Line, locale: str) -> list[Token]:
     """The figures that end the line's `tokens`. On the common text line (each word a token
     of its own, as `tokens` reads it) they are read from its end, up to the first word that
-    is no figure, and the words before are not made into tokens at all."""
+    is no figure, and the words before are not made into tokens at all; on another text
+    line, from its `tail_tokens`."""
     words = ln.words
     kinds = None if ln.ocr or " " in LOCALES[locale].group_char else [
         _kind(w.text) for w in words]
     if kinds is None or any(mark for _, mark in kinds):
-        toks = tokens(ln, locale)
+        toks = tail_tokens(ln, locale)
         i = len(toks)
         while i > 0 and toks[i - 1].amount is not None:
             i -= 1
@@ -122,6 +126,51 @@ def figures_at_end(ln: Line, locale: str) -> list[Token]:
         out.append(_new(Token, (w.text, w.x0, w.x1, amount, None, False, False)))
     out.reverse()
     return out
+
+
+def tail_tokens(ln: Line, locale: str) -> list[Token]:
+    """The last of the line's `tokens`, back to one that is neither a figure nor a mark
+    (all of them where there is none, and on an OCR line): what ends the line (its
+    figures, a `CR`/`DR` set apart after them) read without the words of its description.
+
+    A text line's tokens are read where `_starts_token` says a token starts whatever comes
+    before: those from there on are the tokens of the words from there on read alone, so
+    the line is read from its end in such runs of words until one holds that token."""
+    words = ln.words
+    if ln.ocr:
+        return _tokens(words, True, locale)
+    spaced = " " in LOCALES[locale].group_char
+    kinds = [_kind(w.text) for w in words]
+    out: list[Token] = []
+    end = k = len(words)
+    while k > 0:
+        k -= 1
+        if k and not _starts_token(words, kinds, k, spaced):
+            continue
+        run = _tokens(words[k:end], False, locale)
+        out = run + out
+        if any(t.amount is None and not _kind(t.text)[1] for t in run):
+            break
+        end = k
+    return out
+
+
+#: How a word starts that continues a figure grouped by spaces (`1 234,56`): three digits.
+_GROUP_START = re.compile(r"\s*\d{3}(?!\d)")
+
+
+def _starts_token(words: list[Word], kinds: list[tuple[bool, bool]], k: int,
+                  spaced: bool) -> bool:
+    """Whether a token of a text line starts at word `k` (> 0), whatever the words before
+    it: no figure `tokens` joins holds both it and the word before. A figure joins marks
+    and words with a digit only, so none holds a word that is neither (`k`, or the word
+    before, which is then a token of its own); and it holds two words that are no marks
+    only in a locale grouping by spaces, where the second starts with a group of three
+    digits."""
+    (digit_before, mark_before), (digit, mark) = kinds[k - 1], kinds[k]
+    if not (digit_before or mark_before) or not (digit or mark):
+        return True
+    return not (mark_before or mark) and not (spaced and _GROUP_START.match(words[k].text))
 
 
 def _joined_figure(words: list[Word], clean: list[str], marks: list[bool], digits: list[bool],

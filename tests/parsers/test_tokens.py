@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from decimal import Decimal
 
-from parsers.layout.tokens import tokens
+import pytest
+
+from parsers.layout.tokens import MARK, tail_tokens, tokens
 from parsers.numbers import Amount, amount_or_none
 from tests.parsers.sheets import line
 
@@ -32,3 +35,29 @@ def test_a_sign_or_currency_word_joins_its_figure_on_a_line_read_before() -> Non
     assert [t.text for t in toks] == ["RENT", "$ 12.00"]
     assert toks[-1].amount == Amount(Decimal("12.00"), currency="$")
     assert [t.text for t in tokens(marked, "en")] == ["RENT", "$ 12.00"]
+
+
+#: Words a line's tail is drawn from: figures in each locale, figures' groups, dates,
+#: references, marks and words.
+_TAIL_WORDS = ["1", "12", "234", "234,56", "345.67", "1,234.56", "1.234,56", "03/10/23",
+               "UPI-1234", "0000327678", "$", "€", "-", "(3.00)", "CR", "Dr.", "EUR", "FEE",
+               "2 795.35", "12,00€", "556-"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_lines_tail_tokens_are_the_last_of_its_tokens(seed: int) -> None:
+    """Random lines, each word close enough to the one before to join it or not."""
+    rng = random.Random(seed)
+    for _ in range(50):
+        cells, x = [], 20.0
+        for _ in range(rng.randint(1, 8)):
+            text = rng.choice(_TAIL_WORDS)
+            cells.append((x, text))
+            x += 6 * len(text) + rng.choice((3, 4, 30))  # close enough to join, or not
+        ln = line(100, *cells)
+        for locale in ("en", "de", "fr", "space"):
+            full, tail = tokens(ln, locale), tail_tokens(ln, locale)
+            assert tail and full[len(full) - len(tail):] == tail
+            # it leaves out only what comes before a token that is neither figure nor mark
+            assert tail == full or any(
+                t.amount is None and not MARK.fullmatch(t.text) for t in tail)
