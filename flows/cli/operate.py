@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 
@@ -30,8 +31,6 @@ def cmd_recover(args: argparse.Namespace) -> int:
 def cmd_task_worker(args: argparse.Namespace) -> int:
     """Take files' task runs of every batch run with `STMTFLOW_TASK_RUNNER=task-workers`
     until interrupted; it needs the API those runs report to."""
-    import os
-
     from flows.config import Settings
     from flows.task_workers import serve_files
 

@@ -37,16 +37,11 @@ def intact(data: bytes) -> bool:
     end = _STARTXREF.search(data[-64:])
     if end is None:
         return False
-    offset = int(end.group(1))
-    if _SECTION.match(data, offset):
-        return _table_intact(data, offset)
-    return _stream_intact(data)
+    section = _SECTION.match(data, int(end.group(1)))
+    return _stream_intact(data) if section is None else _table_intact(data, section)
 
 
-def _table_intact(data: bytes, offset: int) -> bool:
-    section = _SECTION.match(data, offset)
-    if section is None:
-        return False
+def _table_intact(data: bytes, section: re.Match[bytes]) -> bool:
     trailer = data[section.end(): section.end() + 4096].split(b">>\nstartxref")[0]
     if b"/Prev" in trailer or b"/XRefStm" in trailer:  # an earlier or a hybrid section
         return False
