@@ -292,7 +292,7 @@ def test_a_batch_of_a_thousand_cross_checks_every_task_run(stmtflow_home: Path) 
         return None
 
     async def create() -> list[str]:
-        gate = asyncio.Semaphore(16)
+        gate = asyncio.Semaphore(4)  # SQLite takes one write at a time
         async with get_client() as client:
             async def one(n: int) -> str:
                 async with gate:
