@@ -24,6 +24,7 @@ from parsers.ocr.trust import (
     ordinal_look_alike,
     word_vouched,
 )
+from parsers.ocr.witness import joint_readings, read_apart
 from parsers.pdf.lines import Line
 
 
@@ -115,13 +116,11 @@ def _weigh_descriptions(out: TableReading, lines: list[Line], where: str) -> Non
             out.problems.append(f"{row}: OCR read {split!r}, which is one word of the "
                                 "language with a space read into it, and no arithmetic "
                                 "checks a description")
-        iban = iban_words(r.desc)
-        if any(numbers_apart(a, b) and (x or y) and not {k, k + 1} <= iban
-               for k, (a, b, x, y) in enumerate(zip(r.desc, r.desc[1:], ocr, ocr[1:],
-                                                    strict=False))):
+        joined = _numbers_joined(r, ocr)
+        if joined is not None:
             out.problems.append(f"{row}: OCR read two numbers side by side in the "
-                                "description, which may be one number with a space read "
-                                "into it, and no arithmetic checks a description")
+                                f"description, which may be one number with a space read "
+                                f"into it, and no arithmetic checks a description{joined}")
         if doubted:
             least = min(c for _, c in doubted)
             out.problems.append(f"{row}: OCR read {len(doubted)} word(s) of the "
@@ -161,3 +160,19 @@ def doubts(rows: list[Row]) -> list[Doubt]:
     return [Doubt(i, figure, conf, broken.get((i, figure)), assembled.get((i, figure)))
             for (i, figure), conf in sorted(least.items())]
 
+
+
+def _numbers_joined(r: Row, ocr: list[bool]) -> str | None:
+    """Of a row whose description prints two numbers side by side, at least one read by OCR,
+    that the second engine did not read apart in one crop (`witness.read_apart`) and no
+    IBAN's check digits print apart: what the second engine read of them ('' if nothing);
+    None where there is no such pair."""
+    iban = iban_words(r.desc)
+    joint = joint_readings(r.lines)
+    for k, (a, b, x, y) in enumerate(zip(r.desc, r.desc[1:], ocr, ocr[1:], strict=False)):
+        if numbers_apart(a, b) and (x or y) and not {k, k + 1} <= iban \
+                and not read_apart((a, b), joint.get((a, b), [])):
+            seen = joint.get((a, b))
+            return f" (RapidOCR read the two together as {seen[0]!r})" if seen and seen[0] \
+                else ""
+    return None

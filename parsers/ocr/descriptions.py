@@ -8,7 +8,8 @@ statement. Here each word of each description is found among the OCR words of th
 again, by its text: it stands only where every OCR word so read would stand in a template's
 row (read confidently or vouched for, not a word OCR may have read either way; a word
 found nowhere was put together from OCR's and stands on none of them), and two
-numbers side by side, where OCR may have read a space into one, never stand.
+numbers side by side, where OCR may have read a space into one, stand only where the second
+engine, reading both in one crop, read the space too (`witness.read_apart`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from parsers.ocr.trust import (
     ordinal_look_alike,
     word_vouched,
 )
+from parsers.ocr.witness import joint_readings, read_apart
 
 if TYPE_CHECKING:
     from parsers.pdf.lines import Line
@@ -48,6 +50,7 @@ def unvouched_descriptions(lines: list[Line], accounts: list[Account]) -> list[s
                           if any(w.conf is not None and w.conf >= OCR_REVIEW_CONFIDENCE
                                  for w in ws))
     known = lexicon()
+    joint = joint_readings(lines)
     english = in_its_language([w for a in accounts for t in a.transactions
                                for w in t.description.split()], known)
     problems = []
@@ -60,8 +63,10 @@ def unvouched_descriptions(lines: list[Line], accounts: list[Account]) -> list[s
                         if w), None)
             iban = iban_words(words)
             if why is None and any(numbers_apart(a, b) and not {k, k + 1} <= iban
+                                   and not read_apart((a, b), joint.get((a, b), []))
                                    for k, (a, b) in enumerate(itertools.pairwise(words))):
-                why = "two numbers side by side, which may be one with a space read into it"
+                why = ("two numbers side by side, which may be one with a space read into "
+                       "it (the second engine did not read them apart)")
             if why:
                 problems.append(f"{where} row {n} ({t.date}): {why}, and no template "
                                 "describes this statement: a person confirms its description")

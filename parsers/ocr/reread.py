@@ -123,6 +123,9 @@ class Read:
     second: str | None = None
     #: Tesseract's second reading of the word, where it read it otherwise than the first.
     again: str | None = None
+    #: Of the second of two numbers side by side: the second engine's reading of both in
+    #: one crop, where it read them (`witness.read_pairs`).
+    pair: str | None = None
 
 
 def kind(text: str) -> str:

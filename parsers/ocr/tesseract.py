@@ -91,7 +91,8 @@ def ocr_page(page: pdfium.PdfPage, index: int, limits: Limits,
     to_pt = 72 / limits.ocr_dpi
     return [Word(r.text, r.left * to_pt, (r.left + r.width) * to_pt, r.top * to_pt,
                  (r.top + r.height) * to_pt, r.conf, r.line,
-                 ink[r.left, r.top, r.top + r.height], r.twice, r.second) for r in reads]
+                 ink[r.left, r.top, r.top + r.height], r.twice, r.second, r.pair)
+            for r in reads]
 
 
 def tesseract_tsv(image: Image.Image, index: int, limits: Limits,

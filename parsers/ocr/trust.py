@@ -22,8 +22,9 @@ that reads as an ordinal or a number once its look-alike letters are digits (`ST
 `5TH`), a word the language does not know that is words it knows run together
 (`GYMMEMBERSHIP`: OCR lost the space), a word joined across a speck (`STORE.0912`) or two
 numbers side by side (`20251 10400193`, `00826821 42-C`: OCR may have read a space into
-one) are never taken, however confidently they were read (`reread.py` reads the first two again, and
-splits them where the readings show the space).
+one) are never taken, however confidently they were read (`reread.py` reads the first two
+again, and splits them where the readings show the space; the numbers stand where the second
+engine, reading both in one crop, reads the space too: `witness.read_apart`).
 """
 
 from __future__ import annotations

@@ -15,6 +15,10 @@ what is printed there. Each word it reads is then
 - neither, where they differ only in a mark at the word's edge (a speck either may read as
   a stop), or where the second read nothing: the first reading's own evidence stands.
 
+Two numbers side by side (`20251 10400193`) are also read together, in one crop: read word
+by word, neither engine says whether the space is printed or one number was cut in two, and
+the pair stands only where the second engine reads the same two words apart (`read_pairs`).
+
 Words the second engine is not asked about are those it could add nothing to at the cost
 of a page: plain words of the language tesseract read confidently. Every word holding a
 digit (every figure and date) and every word tesseract doubted is read.
@@ -23,6 +27,7 @@ digit (every figure and date) and every word tesseract doubted is read.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import unicodedata
 from dataclasses import replace
@@ -34,6 +39,7 @@ from PIL import Image
 from parsers.dates import fold, month_names
 from parsers.identity import second_model
 from parsers.ocr.reread import MARKS, SPECK_MARKS, Read, crop_box, date_value, kind, well_formed
+from parsers.ocr.trust import numbers_apart
 
 if TYPE_CHECKING:
     from parsers.pdf.lines import Line
@@ -118,12 +124,40 @@ def _reach(reads: list[Read], page: list[Read]) -> list[tuple[int, int]]:
 
 def witness(image: Image.Image, reads: list[Read], gate: float,
             lexicon: frozenset[str]) -> list[Read]:
-    """`reads` with the second engine's verdict on each word it is `asked` about."""
+    """`reads` with the second engine's verdict on each word it is `asked` about, and its
+    reading of every two numbers side by side (`read_pairs`)."""
     todo = [i for i, r in enumerate(reads) if asked(r, gate, lexicon)]
     out = list(reads)
     for i, (text, score) in zip(todo, second_readings(image, [reads[i] for i in todo], reads),
                                 strict=True):
         out[i] = weigh(reads[i], text, score, gate)
+    return read_pairs(image, out)
+
+
+def read_pairs(image: Image.Image, reads: list[Read]) -> list[Read]:
+    """`reads` with the second engine's reading of every two numbers side by side on a line
+    (`numbers_apart`), both in one crop, kept on the second of them: read word by word, no
+    engine says whether the space between them is printed or one number was cut in two.
+    A reading scored below MIN_SCORE is kept as nothing read."""
+    lines: dict[int, list[int]] = {}
+    for i, r in enumerate(reads):
+        lines.setdefault(r.line, []).append(i)
+    pairs = [(a, b) for idx in lines.values()
+             for a, b in itertools.pairwise(sorted(idx, key=lambda i: reads[i].left))
+             if numbers_apart(reads[a].text, reads[b].text)]
+    if not pairs:
+        return reads
+    joint = []
+    for a, b in pairs:
+        first, second = reads[a], reads[b]
+        top = min(first.top, second.top)
+        joint.append(replace(first, text=f"{first.text} {second.text}", top=top,
+                             width=second.left + second.width - first.left,
+                             height=max(first.top + first.height,
+                                        second.top + second.height) - top))
+    out = list(reads)
+    for (_, b), (text, score) in zip(pairs, second_readings(image, joint, reads), strict=True):
+        out[b] = replace(out[b], pair=text if score >= MIN_SCORE else "")
     return out
 
 
@@ -278,6 +312,26 @@ def _folded(text: str) -> str:
 
 
 _QUOTES = str.maketrans("\u2018\u2019\u201c\u201d", "''\"\"")
+
+
+def joint_readings(lines: list[Line]) -> dict[tuple[str, str], list[str]]:
+    """The second engine's readings (`read_pairs`) of every two numbers side by side on
+    `lines`, by the two words' text, one per place they stand."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for ln in lines:
+        for a, b in itertools.pairwise(ln.words):
+            if b.pair is not None:
+                out.setdefault((a.text, b.text), []).append(b.pair)
+    return out
+
+
+def read_apart(pair: tuple[str, str], readings: list[str]) -> bool:
+    """Whether the second engine read the two numbers side by side of `pair`, wherever they
+    stand, as two words alike with a space between them: the space is printed."""
+    return bool(readings) and all(
+        len(parts := text.split()) == 2
+        and all(same(word, part) is not False for word, part in zip(pair, parts, strict=True))
+        for text in readings)
 
 
 def agreed(w: Word) -> bool:

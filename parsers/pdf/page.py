@@ -54,6 +54,9 @@ class Word(NamedTuple):
     twice: bool = False
     #: OCR: the second engine's reading of the word, where it read it (`witness.py`).
     second: str | None = None
+    #: OCR, the second of two numbers side by side: the second engine's reading of both in
+    #: one crop (`witness.read_pairs`), which says whether the space between them is printed.
+    pair: str | None = None
 
 
 @dataclass

@@ -230,7 +230,7 @@ def page_words(textpage: pdfium_c.FPDF_TEXTPAGE | ctypes.c_void_p, height: float
         add((m.group(), left, right, top, bottom, last, top, end))
     # (the fields written out, not `Word(...)`: a call less per word; a text layer's word
     # has no OCR confidence, line, ink or second reading)
-    return [_new(Word, (r[0], r[1], r[2], r[3], r[4], None, None, None, False, None))
+    return [_new(Word, (r[0], r[1], r[2], r[3], r[4], None, None, None, False, None, None))
             for r in _join(tp, text, runs, height, {} if parted is None else parted)]
 
 
@@ -271,7 +271,7 @@ def turned_page_words(textpage: pdfium_c.FPDF_TEXTPAGE | ctypes.c_void_p, turns:
         else:
             prev = [ch, left, right, top, bottom, left, top, i + 1]
             runs.append(prev)
-    return [_new(Word, (r[0], r[1], r[2], r[3], r[4], None, None, None, False, None))
+    return [_new(Word, (r[0], r[1], r[2], r[3], r[4], None, None, None, False, None, None))
             for r in runs]
 
 

@@ -7,13 +7,22 @@ from dataclasses import replace
 
 import pypdfium2 as pdfium
 import pytest
+from PIL import Image, ImageDraw, ImageFont
 
 from corpus.banks import Printed
 from parsers.limits import Limits
 from parsers.ocr.reread import Read, kind
 from parsers.ocr.tesseract import ocr_page, render_page
 from parsers.ocr.trust import OCR_REVIEW_CONFIDENCE
-from parsers.ocr.witness import asked, marked_numbers, same, second_readings, weigh
+from parsers.ocr.witness import (
+    asked,
+    marked_numbers,
+    read_apart,
+    read_pairs,
+    same,
+    second_readings,
+    weigh,
+)
 
 GATE = OCR_REVIEW_CONFIDENCE
 
@@ -131,3 +140,45 @@ def test_a_stop_after_a_reference_number_is_doubted_however_many_read_it() -> No
     got = {r.text: r.conf < GATE and not r.twice for r in marked_numbers(words, GATE)}
     assert got == {"2025110400193.": True, "11/02.": True, "1,234.56.": False,
                    "14-Jun-2024.": False, "CORP.": False}
+
+
+def _printed(text: str, split: int, x: int, y: int, draw: ImageDraw.ImageDraw,
+             font: ImageFont.FreeTypeFont | ImageFont.ImageFont, line: int) -> list[Read]:
+    """`text` drawn at (x, y), and the two words tesseract would give, cut at `split`."""
+    draw.text((x, y), text, font=font, fill=0)
+    first, rest = text[:split], text[split:]
+    left = x + round(font.getlength(text[:split] + rest[:len(rest) - len(rest.lstrip())]))
+    height = font.size + 4
+    return [Read(first, 95.0, x, y, round(font.getlength(first)), height, line),
+            Read(rest.strip(), 95.0, left, y, x + round(font.getlength(text)) - left, height,
+                 line)]
+
+
+def test_two_numbers_read_in_one_crop_show_whether_the_space_is_printed() -> None:
+    """The real RapidOCR reads two numbers side by side in one crop: printed apart, it
+    reads the space; one number that tesseract cut in two, it reads whole."""
+    font = ImageFont.load_default(30)
+    image = Image.new("L", (900, 200), 255)
+    draw = ImageDraw.Draw(image)
+    reads = (_printed("20251 10400193", 5, 40, 40, draw, font, 1)
+             + _printed("2025110400193", 5, 40, 120, draw, font, 2))
+    got = read_pairs(image, reads)
+    apart, joined = got[1].pair, got[3].pair
+    assert got[0].pair is None and got[2].pair is None  # kept on the second of the two
+    assert read_apart(("20251", "10400193"), [apart or ""]), apart
+    assert not read_apart(("20251", "10400193"), [joined or ""]), joined
+
+
+@pytest.mark.parametrize(("readings", "apart"), [
+    (["20251 10400193"], True),
+    (["20251 10400193."], True),  # a speck read as a stop at the edge changes no digit
+    (["20251 1O400193"], False),  # a letter where tesseract read a digit
+    (["2025110400193"], False),  # one number
+    (["2025 110400193"], False),  # the space elsewhere
+    (["20251 10400193", "2025110400193"], False),  # apart in one place only
+    ([""], False),  # nothing read
+    ([], False),  # never read together
+])
+def test_numbers_side_by_side_stand_where_every_joint_reading_prints_the_space(
+        readings: list[str], apart: bool) -> None:
+    assert read_apart(("20251", "10400193"), readings) is apart
