@@ -138,7 +138,7 @@ class Geometry:
         placed, known = self._figures_placed, TEXT_WORDS[locale]
         starts, columns, reach = self._start_xs, self._start_columns, self.tolerance
         # (a `Word`'s fields unpacked at once: its named fields are slower to ask one by one)
-        for text, x0, x1, _top, _bottom, _conf, _line, _ink, twice, _second in ln.words:
+        for text, x0, x1, _top, _bottom, _conf, _line, _ink, twice, _second, _pair in ln.words:
             marked, amount = known.get(text) or text_word(text, locale)
             if marked:  # a sign or mark to join to its figure: `tokens` reads the line
                 return self.cells(tokens(ln, locale), shift)
