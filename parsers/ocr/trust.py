@@ -291,8 +291,29 @@ def word_vouched(word: str, conf: float, confident: frozenset[str], lexicon: fro
 def numbers_apart(first: str, second: str) -> bool:
     """Whether two words side by side meet in digits, the first ending in one and the
     second starting with one: one number OCR may have read a space into (`20251 10400193`,
-    `00826821 42-C`), as likely as two numbers printed apart."""
-    return first[-1:].isdigit() and second[:1].isdigit()
+    `00826821 42-C`), as likely as two numbers printed apart. Not where one of them is a
+    day and month as printed (`004512 11/02`) and the other holds no slash: one number cut
+    in two leaves no date whole beside digits, and a date cut leaves a slash on both sides
+    (`2025/1 1/04`)."""
+    if not (first[-1:].isdigit() and second[:1].isdigit()):
+        return False
+    return not ((_day_month(second) and "/" not in first)
+                or (_day_month(first, year=False) and "/" not in second))
+
+
+_DAY_MONTH = re.compile(r"(\d{2})/(\d{2})")
+_WITH_YEAR = re.compile(r"(\d{2})/(\d{2})(?:/\d{2}(?:\d{2})?)?")
+
+
+def _day_month(word: str, year: bool = True) -> bool:
+    """Whether `word` prints a day and a month, either way round, in two digits each, and
+    a year after them if `year` allows one (not in the first of two words: `11/02/20 25`
+    may be one date's year cut in two)."""
+    m = (_WITH_YEAR if year else _DAY_MONTH).fullmatch(word.rstrip(".,;:"))
+    if m is None:
+        return False
+    a, b = int(m[1]), int(m[2])
+    return 1 <= min(a, b) <= 12 and 1 <= max(a, b) <= 31
 
 
 _COUNTRY = re.compile(r"[A-Z]{2}\d{2}")

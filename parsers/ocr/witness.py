@@ -136,15 +136,15 @@ def witness(image: Image.Image, reads: list[Read], gate: float,
 
 def read_pairs(image: Image.Image, reads: list[Read]) -> list[Read]:
     """`reads` with the second engine's reading of every two numbers side by side on a line
-    (`numbers_apart`), both in one crop, kept on the second of them: read word by word, no
-    engine says whether the space between them is printed or one number was cut in two.
-    A reading scored below MIN_SCORE is kept as nothing read."""
+    (`numbers_apart`, a word's space apart), both in one crop, kept on the second of them:
+    read word by word, no engine says whether the space between them is printed or one
+    number was cut in two. A reading scored below MIN_SCORE is kept as nothing read."""
     lines: dict[int, list[int]] = {}
     for i, r in enumerate(reads):
         lines.setdefault(r.line, []).append(i)
     pairs = [(a, b) for idx in lines.values()
              for a, b in itertools.pairwise(sorted(idx, key=lambda i: reads[i].left))
-             if numbers_apart(reads[a].text, reads[b].text)]
+             if numbers_apart(reads[a].text, reads[b].text) and _spaced(reads[a], reads[b])]
     if not pairs:
         return reads
     joint = []
@@ -312,6 +312,12 @@ def _folded(text: str) -> str:
 
 
 _QUOTES = str.maketrans("\u2018\u2019\u201c\u201d", "''\"\"")
+
+
+def _spaced(first: Read, second: Read) -> bool:
+    """Whether two words on a line stand a word's space apart, not a column's: no wider
+    than their height (figures in columns stand many times that apart)."""
+    return second.left - (first.left + first.width) <= max(first.height, second.height)
 
 
 def joint_readings(lines: list[Line]) -> dict[tuple[str, str], list[str]]:

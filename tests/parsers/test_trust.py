@@ -284,6 +284,22 @@ def test_numbers_side_by_side_may_be_one() -> None:
     assert not numbers_apart("BRANCH", "221") and not numbers_apart("4410", "PURCHASE")
 
 
+@pytest.mark.parametrize(("first", "second", "maybe_one"), [
+    ("004512", "11/02", False),  # an authorisation and its date
+    ("4410", "11/02/2025", False),
+    ("11/02", "004512", False),
+    ("123", "11/02.", False),
+    ("2025/1", "1/04", True),  # a date cut in two leaves a slash on both sides
+    ("11/02/20", "25", True),  # the year of one date cut in two
+    ("4410", "13/45", True),  # no day and month
+    ("3", "12.50", True),  # a figure, not a date
+    ("2025/11", "11/04", True),
+])
+def test_a_day_and_month_beside_a_number_is_printed_apart(first: str, second: str,
+                                                          maybe_one: bool) -> None:
+    assert numbers_apart(first, second) is maybe_one
+
+
 def words_of(text: str) -> list[str]:
     return text.split()
 
