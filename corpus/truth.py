@@ -105,8 +105,10 @@ def account(d: Draw, last4: str, currency: str, start: date, end: date,
 
 #: References a bank prints after a description, as held-out scans print them: a payment
 #: reference, a card's last digits, a transaction number with letters in it.
-REFERENCES = ("REF {n:013d}", "CARD ENDING {n4:04d}", "TXN {n:010d}-{L}", "ID {n6:06d}",
-              "ON {d:%m/%d}")
+#: A card authorisation prints two numbers apart (`AUTH 004512 11/02`), as real statements
+#: do: OCR must not join them, nor split a long reference (`REF 2025110400193`).
+REFERENCES = ("REF {n:013d}", "CARD ENDING {n4:04d}", "TXN {n:010d}-{L}",
+              "AUTH {n6:06d} {d:%m/%d}", "ON {d:%m/%d}")
 
 
 def with_references(acct: Account) -> Account:

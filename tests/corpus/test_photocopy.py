@@ -53,7 +53,7 @@ def test_meridian_with_references_prints_one_in_every_description() -> None:
     truth = drawn("meridian", 6, True, random.Random(5)).truth
     descs = [t.description for t in truth.accounts[0].transactions]
     assert len(descs) == 6
-    assert all(any(tag in d for tag in ("REF ", "CARD ENDING", "TXN ", "ID ", "ON "))
+    assert all(any(tag in d for tag in ("REF ", "CARD ENDING", "TXN ", "AUTH ", "ON "))
                for d in descs)
 
 
