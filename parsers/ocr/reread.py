@@ -90,9 +90,10 @@ MARKS = ".,:;"
 #: mark inside a word that OCR reads alike twice is printed, not a speck at its edge.
 PLAIN = re.compile(r"[^\W_]+(?:[-/][^\W_]+)*")
 
-#: A mark a speck makes, between two runs of two glyphs or more, one of them letters: a
-#: speck in the space between two words that OCR read as one (`STORE.0912`).
-_ACROSS = re.compile(r"[^\W\d_]{2}[.,:;][^\W_]{2}|[^\W_]{2}[.,:;][^\W\d_]{2}")
+#: A mark a speck makes, between two runs of two glyphs or more, one of them letters, the
+#: second maybe opened by a number sign: a speck in the space between two words that OCR
+#: read as one (`STORE.0912`, `OUTLET.#4471`).
+_ACROSS = re.compile(r"[^\W\d_]{2}[.,:;]#?[^\W_]{2}|[^\W_]{2}[.,:;]#?[^\W\d_]{2}")
 #: A web address's ending at a word's end (`.COM`, `.CO.UK`), none of them a word of text.
 _DOMAIN = re.compile(r"(?:\.CO)?\.(?:COM|NET|ORG|GOV|EDU|IO|UK|NL|AU)$", re.IGNORECASE)
 

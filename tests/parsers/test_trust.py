@@ -272,7 +272,7 @@ def test_twice_vouches_for_no_look_alike_speck_or_single_glyph(word: str) -> Non
     ("P.O.", False), ("CORP.", False), ("7781-ALPHA", False), ("1,234.56", False),
     # a web address's ending is printed, not a speck; a word after it still is one
     ("AMAZON.COM", False), ("Paypal.co.uk", False), ("AMAZON.COMX", True),
-    ("PAYMENT.IN", True), ("PAGO.DE", True),
+    ("PAYMENT.IN", True), ("PAGO.DE", True), ("OUTLET.#4471", True), ("NO.#", False),
 ])
 def test_words_joined_across_a_speck(word: str, joined: bool) -> None:
     assert across_a_speck(word) is joined
