@@ -81,6 +81,9 @@ def read_account(t: Template, sec: Section, preamble: list[Line], reading: Table
             raise TemplateMismatch(_not_found(t, name, f.labels, space))
         summary[name] = value.value
     where = f"account {index} ({mask_account(last4)})"
+    if "last4" in info.doubtful:  # no arithmetic checks an account's number
+        problems.append(f"{where}: OCR read the account number with confidence below "
+                        f"{OCR_REVIEW_CONFIDENCE:.0f}, and no arithmetic checks it")
     for name, a in printed.items():
         if a is not None and not currency_agrees(a.currency, t.currency):
             problems.append(f"{where}: {name} balance printed in {a.currency}, "

@@ -279,3 +279,20 @@ def test_a_scan_its_template_cannot_read_is_not_validated_by_the_generic_reader(
     assert r.layout == "generic" and not r.validation.ok
     assert any("recognised as meridian" in p and "generic reader" in p
                for p in r.validation.problems), r.validation.problems
+
+
+def test_an_account_number_read_with_a_doubtful_digit_goes_to_review(plain: Printed) -> None:
+    """A speck read as a digit beside the account number, far off on its line, would give
+    the number's last four: nothing checks an account's number, so it goes to review."""
+    last4 = plain.truth.accounts[0].account_last4
+
+    def speck(words: list[Word]) -> list[Word]:
+        [number] = [w for w in words if w.text.endswith(last4) and "X" in w.text.upper()]
+        return [*words, number._replace(text="2", x0=number.x1 + 300, x1=number.x1 + 303,
+                                        conf=62.0, twice=False, second="r")]
+
+    assert parse(plain).validation.ok
+    r = parse(plain, speck)
+    assert not r.validation.ok
+    assert any("OCR read the account number with confidence below 90" in p
+               for p in r.validation.problems), r.validation.problems
