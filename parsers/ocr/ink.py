@@ -130,6 +130,25 @@ def speck_mark(image: Image.Image, box: tuple[int, int, int, int], right: bool) 
         max(beyond) < _SPECK_SHARE * float(np.median(ends - starts)) ** 2
 
 
+#: Ink beside a word at least this share of its height tall is a glyph (a digit or a
+#: capital; a stop, a comma or a hyphen is shorter).
+_LEFT_OUT_HEIGHT = 0.6
+
+
+def unread_glyph(image: Image.Image, box: tuple[int, int, int, int],
+                 reach: tuple[int, int]) -> bool:
+    """Whether glyph-tall ink stands beside the word in `box` (left, top, right, bottom, in
+    pixels), apart from its glyphs and within `reach` (left, right) of it: a glyph OCR left
+    out of the word, whichever engine read it (`22` of a printed `221`)."""
+    left, top, right, bottom = box
+    start = max(left - reach[0], 0)
+    dark = np.asarray(image.crop((start, top, right + reach[1], bottom)).convert("L")) < DARK
+    inside = (left - start, right - start)
+    return any(y1 - y0 + 1 >= _LEFT_OUT_HEIGHT * (bottom - top)
+               and (x0 > inside[1] or x1 < inside[0])
+               for x0, x1, y0, y1, _ in _components(dark))
+
+
 def _runs(dark: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(row, first column, past last column) of each run of dark pixels along the rows,
     in reading order."""

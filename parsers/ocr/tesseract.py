@@ -36,7 +36,7 @@ from parsers.ocr.reread import Read, reread
 from parsers.ocr.straighten import straighten
 from parsers.ocr.tesseract_stream import TesseractStopped, TesseractStreams
 from parsers.ocr.trust import OCR_REVIEW_CONFIDENCE
-from parsers.ocr.witness import marked_numbers, substitute, witness
+from parsers.ocr.witness import left_out, marked_numbers, substitute, witness
 from parsers.pdf.page import Word
 from parsers.pdf.pdfium import LOCK
 from parsers.pdf.pixels import check_render
@@ -86,7 +86,7 @@ def ocr_page(page: pdfium.PdfPage, index: int, limits: Limits,
     if engines != "first":
         weigh = witness if engines == "both" else substitute
         reads = weigh(image, reads, OCR_REVIEW_CONFIDENCE, lexicon())
-    reads = marked_numbers(reads, OCR_REVIEW_CONFIDENCE)
+    reads = left_out(image, marked_numbers(reads, OCR_REVIEW_CONFIDENCE), OCR_REVIEW_CONFIDENCE)
     ink = ink_left(image, [(r.left, r.top, r.top + r.height) for r in reads], limits.ocr_dpi)
     to_pt = 72 / limits.ocr_dpi
     return [Word(r.text, r.left * to_pt, (r.left + r.width) * to_pt, r.top * to_pt,

@@ -38,6 +38,7 @@ from PIL import Image
 
 from parsers.dates import fold, month_names
 from parsers.identity import second_model
+from parsers.ocr.ink import unread_glyph
 from parsers.ocr.reread import MARKS, SPECK_MARKS, Read, crop_box, date_value, kind, well_formed
 from parsers.ocr.trust import numbers_apart
 
@@ -107,18 +108,34 @@ def second_readings(image: Image.Image, reads: list[Read],
     return [(text.strip(), float(score)) for text, score in found]
 
 
-def _reach(reads: list[Read], page: list[Read]) -> list[tuple[int, int]]:
-    """How far each word's crop may reach left and right of its box (`second_readings`)."""
+def _reach(reads: list[Read], page: list[Read], share: float = 0.25
+           ) -> list[tuple[int, int]]:
+    """How far each word's crop may reach left and right of its box (`second_readings`):
+    `share` of its height, never past half the gap to a neighbour on its line."""
     lines: dict[int, list[Read]] = {}
     for w in page:
         lines.setdefault(w.line, []).append(w)
     out = []
     for r in reads:
-        pad = max(2, r.height // 4)
+        pad = max(2, int(r.height * share))
         left = [w.left + w.width for w in lines.get(r.line, ()) if w.left + w.width <= r.left]
         right = [w.left for w in lines.get(r.line, ()) if w.left >= r.left + r.width]
         out.append((min(pad, (r.left - max(left)) // 2) if left else pad,
                     min(pad, (min(right) - r.left - r.width) // 2) if right else pad))
+    return out
+
+
+def left_out(image: Image.Image, reads: list[Read], gate: float) -> list[Read]:
+    """`reads` with every word holding a digit doubted where the page shows a glyph beside
+    it, within its height and short of its neighbours, that neither engine read into it:
+    a reference read short by a digit changes no figure the arithmetic checks."""
+    todo = [i for i, r in enumerate(reads) if any(c.isdigit() for c in r.text)]
+    out = list(reads)
+    for i, reach in zip(todo, _reach([reads[i] for i in todo], reads, share=1.0),
+                        strict=True):
+        r = reads[i]
+        if unread_glyph(image, (r.left, r.top, r.left + r.width, r.top + r.height), reach):
+            out[i] = replace(r, conf=min(r.conf, gate - 1), twice=False)
     return out
 
 

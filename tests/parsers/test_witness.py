@@ -16,6 +16,7 @@ from parsers.ocr.tesseract import ocr_page, render_page
 from parsers.ocr.trust import OCR_REVIEW_CONFIDENCE
 from parsers.ocr.witness import (
     asked,
+    left_out,
     marked_numbers,
     read_apart,
     read_pairs,
@@ -182,3 +183,29 @@ def test_two_numbers_read_in_one_crop_show_whether_the_space_is_printed() -> Non
 def test_numbers_side_by_side_stand_where_every_joint_reading_prints_the_space(
         readings: list[str], apart: bool) -> None:
     assert read_apart(("20251", "10400193"), readings) is apart
+
+
+@pytest.mark.parametrize(("printed", "read", "doubted"), [
+    ("BRANCH 221", "22", True),  # a digit neither engine read into the word
+    ("BRANCH 221", "221", False),
+    ("BRANCH 22.", "22", False),  # a stop beside it is no glyph left out
+    ("BRANCH 22 NEXT", "22", False),  # a neighbour a space off is its own word
+])
+def test_a_glyph_beside_a_word_that_no_engine_read_doubts_it(printed: str, read: str,
+                                                             doubted: bool) -> None:
+    """Words as tesseract boxes them (their ink), the second holding `read` only."""
+    font = ImageFont.load_default(30)
+    image = Image.new("L", (700, 120), 255)
+    draw = ImageDraw.Draw(image)
+    draw.text((20, 40), printed, font=font, fill=0)
+    words, at = [], 0
+    for n, text in enumerate(printed.split()):
+        at = printed.index(text, at)
+        shown = read if n == 1 else text
+        left, top, right, bottom = draw.textbbox((20 + font.getlength(printed[:at]), 40),
+                                                 shown, font=font)
+        words.append(Read(shown, 96.0, round(left), round(top), round(right - left),
+                          round(bottom - top), 1, twice=True))
+        at += len(text)
+    got = left_out(image, words, GATE)[1]
+    assert (got.conf < GATE and not got.twice) is doubted
