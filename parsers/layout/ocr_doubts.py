@@ -161,7 +161,6 @@ def doubts(rows: list[Row]) -> list[Doubt]:
             for (i, figure), conf in sorted(least.items())]
 
 
-
 def _numbers_joined(r: Row, ocr: list[bool]) -> str | None:
     """Of a row whose description prints two numbers side by side, at least one read by OCR,
     that the second engine did not read apart in one crop (`witness.read_apart`) and no

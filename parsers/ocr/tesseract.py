@@ -63,8 +63,9 @@ def ocr_page(page: pdfium.PdfPage, index: int, limits: Limits,
     """Words of a loaded page without a text layer, read by tesseract; the words it was
     unsure of are read a second time (`reread.py`), and the second engine reads the same
     image's words as a witness (`witness.py`; `engines` other than `both` measure each
-    engine alone: see ENGINES); each keeps the ink the page holds left of it, level with
-    it (`ink.py`). All tesseract's readings share the page's time: a reading gets what the
+    engine alone: see ENGINES), and a word beside a glyph neither read is doubted
+    (`witness.left_out`); each keeps the ink the page holds left of it, level with it
+    (`ink.py`). All tesseract's readings share the page's time: a reading gets what the
     ones before it left, so a page never takes twice its budget."""
     deadline = time.monotonic() + limits.seconds_per_ocr_page
     image = straighten(render_page(page, index, limits))
