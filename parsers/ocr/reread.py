@@ -185,7 +185,7 @@ def doubtful(r: Read, gate: float, lexicon: frozenset[str] = frozenset()) -> boo
 def judge(first: Read, second: tuple[str, float] | None, gate: float) -> list[Read]:
     """The word(s) to keep, given the second reading (None: the second pass saw nothing)."""
     if second is None:
-        return [_doubt(first, gate)]
+        return [doubt(first, gate)]
     text, conf = second
     if text == first.text:
         return [replace(first, conf=max(first.conf, conf), twice=True)]
@@ -213,7 +213,7 @@ def judge(first: Read, second: tuple[str, float] | None, gate: float) -> list[Re
     if formed and len(parts) > 1 and apart \
             and _unmarked(text.replace(" ", "")) == _unmarked(first.text):
         return _split(first, parts, conf)  # words run together, or across a speck
-    return [replace(_doubt(first, gate), again=text)]  # the two readings disagree
+    return [replace(doubt(first, gate), again=text)]  # the two readings disagree
 
 
 def date_value(text: str) -> str | None:
@@ -258,7 +258,7 @@ def _split(r: Read, parts: list[str], conf: float) -> list[Read]:
     return out
 
 
-def _doubt(r: Read, gate: float) -> Read:
+def doubt(r: Read, gate: float) -> Read:
     """`r` with a confidence below `gate`, not read twice: its second reading did not (or,
     for a word that reads as a number too, could not) confirm it."""
     return replace(r, conf=min(r.conf, gate - 1), twice=False)
@@ -300,7 +300,7 @@ def reread(image: Image.Image, words: list[Read], gate: float, timeout: float,
     out: list[Read] = []
     for i, r in enumerate(words):
         out += judged.get(i, [r])
-    return [_doubt(r, gate) if number_like(r.text) else r for r in out]
+    return [doubt(r, gate) if number_like(r.text) else r for r in out]
 
 
 def apart(first: Read, second: tuple[str, float] | None, third: tuple[str, float] | None

@@ -39,7 +39,16 @@ from PIL import Image
 from parsers.dates import fold, month_names
 from parsers.identity import second_model
 from parsers.ocr.ink import unread_glyph
-from parsers.ocr.reread import MARKS, SPECK_MARKS, Read, crop_box, date_value, kind, well_formed
+from parsers.ocr.reread import (
+    MARKS,
+    SPECK_MARKS,
+    Read,
+    crop_box,
+    date_value,
+    doubt,
+    kind,
+    well_formed,
+)
 from parsers.ocr.trust import numbers_apart
 
 if TYPE_CHECKING:
@@ -135,7 +144,7 @@ def left_out(image: Image.Image, reads: list[Read], gate: float) -> list[Read]:
                         strict=True):
         r = reads[i]
         if unread_glyph(image, (r.left, r.top, r.left + r.width, r.top + r.height), reach):
-            out[i] = replace(r, conf=min(r.conf, gate - 1), twice=False)
+            out[i] = doubt(r, gate)
     return out
 
 
