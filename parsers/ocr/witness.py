@@ -224,13 +224,16 @@ def weigh(first: Read, text: str, score: float, gate: float) -> Read:
     MIN_SCORE says nothing either way. A figure tesseract read with a mark for its decimal
     point (`224:10`) that the second reads well formed with the same digits in the same
     places takes the second's marks: two engines read its digits alike. Where tesseract's
-    two readings disagree (`reread.py`), the one the second engine reads alike stands."""
+    two readings disagree (`reread.py`), the one the second engine reads alike stands,
+    unless it holds more words than the word."""
     if score >= MIN_SCORE and _punctuation_mended(first.text, text):
         return replace(first, text=text, conf=max(first.conf, gate), twice=True, second=text)
     verdict = same(first.text, text)
-    if verdict is False and score >= MIN_SCORE and first.again and same(first.again, text):
+    if verdict is False and score >= MIN_SCORE and first.again and same(first.again, text) \
+            and len(first.again.split()) == len(first.text.split()):
         # tesseract's second reading, from the word's crop without its dictionary, and the
-        # second engine read it alike: two readings of three, by two engines
+        # second engine read it alike: two readings of three, by two engines (not where it
+        # holds a word more: both crops reached into a neighbour the page reads as well)
         return replace(first, text=first.again, conf=max(first.conf, gate), twice=True,
                        second=text)
     if verdict and score >= MIN_SCORE:

@@ -78,6 +78,14 @@ def test_tesseract_s_second_reading_the_second_engine_reads_alike_stands() -> No
     assert (got.text, got.twice) == ("STH", False) and got.conf < GATE
 
 
+def test_a_second_reading_holding_the_neighbouring_word_never_replaces_the_word() -> None:
+    """Both crops of `MEMBERSHIP.` reached into the `DUES` beside it, which the page reads
+    as a word of its own: taking them would print `DUES` twice in the description."""
+    got = weigh(replace(read("MEMBERSHIP.", GATE - 1), again="MEMBERSHIP DUES"),
+                "MEMBERSHIPDUES", 0.97, GATE)
+    assert got.text == "MEMBERSHIP." and not got.twice and got.conf < GATE
+
+
 def test_an_unsure_second_reading_vouches_for_nothing_and_disputes_nothing() -> None:
     got = weigh(read("ACME", 60.0), "ACME", 0.3, GATE)
     assert not got.twice and got.conf == 60.0
