@@ -157,20 +157,22 @@ def witness(image: Image.Image, reads: list[Read], gate: float,
     for i, (text, score) in zip(todo, second_readings(image, [reads[i] for i in todo], reads),
                                 strict=True):
         out[i] = weigh(reads[i], text, score, gate)
-    return read_pairs(image, out)
+    return cut_figures_joined(read_pairs(image, out), gate)
 
 
 def read_pairs(image: Image.Image, reads: list[Read]) -> list[Read]:
     """`reads` with the second engine's reading of every two numbers side by side on a line
-    (`numbers_apart`, a word's space apart), both in one crop, kept on the second of them:
-    read word by word, no engine says whether the space between them is printed or one
-    number was cut in two. A reading scored below MIN_SCORE is kept as nothing read."""
+    (`numbers_apart`, a word's space apart), and of every word and two decimals after it
+    (`_decimals_apart`), both in one crop, kept on the second of them: read word by word,
+    no engine says whether the space between them is printed or one number was cut in two.
+    A reading scored below MIN_SCORE is kept as nothing read."""
     lines: dict[int, list[int]] = {}
     for i, r in enumerate(reads):
         lines.setdefault(r.line, []).append(i)
     pairs = [(a, b) for idx in lines.values()
              for a, b in itertools.pairwise(sorted(idx, key=lambda i: reads[i].left))
-             if numbers_apart(reads[a].text, reads[b].text) and _spaced(reads[a], reads[b])]
+             if (numbers_apart(reads[a].text, reads[b].text) and _spaced(reads[a], reads[b]))
+             or _decimals_apart(reads[a], reads[b])]
     if not pairs:
         return reads
     joint = []
@@ -185,6 +187,44 @@ def read_pairs(image: Image.Image, reads: list[Read]) -> list[Read]:
     for (_, b), (text, score) in zip(pairs, second_readings(image, joint, reads), strict=True):
         out[b] = replace(out[b], pair=text if score >= MIN_SCORE else "")
     return out
+
+
+def cut_figures_joined(reads: list[Read], gate: float) -> list[Read]:
+    """`reads` with two numbers side by side made one figure where the second engine, reading
+    both in one crop (`read_pairs`), read a well-formed figure of their very digits and a
+    decimal mark tesseract read as a space (`132 76` for `132.76`, `L278 91` for
+    `1,278.91`: a typewriter face's wide stop). The figure is doubted: one engine saw the
+    mark, so the running balance alone pins it or the statement goes to review."""
+    out: list[Read] = []
+    for r in reads:
+        first = out[-1] if out and out[-1].line == r.line else None
+        if first is not None and r.pair and _cut_figure(first.text, r.text, r.pair):
+            out[-1] = replace(first, text=r.pair, conf=min(first.conf, r.conf, gate - 1),
+                              width=r.left + r.width - first.left,
+                              top=min(first.top, r.top),
+                              height=max(first.top + first.height, r.top + r.height)
+                              - min(first.top, r.top),
+                              twice=False, second=r.pair, again=None, pair=None)
+            continue
+        out.append(r)
+    return out
+
+
+def _cut_figure(first: str, second: str, joint: str) -> bool:
+    """Whether `joint` is a well-formed figure of the digits of `first` and then `second`
+    (a letter of theirs standing for a digit: `L278`), cut at its decimal mark: `second`
+    is its two decimals."""
+    if not (well_formed(joint, "figure") and kind(joint) == "figure"):
+        return False
+    printed = [c for c in first + second if c.isalnum()]
+    digits = [c for c in joint if c.isdigit()]
+    return (len(second) == 2 and second.isalnum() and _DECIMALS.search(joint) is not None
+            and len(printed) == len(digits) and sum(p.isalpha() for p in printed) <= 1
+            and all(p == d or p.isalpha() for p, d in zip(printed, digits, strict=True)))
+
+
+#: A figure's decimal mark and two decimals at its end, before a sign or a bracket.
+_DECIMALS = re.compile(r"[.,]\d{2}(?:-|\+|CR|DR|Cr|Dr|\))?$")
 
 
 def marked_numbers(reads: list[Read], gate: float) -> list[Read]:
@@ -221,31 +261,51 @@ def substitute(image: Image.Image, reads: list[Read], gate: float,
 def weigh(first: Read, text: str, score: float, gate: float) -> Read:
     """`first` with the second engine's reading `text` (scored `score`) weighed: agreed,
     disputed, or left as it was (see the module's note); a second reading scored below
-    MIN_SCORE says nothing either way. A figure tesseract read with a mark for its decimal
-    point (`224:10`) that the second reads well formed with the same digits in the same
-    places takes the second's marks: two engines read its digits alike. Where tesseract's
+    MIN_SCORE says nothing either way. A date or figure tesseract read with a look-alike
+    glyph or a mark for its decimal point (`O1/15`, `224:10`) that the second reads well
+    formed, the same glyphs in the same places, takes the second's reading: two engines
+    read it alike (`_mended`). Where tesseract's
     two readings disagree (`reread.py`), the one the second engine reads alike stands,
     unless it holds more words than the word."""
-    if score >= MIN_SCORE and _punctuation_mended(first.text, text):
+    if score >= MIN_SCORE and _mended(first.text, text):
         return replace(first, text=text, conf=max(first.conf, gate), twice=True, second=text)
     verdict = same(first.text, text)
-    if verdict is False and score >= MIN_SCORE and first.again and same(first.again, text) \
-            and len(first.again.split()) == len(first.text.split()):
+    again = _read_again_alike(first, text) if verdict is False and score >= MIN_SCORE else None
+    if again is not None:
         # tesseract's second reading, from the word's crop without its dictionary, and the
-        # second engine read it alike: two readings of three, by two engines (not where it
-        # holds a word more: both crops reached into a neighbour the page reads as well)
-        return replace(first, text=first.again, conf=max(first.conf, gate), twice=True,
-                       second=text)
+        # second engine read it alike: two readings of three, by two engines
+        return replace(first, text=again, conf=max(first.conf, gate), twice=True, second=text)
     if verdict and score >= MIN_SCORE:
         return replace(first, conf=max(first.conf, gate), twice=True, second=text)
     if verdict is False and text and score >= MIN_SCORE:
-        if kind(first.text) == "text" and well_formed(text, "figure") and kind(text) == "figure":
-            # a figure tesseract read as no figure at all (`2ATBIT` for `2,175.77`): the
-            # second's reading, doubted, for the running balance alone to pin or not
+        if _no_figure(first.text) and well_formed(text, "figure") and kind(text) == "figure":
+            # a figure tesseract read as no figure at all (`2ATBIT` for `2,175.77`,
+            # `S4415.933:` for `311.93`): the second's reading, doubted, for the running
+            # balance alone to pin or not
             return replace(first, text=text, conf=min(first.conf, gate - 1), twice=False,
                            second=text)
         return replace(first, conf=min(first.conf, gate - 1), twice=False, second=text)
     return replace(first, second=text)
+
+
+def _read_again_alike(first: Read, text: str) -> str | None:
+    """Tesseract's second reading of `first` where the second engine's `text` reads alike,
+    a stop or colon after a figure that only tesseract read aside (a speck beside it); None
+    where they differ, or where it holds a word more than `first` (both crops reached into
+    a neighbour the page reads as a word of its own)."""
+    again = first.again
+    if not again or len(again.split()) != len(first.text.split()):
+        return None
+    if same(again, text):
+        return again
+    bare = again.rstrip(MARKS)
+    return bare if bare != again and well_formed(bare, "figure") and same(bare, text) else None
+
+
+def _no_figure(text: str) -> bool:
+    """Whether a reading holds no figure: text, or a figure's marks out of place."""
+    what = kind(text)
+    return what == "text" or (what == "figure" and not well_formed(text, "figure"))
 
 
 def same(first: str, second: str) -> bool | None:
@@ -290,7 +350,7 @@ def _as_formed(first: str, second: str) -> str:
     compare by value. A word of letters (`STH`, `5TH`) is never read so: no value tells
     which was printed."""
     what = kind(first)
-    if what == "text" or not well_formed(first, what) or len(first) != len(second):
+    if what == "text" or not _formed(first, what) or len(first) != len(second):
         return second
     out = []
     for x, y in zip(first, second, strict=True):
@@ -323,13 +383,23 @@ def _month_as(first: str, second: str) -> str:
 _MONTH = re.compile(r"[^\W\d_]{3,}")
 
 
-def _punctuation_mended(first: str, second: str) -> bool:
-    """Whether `second` is `first`, a figure whose punctuation is broken, well formed: the
-    same characters but for marks OCR reads one for another (`:` for `.`)."""
-    return (kind(first) == "figure" and not well_formed(first, "figure")
-            and well_formed(second, "figure") and len(first) == len(second)
-            and all(x == y or (x in MARKS and y in MARKS)
-                    for x, y in zip(first, second, strict=True)))
+def _mended(first: str, second: str) -> bool:
+    """Whether `second` is `first`, a date or figure read with look-alike glyphs or marks
+    (`O1/15`, `224:10`), well formed: the same glyphs once each of `first`'s is read as
+    the digit, letter or mark `second` prints there (`_as_formed`)."""
+    what = kind(second)
+    return (what != "text" and _formed(second, what) and not _formed(first, what)
+            and len(first) == len(second) and _as_formed(second, first) == second)
+
+
+def _formed(text: str, what: str) -> bool:
+    """`well_formed`, a day and month in either order (`01/15`) as well."""
+    m = _DAY_AND_MONTH.fullmatch(text)
+    return well_formed(text, what) or (what == "date" and m is not None and 1 <= min(
+        int(m[1]), int(m[2])) <= 12 and 1 <= max(int(m[1]), int(m[2])) <= 31)
+
+
+_DAY_AND_MONTH = re.compile(r"(\d{1,2})[-/.](\d{1,2})(?:[-/.]\d{2}(?:\d{2})?)?")
 
 
 def _folded(text: str) -> str:
@@ -347,6 +417,16 @@ def _spaced(first: Read, second: Read) -> bool:
     """Whether two words on a line stand a word's space apart, not a column's: no wider
     than their height (figures in columns stand many times that apart)."""
     return second.left - (first.left + first.width) <= max(first.height, second.height)
+
+
+def _decimals_apart(first: Read, second: Read) -> bool:
+    """Whether `second` may be the two decimals of a figure `first` begins, its stop read as
+    a space: two digits (or look-alikes) after a word ending in a digit or look-alike,
+    less than a glyph and a half of a typewriter face apart (`1,278 91`)."""
+    return (len(second.text) == 2 and second.text.isalnum() and any(c.isdigit()
+            for c in first.text) and first.text[-1:].isalnum()
+            and second.left - (first.left + first.width) <= 1.5 * max(first.height,
+                                                                      second.height))
 
 
 def joint_readings(lines: list[Line]) -> dict[tuple[str, str], list[str]]:

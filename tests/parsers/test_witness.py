@@ -16,6 +16,7 @@ from parsers.ocr.tesseract import ocr_page, render_page
 from parsers.ocr.trust import OCR_REVIEW_CONFIDENCE
 from parsers.ocr.witness import (
     asked,
+    cut_figures_joined,
     left_out,
     marked_numbers,
     read_apart,
@@ -176,6 +177,60 @@ def test_two_numbers_read_in_one_crop_show_whether_the_space_is_printed() -> Non
     assert got[0].pair is None and got[2].pair is None  # kept on the second of the two
     assert read_apart(("20251", "10400193"), [apart or ""]), apart
     assert not read_apart(("20251", "10400193"), [joined or ""]), joined
+
+
+@pytest.mark.parametrize(("printed", "joined"), [
+    ("1,278.91", "1,278.91"),  # a stop tesseract read as a space
+    ("1,278 91", None),  # printed apart: no stop to read
+])
+def test_a_figure_cut_at_its_stop_is_one_figure_doubted_where_the_joint_reading_shows_it(
+        printed: str, joined: str | None) -> None:
+    """Tesseract gives `1,278` and `91`; the real RapidOCR reads both in one crop. Where it
+    reads the stop, the two are one figure, below the gate for the running balance to pin."""
+    font = ImageFont.load_default(30)
+    image = Image.new("L", (500, 120), 255)
+    ImageDraw.Draw(image).text((40, 40), printed, font=font, fill=0)
+    left = 40 + round(font.getlength(printed[:6]))
+    reads = [Read("1,278", 95.0, 40, 40, round(font.getlength("1,278")), 34, 1),
+             Read("91", 95.0, left, 40, round(font.getlength("91")), 34, 1)]
+    got = cut_figures_joined(read_pairs(image, reads), GATE)
+    if joined is None:
+        assert [r.text for r in got] == ["1,278", "91"], got
+    else:
+        [figure] = got
+        assert figure.text == joined and figure.conf < GATE and not figure.twice
+        assert (figure.left, figure.left + figure.width) == (40, left + reads[1].width)
+
+
+@pytest.mark.parametrize(("first", "second", "joint", "joined"), [
+    ("132", "76", "132.76", True),
+    ("L278", "91", "1,278.91", True),  # a letter for a digit
+    ("132", "76", "13276", False),  # no stop read: two numbers
+    ("9,699", "239:", "9,699.39", False),  # other digits
+    ("1,2", "78.91", "1,278.91", False),  # not cut at the stop
+    ("20251", "10400193", "2025110400193", False),
+])
+def test_which_two_words_make_one_cut_figure(first: str, second: str, joint: str,
+                                             joined: bool) -> None:
+    reads = [Read(first, 95.0, 10, 10, 60, 20, 1), Read(second, 95.0, 80, 10, 20, 20, 1,
+                                                          pair=joint)]
+    assert (len(cut_figures_joined(reads, GATE)) == 1) is joined
+
+
+def test_look_alike_glyphs_in_tesseract_s_date_the_second_reads_well_formed_agree() -> None:
+    got = weigh(read("O1/15", 87.0), "01/15", 0.97, GATE)
+    assert (got.text, got.twice) == ("01/15", True) and got.conf >= GATE
+
+
+def test_a_figure_both_rereadings_give_but_for_a_speck_after_it_is_read_twice() -> None:
+    """`S4415.933:` at first, `311.93.` from the word's crop, `311.93` by RapidOCR."""
+    got = weigh(replace(read("S4415.933:", 0.0), again="311.93."), "311.93", 0.97, GATE)
+    assert (got.text, got.twice) == ("311.93", True) and got.conf >= GATE
+
+
+def test_a_malformed_figure_takes_the_second_s_well_formed_reading_doubted() -> None:
+    got = weigh(read("S4415.933:", 0.0), "311.93", 0.97, GATE)
+    assert (got.text, got.twice) == ("311.93", False) and got.conf < GATE
 
 
 @pytest.mark.parametrize(("readings", "apart"), [
