@@ -140,8 +140,9 @@ def _find(t: Template, name: str, f: Field, vocabulary: Sequence[str],
         " (on the line under it)" if found.below else "")
     info.pages.add(found.line.page)
     # (a text layer's words carry no confidence: the value's words are looked for on OCR's)
+    words = found.account_words() if name == "last4" else found.words(t.locale)
     if found.line.ocr and any(w.conf is not None and w.conf < OCR_REVIEW_CONFIDENCE
-                              for w in found.words(t.locale)):
+                              for w in words):
         info.doubtful.add(name)
     return found.value
 

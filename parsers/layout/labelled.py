@@ -11,6 +11,7 @@ too, as every reader of labelled figures (the engine, the generic reader) reads 
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -50,6 +51,25 @@ class Found(Generic[T]):
             return _words_in_span(self.line, self.after + found[0][1], self.after + found[0][2])
         return [w for w in _words_in_span(self.line, self.after, len(self.line.text))
                 if any(c.isdigit() for c in w.text)]
+
+    def account_words(self) -> list[Word]:
+        """The words `read_last4` read the account number from on the label's line (the
+        leading run of number words after the label, or its IBAN); none for a value under
+        its label. A date printed further along the line is no part of it."""
+        if self.below:
+            return []
+        words = _words_in_span(self.line, self.after, len(self.line.text))
+        iban = _IBAN.match(" ".join(w.text for w in words).replace(":", " "))
+        if iban:
+            starts = itertools.accumulate((len(w.text) + 1 for w in words), initial=0)
+            return [w for w, at in zip(words, starts, strict=False) if at < iban.end()]
+        run = []
+        for w in words:
+            tokens = w.text.replace(":", " ").split()
+            if tokens and not all(_ACCOUNT_TOKEN.fullmatch(t) for t in tokens):
+                break
+            run.append(w)
+        return run
 
 
 def find_labelled(lines: Sequence[Line], labels: Sequence[str],

@@ -296,3 +296,20 @@ def test_an_account_number_read_with_a_doubtful_digit_goes_to_review(plain: Prin
     assert not r.validation.ok
     assert any("OCR read the account number with confidence below 90" in p
                for p in r.validation.problems), r.validation.problems
+
+
+def test_a_doubtful_date_further_along_the_account_number_s_line_is_no_doubt_of_it(
+        plain: Printed) -> None:
+    """`Account # 206 9406 1023 ! April 1, 2024`: a word that is no part of a number ends
+    the account number, so a date after it read with little confidence doubts only the
+    date, which the account's reading does not take."""
+    last4 = plain.truth.accounts[0].account_last4
+
+    def dated(words: list[Word]) -> list[Word]:
+        [number] = [w for w in words if w.text.endswith(last4) and "X" in w.text.upper()]
+        return [*words, number._replace(text="April", x0=number.x1 + 200, x1=number.x1 + 225,
+                                        conf=96.0),
+                number._replace(text="1,", x0=number.x1 + 229, x1=number.x1 + 235, conf=62.0,
+                                twice=False, second="r")]
+
+    assert parse(plain, dated).validation.ok
