@@ -264,9 +264,8 @@ def weigh(first: Read, text: str, score: float, gate: float) -> Read:
     MIN_SCORE says nothing either way. A date or figure tesseract read with a look-alike
     glyph or a mark for its decimal point (`O1/15`, `224:10`) that the second reads well
     formed, the same glyphs in the same places, takes the second's reading: two engines
-    read it alike (`_mended`). Where tesseract's
-    two readings disagree (`reread.py`), the one the second engine reads alike stands,
-    unless it holds more words than the word."""
+    read it alike (`_mended`). Where tesseract's two readings disagree (`reread.py`), the
+    one the second engine reads alike stands, unless it holds more words than the word."""
     if score >= MIN_SCORE and _mended(first.text, text):
         return replace(first, text=text, conf=max(first.conf, gate), twice=True, second=text)
     verdict = same(first.text, text)
