@@ -412,20 +412,20 @@ def _folded(text: str) -> str:
 _QUOTES = str.maketrans("\u2018\u2019\u201c\u201d", "''\"\"")
 
 
-def _spaced(first: Read, second: Read) -> bool:
+def _spaced(first: Read, second: Read, heights: float = 1.0) -> bool:
     """Whether two words on a line stand a word's space apart, not a column's: no wider
-    than their height (figures in columns stand many times that apart)."""
-    return second.left - (first.left + first.width) <= max(first.height, second.height)
+    than `heights` times their height (figures in columns stand many times that apart)."""
+    return second.left - (first.left + first.width) <= heights * max(first.height,
+                                                                      second.height)
 
 
 def _decimals_apart(first: Read, second: Read) -> bool:
     """Whether `second` may be the two decimals of a figure `first` begins, its stop read as
     a space: two digits (or look-alikes) after a word ending in a digit or look-alike,
     less than a glyph and a half of a typewriter face apart (`1,278 91`)."""
-    return (len(second.text) == 2 and second.text.isalnum() and any(c.isdigit()
-            for c in first.text) and first.text[-1:].isalnum()
-            and second.left - (first.left + first.width) <= 1.5 * max(first.height,
-                                                                      second.height))
+    return (len(second.text) == 2 and second.text.isalnum()
+            and any(c.isdigit() for c in first.text) and first.text[-1:].isalnum()
+            and _spaced(first, second, heights=1.5))
 
 
 def joint_readings(lines: list[Line]) -> dict[tuple[str, str], list[str]]:
