@@ -10,7 +10,9 @@ unfinished jobs is not done, whatever its tasks say, and ends `Failed` with the 
 from __future__ import annotations
 
 import functools
+import queue
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,7 +20,7 @@ from prefect import get_run_logger, task
 from prefect.artifacts import create_progress_artifact, update_progress_artifact
 from prefect.cache_policies import INPUTS, TASK_SOURCE
 from prefect.client.schemas.objects import TaskRun
-from prefect.futures import PrefectFuture, as_completed
+from prefect.futures import PrefectFuture
 from prefect.runtime import flow_run, task_run
 from prefect.states import Completed, Failed, State
 
@@ -55,7 +57,7 @@ def retry_transient(task: Any, task_run: TaskRun, state: State) -> bool:
 @task(retries=MAX_ATTEMPTS - 1, retry_condition_fn=retry_transient,
       task_run_name="parse {name} [{job_id}]", persist_result=True,
       cache_policy=INPUTS + TASK_SOURCE, log_prints=False)
-def process_file(job_id: str, name: str) -> str:
+def process_file(job_id: str, name: str) -> None:
     """One attempt at one file; the ledger decides whether it may run at all, and records
     this task run in the attempt's row (how the reconciliation finds a job's task run).
 
@@ -63,13 +65,14 @@ def process_file(job_id: str, name: str) -> str:
     `builtins.print` in and out around every run, from every thread at once.
 
     A failure of the file's own (deterministic) was logged by the worker as one warning with
-    its reason code; Prefect's ERROR line about it is left out (`flows.logs`). The result is
-    the job's id alone: the ledger holds its record. It is persisted because a run of the
-    batch again (a Retry of the flow run) finds a file that succeeded by it, and shows that
-    file Cached without running it.
+    its reason code; Prefect's ERROR line about it is left out (`flows.logs`). It returns
+    nothing: the ledger holds the job's record, and Prefect keeps a link to every task
+    run's returned object for the whole flow run (a few KB a file), but none to None. The
+    result is persisted because a run of the batch again (a Retry of the flow run) finds a
+    file that succeeded by it, and shows that file Cached without running it.
     """
     try:
-        return process_job(_worker(str(flow_run.id)), job_id, str(task_run.id)).job_id
+        process_job(_worker(str(flow_run.id)), job_id, str(task_run.id))
     except Exception as exc:
         if not classify(exc).transient:
             expected_failure(str(task_run.id))
@@ -178,34 +181,46 @@ def run_batch(settings: Settings, batch_id: str, run: Taken) -> State:
     attempt = process_file.with_options(
         retry_delay_seconds=backoff(settings.retry_seconds, MAX_ATTEMPTS - 1),
         retry_jitter_factor=BACKOFF_JITTER)
-    futures = list(attempt.map([r.job_id for r in rows],
-                               [mask_digits(r.file_name) for r in rows],
-                               deferred=settings.task_runner == "task-workers"))
-    shown = time.monotonic()
-    for done, _ in enumerate(as_completed(futures), start=1):
+    futures = attempt.map([r.job_id for r in rows], [mask_digits(r.file_name) for r in rows],
+                          deferred=settings.task_runner == "task-workers")
+    failed_tasks, shown = 0, time.monotonic()
+    for done, task_state in enumerate(settled(futures), start=1):
+        failed_tasks += not task_state.is_completed()
         if done == len(rows) or time.monotonic() - shown >= PROGRESS_SECONDS:
             update_progress_artifact(progress, 100.0 * done / len(rows))
             shown = time.monotonic()
     if this_run:  # the banks the files turned out to be, for a batch of unnamed bank
         mark_run(this_run, {f"bank:{b}" for b in banks(ledger, batch_id)} - tagged, None, "",
                  settings.ui_url)
-    return finish_batch(settings, batch_id, futures, run.epoch)
+    return finish_batch(settings, batch_id, failed_tasks, run.epoch)
 
 
-def finish_batch(settings: Settings, batch_id: str, futures: list[PrefectFuture[Any]],
-                 epoch: int) -> State:
-    """Derive the batch state from the child task runs, then check the ledger agrees.
+def settled(futures: list[PrefectFuture[Any]]) -> Iterator[State]:
+    """Each task run's final state as it finishes, in that order, its future let go once
+    read: the list is emptied, so a batch of 10,000 files holds no 10,000 finished futures
+    and states to the end (`prefect.futures.as_completed` keeps every one it is given)."""
+    finished: queue.SimpleQueue[PrefectFuture[Any]] = queue.SimpleQueue()
+    count = len(futures)
+    for f in futures:
+        f.add_done_callback(finished.put)
+    futures.clear()
+    for _ in range(count):
+        f = finished.get()
+        f.wait()  # sets the future's final state; before that `state` reads a lagging API
+        yield f.state
+
+
+def finish_batch(settings: Settings, batch_id: str, failed_tasks: int, epoch: int) -> State:
+    """Derive the batch state from the child task runs (`failed_tasks` of them did not
+    complete), then check the ledger agrees.
 
     The state is written under the `epoch` this run took: a run that another has since
     taken over (a Retry, a resume) writes nothing and says so.
     """
-    for f in futures:
-        f.wait()  # sets each future's final state; before that `state` reads a lagging API
-    task_states = [f.state for f in futures]
     ledger = settings.ledger()
     rows = ledger.jobs(batch_id)
     publish_batch_table(batch_id, rows, take_up_reviews(settings, batch_id, rows))
-    state, verdict = _verdict(ledger, batch_id, rows, task_states)
+    state, verdict = _verdict(ledger, batch_id, rows, failed_tasks)
     crashpoint.reached(settings.crash_at, "close")
     if not ledger.close_batch(batch_id, state, epoch):
         return Failed(message=f"batch {batch_id}: a later run took the batch over; this run "
@@ -214,7 +229,7 @@ def finish_batch(settings: Settings, batch_id: str, futures: list[PrefectFuture[
 
 
 def _verdict(ledger: Ledger, batch_id: str, rows: list[Job],
-             task_states: list[State]) -> tuple[BatchState, State]:
+             failed_tasks: int) -> tuple[BatchState, State]:
     batch = ledger.batch(batch_id)
     if batch is None or batch.accepted_at is None:
         return BatchState.INCOMPLETE, Failed(
@@ -225,7 +240,6 @@ def _verdict(ledger: Ledger, batch_id: str, rows: list[Job],
             message=f"batch {batch_id}: {len(unfinished)} job(s) have no terminal record: "
                     f"{', '.join(unfinished)}", data=batch_id)
     outcomes = [ledger.outcome_of(r) for r in rows]  # a duplicate ends as its holder
-    failed_tasks = sum(1 for s in task_states if not s.is_completed())
     ledger_clean = all(o.status == Status.SUCCEEDED and not o.needs_review for o in outcomes)
     excluded = sum(1 for o in outcomes if o.status != Status.SUCCEEDED)
     if failed_tasks != excluded:
