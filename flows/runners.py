@@ -19,8 +19,12 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import uuid
+from concurrent.futures import Future
+from functools import partial
 from typing import Any
 
+from prefect.futures import PrefectConcurrentFuture
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from flows.config import Settings
@@ -41,10 +45,10 @@ def task_runner(settings: Settings) -> TaskRunner[Any]:
         return DaskTaskRunner(cluster_kwargs={"n_workers": settings.workers,
                                               "threads_per_worker": 1, "processes": True})
     if settings.task_runner == "task-workers":  # the files' tasks run in the task workers
-        return ThreadPoolTaskRunner(max_workers=settings.workers)
+        return ThreadPool(max_workers=settings.workers)
     threading.Thread(target=_start_workers, args=(settings,), name="parse-workers",
                      daemon=True).start()
-    return ThreadPoolTaskRunner(max_workers=settings.workers)
+    return ThreadPool(max_workers=settings.workers)
 
 
 def _start_workers(settings: Settings) -> None:
@@ -52,6 +56,36 @@ def _start_workers(settings: Settings) -> None:
         start_workers(settings)
     except Exception as exc:  # the first parse meets it again, and reports it there
         log.debug("parse workers not started ahead: %s", exc)
+
+
+class ThreadPool(ThreadPoolTaskRunner[Any]):
+    """Prefect's thread pool, letting go of a task run's cancel event once the run ended.
+
+    Prefect 3.9 keeps every task run's event (what `cancel_all` sets) until the runner is
+    gone: about 1.4 KB a file for the whole batch, 14 MB over 10,000 files. An ended run
+    has nothing left to cancel."""
+
+    def __init__(self, max_workers: int | None = None) -> None:
+        super().__init__(max_workers=max_workers)
+        self._ended_lock = threading.Lock()
+
+    def submit(self, *args: Any, **kwargs: Any) -> PrefectConcurrentFuture[Any]:
+        future = super().submit(*args, **kwargs)
+        future.wrapped_future.add_done_callback(partial(self._ended, future.task_run_id))
+        return future
+
+    def _ended(self, task_run_id: uuid.UUID, _: Future[Any]) -> None:
+        with self._ended_lock:
+            self._cancel_events.pop(task_run_id, None)
+
+    def cancel_all(self) -> None:
+        """Prefect's, on the events of the runs still going, taken out of the map first: a
+        run ending meanwhile changes no map being gone through."""
+        with self._ended_lock:
+            going, self._cancel_events = self._cancel_events, {}
+        for event in going.values():
+            event.set()
+        super().cancel_all()
 
 
 class SettingsTaskRunner(ThreadPoolTaskRunner[Any]):

@@ -11,6 +11,7 @@ from prefect import flow, task
 from prefect.task_runners import ThreadPoolTaskRunner
 
 from flows.import_flow import import_batch, settled
+from flows.runners import ThreadPool
 
 
 @task
@@ -31,6 +32,28 @@ def test_each_finished_file_s_future_is_let_go_once_its_state_is_read() -> None:
 
     completed, alive = batch()
     assert (completed, alive) == (30, 0)
+
+
+def test_the_thread_pool_keeps_no_cancel_event_of_an_ended_task_run() -> None:
+    """Prefect's own keeps one per task run until the runner is gone."""
+    runner = ThreadPool(max_workers=2)
+
+    @flow(task_runner=runner)
+    def batch() -> int:
+        futures = _square.map(list(range(20)))
+        for _ in settled(futures):
+            pass
+        return len(flow_run_runner()._cancel_events)
+
+    assert batch() == 0
+
+
+def flow_run_runner() -> Any:
+    from prefect.context import FlowRunContext
+
+    context = FlowRunContext.get()
+    assert context is not None and isinstance(context.task_runner, ThreadPool)
+    return context.task_runner
 
 
 def test_a_file_s_task_run_returns_nothing_for_the_flow_run_to_keep(
