@@ -10,9 +10,10 @@ unfinished jobs is not done, whatever its tasks say, and ends `Failed` with the 
 from __future__ import annotations
 
 import functools
+import itertools
 import queue
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -46,6 +47,10 @@ WARNINGS = "Completed With Warnings"
 
 #: seconds between two updates of a batch's progress artifact (each is an API call)
 PROGRESS_SECONDS = 2.0
+#: A batch's files handed to the task runner at once, per thread of it: enough to keep its
+#: threads busy; the rest wait as ledger rows, not as queued task runs (a future, its call
+#: and its context each).
+IN_FLIGHT_PER_WORKER = 16
 
 
 def retry_transient(task: Any, task_run: TaskRun, state: State) -> bool:
@@ -181,10 +186,17 @@ def run_batch(settings: Settings, batch_id: str, run: Taken) -> State:
     attempt = process_file.with_options(
         retry_delay_seconds=backoff(settings.retry_seconds, MAX_ATTEMPTS - 1),
         retry_jitter_factor=BACKOFF_JITTER)
-    futures = attempt.map([r.job_id for r in rows], [mask_digits(r.file_name) for r in rows],
-                          deferred=settings.task_runner == "task-workers")
+    if settings.task_runner == "task-workers":  # queued on the server, for the task workers
+        def submit(r: Job) -> PrefectFuture[None]:
+            return attempt.apply_async(kwargs={"job_id": r.job_id,
+                                               "name": mask_digits(r.file_name)})
+        in_flight = len(rows)
+    else:
+        def submit(r: Job) -> PrefectFuture[None]:
+            return attempt.submit(r.job_id, mask_digits(r.file_name))
+        in_flight = IN_FLIGHT_PER_WORKER * settings.workers
     failed_tasks, shown = 0, time.monotonic()
-    for done, task_state in enumerate(settled(futures), start=1):
+    for done, task_state in enumerate(settled(submit, rows, in_flight), start=1):
         failed_tasks += not task_state.is_completed()
         if done == len(rows) or time.monotonic() - shown >= PROGRESS_SECONDS:
             update_progress_artifact(progress, 100.0 * done / len(rows))
@@ -195,17 +207,25 @@ def run_batch(settings: Settings, batch_id: str, run: Taken) -> State:
     return finish_batch(settings, batch_id, failed_tasks, run.epoch)
 
 
-def settled(futures: list[PrefectFuture[Any]]) -> Iterator[State]:
-    """Each task run's final state as it finishes, in that order, its future let go once
-    read: the list is emptied, so a batch of 10,000 files holds no 10,000 finished futures
-    and states to the end (`prefect.futures.as_completed` keeps every one it is given)."""
+def settled(submit: Callable[[Any], PrefectFuture[Any]], items: list[Any], in_flight: int
+            ) -> Iterator[State]:
+    """The final state of the task run `submit` makes of each of `items`, as each finishes,
+    with at most `in_flight` submitted and unfinished at once; each future is let go once
+    read. So a batch of 10,000 files holds neither 10,000 queued task runs at its start nor
+    10,000 finished futures and states at its end (`prefect.futures.as_completed` keeps
+    every future it is given)."""
     finished: queue.SimpleQueue[PrefectFuture[Any]] = queue.SimpleQueue()
-    count = len(futures)
-    for f in futures:
-        f.add_done_callback(finished.put)
-    futures.clear()
-    for _ in range(count):
+    waiting = iter(items)
+    running = 0
+    for item in itertools.islice(waiting, in_flight):
+        submit(item).add_done_callback(finished.put)
+        running += 1
+    while running:
         f = finished.get()
+        running -= 1
+        for item in itertools.islice(waiting, 1):
+            submit(item).add_done_callback(finished.put)
+            running += 1
         f.wait()  # sets the future's final state; before that `state` reads a lagging API
         yield f.state
 

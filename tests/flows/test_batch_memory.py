@@ -22,16 +22,35 @@ def _square(n: int) -> int:
 def test_each_finished_file_s_future_is_let_go_once_its_state_is_read() -> None:
     @flow(task_runner=ThreadPoolTaskRunner(max_workers=2))
     def batch() -> tuple[int, int]:
-        futures = _square.map(list(range(30)))
-        held = [weakref.ref(f) for f in futures]
-        completed = 0
-        for state in settled(futures):
-            completed += state.is_completed()
+        held: list[weakref.ref[Any]] = []
+
+        def submit(n: int) -> Any:
+            future = _square.submit(n)
+            held.append(weakref.ref(future))
+            return future
+
+        completed = sum(state.is_completed() for state in settled(submit, list(range(30)), 8))
         gc.collect()
         return completed, sum(ref() is not None for ref in held)
 
-    completed, alive = batch()
-    assert (completed, alive) == (30, 0)
+    assert batch() == (30, 0)
+
+
+def test_no_more_files_are_handed_to_the_runner_than_it_has_in_flight() -> None:
+    @flow(task_runner=ThreadPoolTaskRunner(max_workers=2))
+    def batch() -> tuple[int, int]:
+        submitted, most = 0, 0
+
+        def submit(n: int) -> Any:
+            nonlocal submitted
+            submitted += 1
+            return _square.submit(n)
+
+        for read, _ in enumerate(settled(submit, list(range(40)), 5), start=1):
+            most = max(most, submitted - read)
+        return submitted, most
+
+    assert batch() == (40, 5)
 
 
 def test_the_thread_pool_keeps_no_cancel_event_of_an_ended_task_run() -> None:
@@ -40,8 +59,7 @@ def test_the_thread_pool_keeps_no_cancel_event_of_an_ended_task_run() -> None:
 
     @flow(task_runner=runner)
     def batch() -> int:
-        futures = _square.map(list(range(20)))
-        for _ in settled(futures):
+        for _ in settled(_square.submit, list(range(20)), 20):
             pass
         return len(flow_run_runner()._cancel_events)
 
