@@ -72,7 +72,7 @@ def process_file(job_id: str, name: str) -> None:
     A failure of the file's own (deterministic) was logged by the worker as one warning with
     its reason code; Prefect's ERROR line about it is left out (`flows.logs`). It returns
     nothing: the ledger holds the job's record, and Prefect keeps a link to every task
-    run's returned object for the whole flow run (a few KB a file), but none to None. The
+    run's returned object (a copy of its state) for the whole flow run, but none to None. The
     result is persisted because a run of the batch again (a Retry of the flow run) finds a
     file that succeeded by it, and shows that file Cached without running it.
     """

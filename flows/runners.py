@@ -62,8 +62,8 @@ class ThreadPool(ThreadPoolTaskRunner[Any]):
     """Prefect's thread pool, letting go of a task run's cancel event once the run ended.
 
     Prefect 3.9 keeps every task run's event (what `cancel_all` sets) until the runner is
-    gone: about 1.4 KB a file for the whole batch, 14 MB over 10,000 files. An ended run
-    has nothing left to cancel."""
+    gone: a `threading.Event` a file for the whole batch (1,210 alive after an import of
+    1,200 files, 310 after one of 300). An ended run has nothing left to cancel."""
 
     def __init__(self, max_workers: int | None = None) -> None:
         super().__init__(max_workers=max_workers)
