@@ -76,8 +76,8 @@ def flow_run_runner() -> Any:
 
 def test_a_file_s_task_run_returns_nothing_for_the_flow_run_to_keep(
         stmtflow_home: Path, inbox: Any, task_runs: Any) -> None:
-    """Prefect links every returned object to its task run's state for the whole flow run
-    (a few KB a file); None it cannot link, and says so in the state."""
+    """Prefect links every returned object to a copy of its task run's state for the whole
+    flow run; None it cannot link, and says so in the state."""
     state = import_batch(str(inbox.folder), batch_id="b-flat", return_state=True)
     runs = [t for t in task_runs(state) if t.state.is_completed()]
     assert runs and all(t.state.state_details.untrackable_result for t in runs)
