@@ -10,10 +10,7 @@ unfinished jobs is not done, whatever its tasks say, and ends `Failed` with the 
 from __future__ import annotations
 
 import functools
-import itertools
-import queue
 import time
-from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -37,6 +34,7 @@ from flows.logs import expected_failure, to_run_logs
 from flows.notify import notify_ended
 from flows.plain_flow import flow
 from flows.runners import SettingsTaskRunner
+from flows.settle import settled
 from flows.taxonomy import BACKOFF_JITTER, backoff, classify
 from parsers.codes import BatchState, Status
 from parsers.model import mask_digits
@@ -205,29 +203,6 @@ def run_batch(settings: Settings, batch_id: str, run: Taken) -> State:
         mark_run(this_run, {f"bank:{b}" for b in banks(ledger, batch_id)} - tagged, None, "",
                  settings.ui_url)
     return finish_batch(settings, batch_id, failed_tasks, run.epoch)
-
-
-def settled(submit: Callable[[Any], PrefectFuture[Any]], items: list[Any], in_flight: int
-            ) -> Iterator[State]:
-    """The final state of the task run `submit` makes of each of `items`, as each finishes,
-    with at most `in_flight` submitted and unfinished at once; each future is let go once
-    read. So a batch of 10,000 files holds neither 10,000 queued task runs at its start nor
-    10,000 finished futures and states at its end (`prefect.futures.as_completed` keeps
-    every future it is given)."""
-    finished: queue.SimpleQueue[PrefectFuture[Any]] = queue.SimpleQueue()
-    waiting = iter(items)
-    running = 0
-    for item in itertools.islice(waiting, in_flight):
-        submit(item).add_done_callback(finished.put)
-        running += 1
-    while running:
-        f = finished.get()
-        running -= 1
-        for item in itertools.islice(waiting, 1):
-            submit(item).add_done_callback(finished.put)
-            running += 1
-        f.wait()  # sets the future's final state; before that `state` reads a lagging API
-        yield f.state
 
 
 def finish_batch(settings: Settings, batch_id: str, failed_tasks: int, epoch: int) -> State:

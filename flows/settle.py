@@ -1,0 +1,77 @@
+"""`settled`: a batch's task runs handed out a few at a time, and their final states as they come.
+
+Each future tells it is done through its callback. Prefect's callback on a task run queued for
+task workers can miss its event (it looks for the event once, then starts listening), so a
+wait that hears nothing for `QUIET_SECONDS` reads the unfinished runs' states from the API:
+a missed event costs that wait, never the batch.
+"""
+
+from __future__ import annotations
+
+import itertools
+import queue
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from prefect.client.orchestration import get_client
+from prefect.client.schemas.filters import (
+    TaskRunFilter,
+    TaskRunFilterId,
+    TaskRunFilterState,
+    TaskRunFilterStateType,
+)
+from prefect.client.schemas.objects import TERMINAL_STATES
+from prefect.futures import PrefectFuture
+from prefect.states import State
+
+#: seconds without a finished task run before the unfinished ones are read from the API
+QUIET_SECONDS = 10.0
+#: task runs read in one request: the API's default page
+PAGE = 200
+
+
+def settled(submit: Callable[[Any], PrefectFuture[Any]], items: list[Any], in_flight: int,
+            quiet: float = QUIET_SECONDS) -> Iterator[State]:
+    """The final state of the task run `submit` makes of each of `items`, as each finishes,
+    with at most `in_flight` submitted and unfinished at once; each future is let go once
+    read. So a batch of 10,000 files holds neither 10,000 queued task runs at its start nor
+    10,000 finished futures and states at its end (`prefect.futures.as_completed` keeps
+    every future it is given)."""
+    finished: queue.SimpleQueue[PrefectFuture[Any]] = queue.SimpleQueue()
+    running: dict[uuid.UUID, PrefectFuture[Any]] = {}
+
+    def start(item: Any) -> None:
+        future = submit(item)
+        running[future.task_run_id] = future
+        future.add_done_callback(finished.put)
+
+    waiting = iter(items)
+    for item in itertools.islice(waiting, in_flight):
+        start(item)
+    while running:
+        try:
+            f = finished.get(timeout=quiet)
+        except queue.Empty:
+            for task_run_id in ended(list(running)):
+                finished.put(running[task_run_id])
+            continue
+        if running.pop(f.task_run_id, None) is None:  # read already, found by both ways
+            continue
+        for item in itertools.islice(waiting, 1):
+            start(item)
+        f.wait()  # sets the future's final state; before that `state` reads a lagging API
+        yield f.state
+
+
+def ended(task_run_ids: list[uuid.UUID]) -> list[uuid.UUID]:
+    """Those of `task_run_ids` whose task runs the API has in a final state."""
+    final = TaskRunFilterState(type=TaskRunFilterStateType(any_=list(TERMINAL_STATES)))
+    found: list[uuid.UUID] = []
+    with get_client(sync_client=True) as client:
+        for at in range(0, len(task_run_ids), PAGE):
+            page = TaskRunFilter(id=TaskRunFilterId(any_=task_run_ids[at:at + PAGE]),
+                                 state=final)
+            found += [run.id for run in client.read_task_runs(task_run_filter=page,
+                                                              limit=PAGE)]
+    return found
