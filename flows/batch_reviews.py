@@ -11,6 +11,7 @@ effort: the batch's outcome is the ledger's, and a reconciliation takes up what 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from prefect.artifacts import create_markdown_artifact
@@ -41,7 +42,8 @@ class ReviewLink:
         return f"{(ui_url or '').rstrip('/')}/runs/flow-run/{self.flow_run_id}"
 
 
-def take_up_reviews(settings: Settings, batch_id: str, rows: list[Job]) -> dict[str, ReviewLink]:
+def take_up_reviews(settings: Settings, batch_id: str,
+                    rows: Iterable[Job]) -> dict[str, ReviewLink]:
     """{job id: its review} for the batch's statements that need review, each with its run
     started (or linked); published as the artifact `batch-<id>-reviews`. Empty when none
     needs review, or when the book or Prefect could not be reached (said in the log)."""
@@ -53,26 +55,28 @@ def take_up_reviews(settings: Settings, batch_id: str, rows: list[Job]) -> dict[
         return {}
 
 
-def _take_up(settings: Settings, batch_id: str, rows: list[Job]) -> dict[str, ReviewLink]:
+def _take_up(settings: Settings, batch_id: str, rows: Iterable[Job]) -> dict[str, ReviewLink]:
     ledger = settings.ledger()
-    outcomes = {r.job_id: ledger.outcome_of(r) for r in rows}  # a duplicate ends as its holder
-    held = {o.job_id: r for r in rows if (o := outcomes[r.job_id]).status == Status.SUCCEEDED
-            and o.needs_review}
+    held: dict[str, tuple[Job, Job]] = {}  # {its outcome's job id: (job, outcome)}
+    for r in rows:
+        outcome = ledger.outcome_of(r)  # a duplicate ends as its holder
+        if outcome.status == Status.SUCCEEDED and outcome.needs_review:
+            held[outcome.job_id] = (r, outcome)
     if not held:
         return {}
     # only a batch with statements to review loads the review flow (and its page reader)
     from flows.review_flow import review_page, review_runs
 
     sync(Book(ledger.engine, settings.clock), ledger, settings.storage(),
-         jobs=[outcomes[r.job_id] for r in held.values()])
+         jobs=[outcome for _, outcome in held.values()])
     mine = [r for r in ReviewLog(ledger.engine).all(ReviewState.OPEN) if r.decision_id in held]
     if not mine:
         return {}
     runs = review_runs(settings, mine)
-    links = {held[r.decision_id].job_id: ReviewLink(
+    links = {held[r.decision_id][0].job_id: ReviewLink(
         r.id, r.decision_id, review_page(settings, r.id), *runs.get(r.id, (None, False)))
         for r in mine}
-    publish_review_links(settings, batch_id, mine, links, rows)
+    publish_review_links(settings, batch_id, mine, links, [r for r, _ in held.values()])
     return links
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -177,27 +178,28 @@ def run_batch(settings: Settings, batch_id: str, run: Taken) -> State:
         mark_run(this_run, tagged, run.continues, kind, settings.ui_url)
     for job_id in reclaim_from_dead_runs(ledger, batch_id, this_run, run.previous_run):
         notify_ended(settings, job_id)  # only a job reclaimed on its last attempt ended
-    # duplicates last: one waiting for a holder of this batch never holds a thread before it
-    rows = sorted(ledger.jobs(batch_id), key=lambda r: r.status == Status.DUPLICATE)
+    # duplicates last: one waiting for a holder of this batch never holds a thread before it;
+    # of each job only what its task run is given, not its whole record, for the whole run
+    files = [(r.job_id, mask_digits(r.file_name)) for r in sorted(
+        ledger.each_job(batch_id), key=lambda r: r.status == Status.DUPLICATE)]
     progress = create_progress_artifact(0.0, key=f"progress-{batch_id}".lower(),
                                         description=f"Files finished in batch {batch_id}")
     attempt = process_file.with_options(
         retry_delay_seconds=backoff(settings.retry_seconds, MAX_ATTEMPTS - 1),
         retry_jitter_factor=BACKOFF_JITTER)
     if settings.task_runner == "task-workers":  # queued on the server, for the task workers
-        def submit(r: Job) -> PrefectFuture[None]:
-            return attempt.apply_async(kwargs={"job_id": r.job_id,
-                                               "name": mask_digits(r.file_name)})
-        in_flight = len(rows)
+        def submit(file: tuple[str, str]) -> PrefectFuture[None]:
+            return attempt.apply_async(kwargs={"job_id": file[0], "name": file[1]})
+        in_flight = len(files)
     else:
-        def submit(r: Job) -> PrefectFuture[None]:
-            return attempt.submit(r.job_id, mask_digits(r.file_name))
+        def submit(file: tuple[str, str]) -> PrefectFuture[None]:
+            return attempt.submit(*file)
         in_flight = IN_FLIGHT_PER_WORKER * settings.workers
     failed_tasks, shown = 0, time.monotonic()
-    for done, task_state in enumerate(settled(submit, rows, in_flight), start=1):
+    for done, task_state in enumerate(settled(submit, files, in_flight), start=1):
         failed_tasks += not task_state.is_completed()
-        if done == len(rows) or time.monotonic() - shown >= PROGRESS_SECONDS:
-            update_progress_artifact(progress, 100.0 * done / len(rows))
+        if done == len(files) or time.monotonic() - shown >= PROGRESS_SECONDS:
+            update_progress_artifact(progress, 100.0 * done / len(files))
             shown = time.monotonic()
     if this_run:  # the banks the files turned out to be, for a batch of unnamed bank
         mark_run(this_run, {f"bank:{b}" for b in banks(ledger, batch_id)} - tagged, None, "",
@@ -210,12 +212,14 @@ def finish_batch(settings: Settings, batch_id: str, failed_tasks: int, epoch: in
     complete), then check the ledger agrees.
 
     The state is written under the `epoch` this run took: a run that another has since
-    taken over (a Retry, a resume) writes nothing and says so.
+    taken over (a Retry, a resume) writes nothing and says so. Each look at the batch's jobs
+    is a pass of its own over the ledger, so the end of a batch of 10,000 files never holds
+    its 10,000 jobs at once.
     """
     ledger = settings.ledger()
-    rows = ledger.jobs(batch_id)
-    publish_batch_table(batch_id, rows, take_up_reviews(settings, batch_id, rows))
-    state, verdict = _verdict(ledger, batch_id, rows, failed_tasks)
+    reviews = take_up_reviews(settings, batch_id, ledger.each_job(batch_id))
+    publish_batch_table(batch_id, ledger.each_job(batch_id), reviews)
+    state, verdict = _verdict(ledger, batch_id, ledger.each_job(batch_id), failed_tasks)
     crashpoint.reached(settings.crash_at, "close")
     if not ledger.close_batch(batch_id, state, epoch):
         return Failed(message=f"batch {batch_id}: a later run took the batch over; this run "
@@ -223,32 +227,37 @@ def finish_batch(settings: Settings, batch_id: str, failed_tasks: int, epoch: in
     return verdict
 
 
-def _verdict(ledger: Ledger, batch_id: str, rows: list[Job],
+def _verdict(ledger: Ledger, batch_id: str, rows: Iterable[Job],
              failed_tasks: int) -> tuple[BatchState, State]:
     batch = ledger.batch(batch_id)
     if batch is None or batch.accepted_at is None:
         return BatchState.INCOMPLETE, Failed(
             message=f"batch {batch_id}: its source was not fully accepted", data=batch_id)
-    unfinished = [r.job_id for r in rows if not r.status.terminal]
+    files, excluded, review, duplicates = 0, 0, 0, 0
+    unfinished: list[str] = []
+    for r in rows:
+        files += 1
+        if not r.status.terminal:
+            unfinished.append(r.job_id)
+            continue
+        duplicates += r.status == Status.DUPLICATE
+        outcome = ledger.outcome_of(r)  # a duplicate ends as its holder
+        excluded += outcome.status != Status.SUCCEEDED
+        review += outcome.status == Status.SUCCEEDED and outcome.needs_review
     if unfinished:
         return BatchState.INCOMPLETE, Failed(
             message=f"batch {batch_id}: {len(unfinished)} job(s) have no terminal record: "
                     f"{', '.join(unfinished)}", data=batch_id)
-    outcomes = [ledger.outcome_of(r) for r in rows]  # a duplicate ends as its holder
-    ledger_clean = all(o.status == Status.SUCCEEDED and not o.needs_review for o in outcomes)
-    excluded = sum(1 for o in outcomes if o.status != Status.SUCCEEDED)
     if failed_tasks != excluded:
         return BatchState.INVALID, Failed(
             message=f"batch {batch_id}: {failed_tasks} task run(s) failed but the ledger "
                     f"excludes {excluded} job(s)", data=batch_id)
-    duplicates = sum(1 for r in rows if r.status == Status.DUPLICATE)
-    if failed_tasks == 0 and ledger_clean:
+    if failed_tasks == 0 and review == 0:
         return BatchState.COMPLETED, Completed(
-            message=f"batch {batch_id}: {len(rows)} files imported, {duplicates} of them "
+            message=f"batch {batch_id}: {files} files imported, {duplicates} of them "
                     f"before and not parsed again", data=batch_id)
-    review = sum(1 for o in outcomes if o.status == Status.SUCCEEDED and o.needs_review)
     return BatchState.COMPLETED_WITH_WARNINGS, Completed(
         name=WARNINGS, data=batch_id,
         message=f"batch {batch_id}: {excluded} excluded, {review} need review, "
-                f"{len(rows) - excluded - review} imported clean; {duplicates} of the "
-                f"{len(rows)} files were imported before and not parsed again")
+                f"{files - excluded - review} imported clean; {duplicates} of the "
+                f"{files} files were imported before and not parsed again")

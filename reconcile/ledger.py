@@ -47,7 +47,7 @@ import dataclasses
 import functools
 import json
 import uuid
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -81,6 +81,8 @@ from reconcile.records import Attempt, Batch, Clock, Identities, Job, utc_now
 from reconcile.storage import Stamp
 
 MAX_ATTEMPTS = 3
+#: jobs read at once by a pass over a batch (`Ledger.each_job`)
+JOB_PAGE = 500
 
 #: the statuses a job leaves (every other one is terminal)
 UNFINISHED = tuple(s.value for s in Status if not s.terminal)
@@ -546,12 +548,19 @@ class Ledger:
         return Job.from_row(row) if row else None
 
     def jobs(self, batch_id: str | None = None) -> list[Job]:
+        return list(self.each_job(batch_id))
+
+    def each_job(self, batch_id: str | None = None) -> Iterator[Job]:
+        """The jobs of `jobs`, read a page at a time: a pass over a batch of 10,000 files
+        holds one page of them, not every one (a list of 10,000 is about 15 MB)."""
         q = select(jobs).order_by(jobs.c.submitted_at, jobs.c.source_uri)
         if batch_id is not None:
             q = q.where(jobs.c.batch_id == batch_id)
         with self.engine.connect() as c:
-            result = c.execute(q)
-            return Job.from_rows(result, list(result.keys()))
+            result = c.execution_options(yield_per=JOB_PAGE).execute(q)
+            keys = list(result.keys())
+            for page in result.partitions():
+                yield from Job.from_rows(page, keys)
 
     def attempts(self, job_id: str) -> list[Attempt]:
         with self.engine.connect() as c:

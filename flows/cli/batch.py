@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -78,16 +79,16 @@ def _import(args: argparse.Namespace) -> int:
     finally:
         stop.set()
         watcher.join()
-    rows = settings.ledger().jobs(batch_id)
     if state.is_completed():
         label = BatchState.COMPLETED_WITH_WARNINGS if state.name == WARNINGS \
             else BatchState.COMPLETED
     else:
         label = BatchState.FAILED
     report = {"batch_id": batch_id, "state": label, "seconds": round(time.monotonic() - started, 1),
-              "message": state.message, "jobs": [_job_json(r) for r in rows]}
+              "message": state.message,
+              "jobs": (_job_json(r) for r in settings.ledger().each_job(batch_id))}
     if args.json:
-        print(json.dumps(report, indent=1, default=str))
+        _print_json(report)
     else:
         _print_batch(report)
     return 0 if state.is_completed() else 1
@@ -206,14 +207,14 @@ def cmd_status(args: argparse.Namespace) -> int:
     if batch is None:
         print(f"stmtflow: no batch or job {target!r}", file=sys.stderr)
         return 1
-    rows = ledger.jobs(target)
     report = {**batch.to_dict(), "source": mask_digits(batch.source),
               "counts": ledger.counts(target),
-              "seconds": _duration(batch.created_at, rows),
+              "seconds": _duration(batch.created_at, ledger.each_job(target)),
               "ui": _ui_link(settings, batch.flow_run_id), "reruns": ledger.rerun_batches(target),
-              "jobs": [{**_job_json(r), "account_last4": r.account_last4} for r in rows]}
+              "jobs": ({**_job_json(r), "account_last4": r.account_last4}
+                       for r in ledger.each_job(target))}
     if args.json:
-        print(json.dumps(report, indent=1, default=str))
+        _print_json(report)
     else:
         _print_batch(report)
         if report["rerun_of"] or report["reruns"]:
@@ -224,12 +225,28 @@ def cmd_status(args: argparse.Namespace) -> int:
     return 0
 
 
-def _duration(started: datetime, rows: list[Job]) -> float | None:
+def _duration(started: datetime, rows: Iterable[Job]) -> float | None:
     """Seconds from the batch's creation to its last job's end; None while any is open."""
-    ends = [r.finished_at for r in rows]
-    if not rows or None in ends:
-        return None
-    return round((max(e for e in ends if e is not None) - started).total_seconds(), 1)
+    last: datetime | None = None
+    for r in rows:
+        if r.finished_at is None:
+            return None
+        last = r.finished_at if last is None else max(last, r.finished_at)
+    return None if last is None else round((last - started).total_seconds(), 1)
+
+
+def _print_json(report: dict[str, Any]) -> None:
+    """`print(json.dumps(report, indent=1))`, the same text, with its "jobs" (an iterable,
+    last) written one at a time: a batch of 10,000 files is never 10,000 dicts at once and
+    one string of 4 MB."""
+    head = json.dumps({k: v for k, v in report.items() if k != "jobs"}, indent=1, default=str)
+    sys.stdout.write(head[:-2] + ',\n "jobs": [' if len(head) > 2 else '{\n "jobs": [')
+    sep = ""
+    for job in report["jobs"]:
+        body = json.dumps(job, indent=1, default=str).replace("\n", "\n  ")
+        sys.stdout.write(f"{sep}\n  {body}")
+        sep = ","
+    sys.stdout.write("\n ]\n}\n" if sep else "]\n}\n")
 
 
 def _format_job(d: dict[str, Any]) -> str:

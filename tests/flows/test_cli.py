@@ -50,6 +50,18 @@ def test_import_json_contract(stmtflow_home: Path, inbox) -> None:
     assert reasons == sorted(s.reason for s in samples if s.reason)
 
 
+@pytest.mark.parametrize("jobs", [[], [{"job_id": "j-1", "reason": None, "n": [1, {"a": 2}]},
+                                   {"job_id": "j-2", "when": UUID(int=7)}]])
+def test_a_report_written_a_job_at_a_time_is_the_text_of_one_dump(
+        jobs: list[dict[str, Any]], capsys: pytest.CaptureFixture[str]) -> None:
+    from flows.cli.batch import _print_json
+
+    head = {"batch_id": "b-1", "state": "COMPLETED", "counts": {"SUCCEEDED": 2}}
+    _print_json({**head, "jobs": iter(jobs)})
+    assert capsys.readouterr().out == json.dumps({**head, "jobs": jobs}, indent=1,
+                                                 default=str) + "\n"
+
+
 def test_status_shows_envelope_and_every_attempt(stmtflow_home: Path, inbox) -> None:
     samples = inbox.samples
     job_id = json.loads(cli("import", str(samples[0].pdf), "--json").stdout)["jobs"][0]["job_id"]

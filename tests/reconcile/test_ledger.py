@@ -11,9 +11,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from sqlalchemy import text, update
 
 from parsers.codes import ErrorClass, Outcome, Reason, Status
+from reconcile import ledger as ledger_module
 from reconcile.db import jobs, make_engine
 from reconcile.ledger import MAX_ATTEMPTS, Claim, Ledger
 from reconcile.records import Identities, Job
@@ -469,6 +471,17 @@ def test_jobs_read_in_bulk_are_the_records_read_one_by_one(database_url: str) ->
     assert bulk[done].needs_review is True and bulk[failed].reason is Reason.CORRUPT
     assert bulk[queued].status is Status.QUEUED and bulk[done].finished_at == clock.now
     assert all(j.submitted_at.tzinfo is not None for j in bulk.values())
+
+
+def test_a_pass_over_a_batch_reads_its_jobs_a_page_at_a_time_each_once_in_order(
+        database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ledger_module, "JOB_PAGE", 2)
+    ledger = new_ledger(database_url, ManualClock(tick=timedelta(seconds=1)))
+    ids = accept(ledger, 5)
+    accept(ledger, 2, batch="b-2")
+    passing = ledger.each_job("b-1")
+    first = next(passing)
+    assert [first, *passing] == [ledger.job(j) for j in ids]
 
 
 def test_a_finish_writes_the_owed_notifications_with_it_and_a_lost_one_writes_nothing(
