@@ -35,7 +35,7 @@ from flows.logs import expected_failure, to_run_logs
 from flows.notify import notify_ended
 from flows.plain_flow import flow
 from flows.runners import SettingsTaskRunner
-from flows.settle import settled
+from flows.settle import settled, untaken
 from flows.taxonomy import BACKOFF_JITTER, backoff, classify
 from parsers.codes import BatchState, Status
 from parsers.model import mask_digits
@@ -190,13 +190,14 @@ def run_batch(settings: Settings, batch_id: str, run: Taken) -> State:
     if settings.task_runner == "task-workers":  # queued on the server, for the task workers
         def submit(file: tuple[str, str]) -> PrefectFuture[None]:
             return attempt.apply_async(kwargs={"job_id": file[0], "name": file[1]})
-        in_flight = len(files)
+        in_flight, still = len(files), untaken(attempt.task_key, get_run_logger())
     else:
         def submit(file: tuple[str, str]) -> PrefectFuture[None]:
             return attempt.submit(*file)
-        in_flight = IN_FLIGHT_PER_WORKER * settings.workers
+        in_flight, still = IN_FLIGHT_PER_WORKER * settings.workers, None
     failed_tasks, shown = 0, time.monotonic()
-    for done, task_state in enumerate(settled(submit, files, in_flight), start=1):
+    for done, task_state in enumerate(settled(submit, files, in_flight, still=still),
+                                      start=1):
         failed_tasks += not task_state.is_completed()
         if done == len(files) or time.monotonic() - shown >= PROGRESS_SECONDS:
             update_progress_artifact(progress, 100.0 * done / len(files))

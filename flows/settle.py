@@ -9,6 +9,7 @@ a missed event costs that wait, never the batch.
 from __future__ import annotations
 
 import itertools
+import logging
 import queue
 import uuid
 from collections.abc import Callable, Iterator
@@ -32,12 +33,14 @@ PAGE = 200
 
 
 def settled(submit: Callable[[Any], PrefectFuture[Any]], items: list[Any], in_flight: int,
-            quiet: float = QUIET_SECONDS) -> Iterator[State]:
+            quiet: float = QUIET_SECONDS,
+            still: Callable[[int], None] | None = None) -> Iterator[State]:
     """The final state of the task run `submit` makes of each of `items`, as each finishes,
     with at most `in_flight` submitted and unfinished at once; each future is let go once
     read. So a batch of 10,000 files holds neither 10,000 queued task runs at its start nor
     10,000 finished futures and states at its end (`prefect.futures.as_completed` keeps
-    every future it is given)."""
+    every future it is given). `still` hears how many are unfinished after each quiet wait
+    in which none ended."""
     finished: queue.SimpleQueue[PrefectFuture[Any]] = queue.SimpleQueue()
     running: dict[uuid.UUID, PrefectFuture[Any]] = {}
 
@@ -53,8 +56,11 @@ def settled(submit: Callable[[Any], PrefectFuture[Any]], items: list[Any], in_fl
         try:
             f = finished.get(timeout=quiet)
         except queue.Empty:
-            for task_run_id in ended(list(running)):
+            found = ended(list(running))
+            for task_run_id in found:
                 finished.put(running[task_run_id])
+            if not found and still is not None:
+                still(len(running))
             continue
         if running.pop(f.task_run_id, None) is None:  # read already, found by both ways
             continue
@@ -75,3 +81,20 @@ def ended(task_run_ids: list[uuid.UUID]) -> list[uuid.UUID]:
             found += [run.id for run in client.read_task_runs(task_run_filter=page,
                                                               limit=PAGE)]
     return found
+
+
+def untaken(task_key: str, log: logging.Logger | logging.LoggerAdapter[Any]
+            ) -> Callable[[int], None]:
+    """For `settled` on task workers: a warning, each quiet wait, while no task worker takes
+    `task_key`. A worker takes only the task key of its own code (Prefect hashes the
+    function's code into it): none running, or all running another stmtflow, and the batch
+    would wait without a word."""
+    def warn(unfinished: int) -> None:
+        with get_client(sync_client=True) as client:
+            workers = client.request("POST", "/task_workers/filter", json={
+                "task_worker_filter": {"task_keys": [task_key]}}).json()
+        if not workers:
+            log.warning("%d file(s) wait for a task worker, and none takes %s: start "
+                        "`stmtflow task-worker` on this Prefect API, of this same stmtflow",
+                        unfinished, task_key)
+    return warn

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import re
 import subprocess
@@ -16,8 +17,9 @@ import pytest
 
 from flows.book_exports import export_book
 from flows.config import Settings
-from flows.import_flow import WARNINGS, import_batch
+from flows.import_flow import WARNINGS, import_batch, process_file
 from flows.parser import Parser
+from flows.settle import untaken
 from reconcile.book import Book
 
 _RECEIVED = re.compile(r"Received task run: ([0-9a-f-]{36})")
@@ -67,7 +69,9 @@ def _book(settings: Settings) -> bytes:
 
 
 def test_a_batch_spread_over_two_task_workers_ends_as_on_threads(
-        stmtflow_home: Path, inbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        stmtflow_home: Path, inbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """And a batch waiting for task runs that no worker takes says so."""
     threads = import_batch(str(inbox.folder), batch_id="b-threads", return_state=True)
     on_threads = Settings.from_env()
     # a second data directory: in the first, the same bytes would be duplicates, not parsed
@@ -76,6 +80,9 @@ def test_a_batch_spread_over_two_task_workers_ends_as_on_threads(
     with task_workers(2, tmp_path) as logs:
         spread = import_batch(str(inbox.folder), batch_id="b-spread", return_state=True)
         received = [set(_RECEIVED.findall(log.read_text())) for log in logs]
+        untaken(process_file.task_key, logging.getLogger("taken"))(1)
+        untaken("process_file-of-another-stmtflow", logging.getLogger("untaken"))(1)
+    assert [r.name for r in caplog.records if "none takes" in r.getMessage()] == ["untaken"]
     assert threads.name == spread.name == WARNINGS
     on_workers = Settings.from_env()
     assert _outcome(on_workers, "b-spread") == _outcome(on_threads, "b-threads")
