@@ -26,6 +26,8 @@ from prefect.client.schemas.objects import TERMINAL_STATES
 from prefect.futures import PrefectFuture
 from prefect.states import State
 
+log = logging.getLogger("stmtflow")
+
 #: seconds without a finished task run before the unfinished ones are read from the API
 QUIET_SECONDS = 10.0
 #: task runs read in one request: the API's default page
@@ -56,11 +58,16 @@ def settled(submit: Callable[[Any], PrefectFuture[Any]], items: list[Any], in_fl
         try:
             f = finished.get(timeout=quiet)
         except queue.Empty:
-            found = ended(list(running))
+            try:
+                found = ended(list(running))
+                if not found and still is not None:
+                    still(len(running))
+            except Exception as exc:  # the API away for a while: the callbacks may yet come
+                log.warning("unfinished task runs not read (%s); waiting on",
+                            type(exc).__name__)
+                continue
             for task_run_id in found:
                 finished.put(running[task_run_id])
-            if not found and still is not None:
-                still(len(running))
             continue
         if running.pop(f.task_run_id, None) is None:  # read already, found by both ways
             continue

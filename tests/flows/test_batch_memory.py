@@ -91,6 +91,29 @@ def test_task_runs_whose_callbacks_are_lost_or_late_are_each_read_once() -> None
     assert batch() == [n * n for n in range(12)]
 
 
+@pytest.mark.timeout(60)
+def test_a_read_of_unfinished_task_runs_that_fails_is_waited_past(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from flows import settle
+
+    failures = iter([ConnectionError("API away")])
+
+    def read(task_run_ids: list[Any]) -> list[Any]:
+        if (failure := next(failures, None)) is not None:
+            raise failure
+        return real(task_run_ids)
+
+    real = settle.ended
+    monkeypatch.setattr(settle, "ended", read)
+
+    @flow(task_runner=ThreadPoolTaskRunner(max_workers=2))
+    def batch() -> list[int]:
+        return sorted(state.result() for state in settled(
+            lambda n: _Deaf(_square.submit(n)), list(range(4)), 4, quiet=0.2))
+
+    assert batch() == [0, 1, 4, 9]
+
+
 def test_the_thread_pool_keeps_no_cancel_event_of_an_ended_task_run() -> None:
     """Prefect's own keeps one per task run until the runner is gone."""
     runner = ThreadPool(max_workers=2)
